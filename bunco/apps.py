@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BuncoConfig(AppConfig):
+    name = "bunco"
+    verbose_name = "Bunco night"

@@ -1,0 +1,31 @@
+"""python manage.py serve: run the app for the room and show how to join it."""
+
+import segno
+from daphne.cli import CommandLineInterface
+from django.core.management.base import BaseCommand, CommandParser
+
+from bunco.lan import best_address
+
+
+class Command(BaseCommand):
+    help = "Serve Bunco on the local network (all interfaces) and print the join link and QR code."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--bind", default="0.0.0.0")
+        parser.add_argument("--no-qr", action="store_true", help="skip the terminal QR code")
+
+    def handle(self, *args, **options) -> None:
+        port = options["port"]
+        url = f"http://{best_address()}:{port}/"
+        self.stdout.write(self.style.SUCCESS("Bunco is running."))
+        self.stdout.write(f"  On this laptop:      http://localhost:{port}/")
+        self.stdout.write(f"  Phones on the Wi-Fi: {url}")
+        if not options["no_qr"]:
+            self.stdout.write("  Scan to join:")
+            segno.make(url, error="m").terminal(out=self.stdout._out, compact=True, border=2)
+        self.stdout.write("Press Ctrl+C to stop.")
+        self.stdout.flush()
+        CommandLineInterface().run(
+            ["--bind", options["bind"], "--port", str(port), "bunco.asgi:application"]
+        )

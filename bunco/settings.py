@@ -1,0 +1,135 @@
+"""Settings. Everything that varies between a party laptop and a big event comes from the
+environment, read here and nowhere else:
+
+BUNCO_DEBUG=1            Django debug pages (never at a real party)
+BUNCO_SECRET_KEY         signing key; otherwise one is made once and kept in the data folder
+BUNCO_DATA_DIR           where the SQLite database and the key live (default: ./var)
+DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQLite
+REDIS_URL                e.g. redis://localhost:6379/0 to share websockets between workers
+BUNCO_ALLOWED_HOSTS      extra host names or addresses, comma separated
+"""
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+
+from bunco.lan import local_addresses
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("BUNCO_DATA_DIR", BASE_DIR / "var"))
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+DEBUG = os.environ.get("BUNCO_DEBUG", "") in {"1", "true", "yes"}
+
+
+def _secret_key() -> str:
+    if key := os.environ.get("BUNCO_SECRET_KEY"):
+        return key
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+
+# Phones reach the laptop by its LAN address, so those are allowed; never "*".
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *local_addresses()]
+ALLOWED_HOSTS += [
+    h.strip() for h in os.environ.get("BUNCO_ALLOWED_HOSTS", "").split(",") if h.strip()
+]
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "bunco",
+    "tables",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "bunco.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = None
+ASGI_APPLICATION = "bunco.asgi.application"
+
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": DATA_DIR / "bunco.sqlite3",
+            "OPTIONS": {
+                # WAL lets the TV and phones read while a tap is being written; IMMEDIATE
+                # transactions plus a busy timeout queue concurrent writers instead of failing.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+            },
+        }
+    }
+
+if os.environ.get("REDIS_URL"):
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+AUTH_PASSWORD_VALIDATORS = []
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = os.environ.get("TZ", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = DATA_DIR / "static"
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "INFO" if DEBUG else "WARNING"},
+}

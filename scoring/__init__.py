@@ -1,0 +1,28 @@
+"""The rules of Bunco in pure Python: no Django, no I/O, no clock.
+
+Public contract used by other tools::
+
+    from scoring import PRESETS, score_roll
+    score_roll(PRESETS["babz"], 4, (4, 4, 2)).points  # -> 2
+"""
+
+from .awards import AwardResult, decide_awards, roll_off, split_evenly, split_pot
+from .errors import IllegalMove, RulesError
+from .night import Night, PlayerStats, RoundRecord, TablePlay
+from .presets import PRESETS, preset
+from .roll import RollScore, roll_table, score_roll
+from .rotation import TableOutcome, first_seats, move_plan, rotate
+from .round import RoomRound
+from .rules import Award, Category, HouseRules, award
+from .seating import seat_night, table_sizes
+from .simulate import night_summary, night_to_json, sample_names, simulate_night
+from .table import Phase, Seat, TableRound, TableSpec
+
+__all__ = [
+    "PRESETS", "Award", "AwardResult", "Category", "HouseRules", "IllegalMove", "Night", "Phase",
+    "PlayerStats", "RollScore", "RoomRound", "RoundRecord", "RulesError", "Seat", "TableOutcome",
+    "TablePlay", "TableRound", "TableSpec", "award", "decide_awards", "first_seats", "move_plan",
+    "night_summary", "night_to_json", "preset", "roll_off", "roll_table", "rotate",
+    "sample_names", "score_roll", "seat_night", "simulate_night", "split_evenly", "split_pot",
+    "table_sizes",
+]

@@ -1,0 +1,143 @@
+"""One ``HouseRules`` per written rule set in the seeds, under a stable id.
+
+Each preset plays its source exactly; see docs/rules.md for the reading of each seed.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from .rules import (
+    AfterBell,
+    AfterMini,
+    AwardTies,
+    BuncoEffect,
+    FirstRoller,
+    HeadTableWinner,
+    HouseRules,
+    Layout,
+    PointsPerHit,
+    Rotation,
+    RoundEnd,
+    Seating,
+    TieBreak,
+    Triples,
+    award,
+)
+
+_PRESETS = {
+    # Seed 000, the group's own rules: play stops the moment the head table rings.
+    "fuzzy-die": HouseRules(
+        name="Fuzzy die (group rules)",
+        after_mini_bunco=AfterMini.CONTINUE_WITH_HIT,
+        after_bell=AfterBell.STOP,
+        tie_break=TieBreak.EXTRA_TURN_EACH,  # the seed is silent on ties
+        rotation=Rotation.CIRCULAR,
+        fuzzy_die=True,
+        sets=4,
+        awards=(
+            award("most_buncos", prize="Grand prize"),
+            award("most_wins", prize="Second prize"),
+            award("most_losses", prize="Third prize"),
+        ),
+    ),
+    # Seed 000, Winning Moves Party Bunco and the layouts for 5-11 players.
+    "winning-moves": HouseRules(
+        name="Winning Moves Party Bunco",
+        bunco_effect=BuncoEffect.ENDS_ROUND_EVERYWHERE,
+        triples=Triples.LOW_HIGH,
+        after_mini_bunco=AfterMini.CONTINUE,
+        team_target=21,
+        individual_target=11,
+        round_end=RoundEnd.EACH_TABLE,
+        after_bell=AfterBell.STOP,
+        tie_break=TieBreak.ROLL_OFF,
+        roll_off_points=5,
+        rotation=Rotation.CIRCULAR,
+        layout=Layout.WM_LAYOUTS,
+        sets=1,
+        awards=(award("most_wins", prize="Set winner", then_by=["buncos"]),),
+        award_ties=AwardTies.ROLL_OFF,
+    ),
+    # Seed 000, Winning Moves One Table Bunco for 2-4 players.
+    "winning-moves-solo": HouseRules(
+        name="Winning Moves One Table Bunco",
+        bunco_effect=BuncoEffect.ENDS_ROUND_EVERYWHERE,
+        triples=Triples.LOW_HIGH,
+        after_mini_bunco=AfterMini.CONTINUE,
+        individual_target=21,  # 11 for the quick game
+        round_end=RoundEnd.EACH_TABLE,
+        after_bell=AfterBell.STOP,
+        tie_break=TieBreak.ROLL_OFF,
+        roll_off_points=5,
+        rotation=Rotation.NONE,
+        layout=Layout.ONE_TABLE,
+        first_roller=FirstRoller.LEFT_OF_LAST_WINNER,
+        sets=1,
+        awards=(award("most_wins", prize="Set winner", then_by=["buncos"]),),
+        award_ties=AwardTies.ROLL_OFF,
+    ),
+    # Seed 001.
+    "head-table": HouseRules(
+        name="Head table rings",
+        after_bell=AfterBell.FINISH_ROLL,
+        at_least_one_roll_each=True,
+        tie_break=TieBreak.EXTRA_TURN_EACH,
+        rotation=Rotation.CIRCULAR,
+        sets=4,
+    ),
+    # Seed 002.
+    "ladder": HouseRules(
+        name="Ladder (round number per hit)",
+        points_per_hit=PointsPerHit.ROUND_NUMBER,
+        after_bell=AfterBell.FINISH_TURN,
+        tie_break=TieBreak.ONE_DIE,
+        rotation=Rotation.LADDER_DROP_ONE,
+        seating=Seating.STARRED_SHEETS,
+        sets=4,
+        awards=(award("most_buncos", prize="Winner"),),
+    ),
+    # Seed 003.
+    "clockwise": HouseRules(
+        name="Clockwise (losers walk)",
+        after_bell=AfterBell.FINISH_TURN,
+        tie_break=TieBreak.FIRST_TO_HIT,
+        rotation=Rotation.CIRCULAR,
+        sets=1,
+        awards=(
+            award("most_wins", prize="Medal"),
+            award("most_buncos", prize="Medal"),
+            award("most_mini_buncos", prize="Medal"),
+        ),
+    ),
+    # Seed 004.
+    "babz": HouseRules(
+        name="Babz (ghosts and the doormat)",
+        after_mini_bunco=AfterMini.END_TURN,
+        round_end=RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO,
+        after_bell=AfterBell.FINISH_TURN,
+        head_table_winner=HeadTableWinner.TRIGGER_WINS,
+        tie_break=TieBreak.EXTRA_TURN_EACH,
+        rotation=Rotation.LADDER_HEAD_TO_BOTTOM,
+        sets=2,
+        awards=(
+            award("most_buncos", 40),
+            award("highest_points", 20),
+            award("most_wins", 15),
+            award("most_mini_buncos", 15),
+            award("most_losses", 10),
+            award("lowest_points", prize="Upside-down pineapple doormat"),
+        ),
+        award_ties=AwardTies.SPLIT,
+    ),
+}
+
+PRESETS = MappingProxyType(_PRESETS)
+
+
+def preset(preset_id: str) -> HouseRules:
+    try:
+        return PRESETS[preset_id]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise KeyError(f"unknown rules {preset_id!r}; choose one of: {known}") from None

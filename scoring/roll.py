@@ -1,0 +1,85 @@
+"""Scoring one throw of the three dice. Public contract: ``score_roll(rules, round, dice)``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from .rules import AfterMini, BuncoEffect, HouseRules, PointsPerHit, Triples
+
+BUNCO = "bunco"
+MINI_BUNCO = "mini_bunco"
+LOW_BUNCO = "low_bunco"
+HIGH_BUNCO = "high_bunco"
+WIPEOUT = "wipeout"
+HITS = "hits"
+MISS = "miss"
+
+TRIPLE_KINDS = frozenset({MINI_BUNCO, LOW_BUNCO, HIGH_BUNCO})
+ALL_DICE = tuple(product(range(1, 7), repeat=3))
+
+
+@dataclass(frozen=True, slots=True)
+class RollScore:
+    """What one roll is worth. A wipeout scores 0 here; the table zeroes the team's round."""
+
+    points: int
+    kind: str
+    keeps_turn: bool
+    hits: int  # dice showing the target
+
+
+def check_round(round_number: object) -> int:
+    if isinstance(round_number, bool) or not isinstance(round_number, int):
+        raise ValueError(f"round number must be a whole number 1-6, not {round_number!r}")
+    if not 1 <= round_number <= 6:
+        raise ValueError(f"round number must be 1-6, not {round_number}")
+    return round_number
+
+
+def check_dice(dice: object, count: int = 3) -> tuple[int, ...]:
+    if isinstance(dice, str | bytes) or not isinstance(dice, Sequence):
+        raise ValueError(f"dice must be a sequence of {count} numbers 1-6, not {dice!r}")
+    if len(dice) != count:
+        raise ValueError(f"a roll has {count} dice, not {len(dice)}")
+    for face in dice:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise ValueError(f"each die shows 1-6; {face!r} is not a die face")
+    return tuple(dice)
+
+
+def score_roll(rules: HouseRules, round_number: int, dice: Sequence[int]) -> RollScore:
+    """Score one roll of three dice in round ``round_number`` (the target) under ``rules``."""
+    return roll_table(rules, check_round(round_number))[check_dice(dice)]
+
+
+@lru_cache(maxsize=256)
+def roll_table(rules: HouseRules, round_number: int) -> dict[tuple[int, ...], RollScore]:
+    """Every one of the 216 rolls scored once; tables look rolls up here while playing."""
+    return {dice: _score(rules, round_number, dice) for dice in ALL_DICE}
+
+
+def _score(rules: HouseRules, target: int, dice: tuple[int, ...]) -> RollScore:
+    a, b, c = dice
+    hits = (a == target) + (b == target) + (c == target)
+    if hits == 3:
+        keeps = rules.bunco_effect is not BuncoEffect.ENDS_ROUND_EVERYWHERE
+        return RollScore(rules.bunco_points, BUNCO, keeps, 3)
+    if a == b == c:
+        if rules.wipeout and a == 1:
+            return RollScore(0, WIPEOUT, False, 0)
+        if rules.triples is not Triples.NONE:
+            # A triple of another number holds no target die, so "continue only with a hit"
+            # ends the turn.
+            keeps = rules.after_mini_bunco is AfterMini.CONTINUE
+            if rules.triples is Triples.MINI:
+                return RollScore(rules.mini_bunco_points, MINI_BUNCO, keeps, 0)
+            if a < target:
+                return RollScore(rules.low_bunco_points, LOW_BUNCO, keeps, 0)
+            return RollScore(rules.high_bunco_points, HIGH_BUNCO, keeps, 0)
+    if hits == 0:
+        return RollScore(0, MISS, False, 0)
+    per_hit = target if rules.points_per_hit is PointsPerHit.ROUND_NUMBER else 1
+    return RollScore(hits * per_hit, HITS, True, hits)

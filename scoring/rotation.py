@@ -1,0 +1,169 @@
+"""Where everyone sits next round, for every rotation method and the Winning Moves layouts.
+
+A move plan says, for each table of the next round, which groups arrive there: the winners or
+the losers of some table (or everyone from it), and whether that group stays at its own table.
+Every method is a plan; one function carries any plan out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import IllegalMove
+from .rules import FirstRoller, HouseRules, Partners, Rotation
+from .seating import uses_wm_layout
+from .table import Seat, TableSpec
+
+WINNERS, LOSERS, EVERYONE = "W", "L", "ALL"
+
+# (group, from table index, stays at its own table) for each destination table.
+Move = tuple[str, int, bool]
+
+# Winning Moves, "Bunco for 5 to 11 players", as the seed writes each count.
+WM_MOVES: dict[int, list[list[Move]]] = {
+    # Both at table 2 move to table 1; the two losers at table 1 move to table 2.
+    5: [[(WINNERS, 0, True), (EVERYONE, 1, False)], [(LOSERS, 0, False)]],
+    # Losing team at table 1 goes to table 2; both players from table 2 move to table 1.
+    6: [[(WINNERS, 0, True), (EVERYONE, 1, False)], [(LOSERS, 0, False)]],
+    # Both losers from table 1 move to table 2; both losers from table 2 move to table 1.
+    7: [[(WINNERS, 0, True), (LOSERS, 1, False)], [(WINNERS, 1, True), (LOSERS, 0, False)]],
+    # Two tables of four: the Party Bunco movement (losers walk).
+    8: [[(WINNERS, 0, True), (LOSERS, 1, False)], [(WINNERS, 1, True), (LOSERS, 0, False)]],
+    # Both at table 3 move to table 1; the losers at table 1 move to table 2 and the losers
+    # ("those") from table 2 move to table 3. Table 2's winner stays, which keeps 4-3-2.
+    9: [
+        [(WINNERS, 0, True), (EVERYONE, 2, False)],
+        [(WINNERS, 1, True), (LOSERS, 0, False)],
+        [(LOSERS, 1, False)],
+    ],
+    # "Follow moving rules for nine players."
+    10: [
+        [(WINNERS, 0, True), (EVERYONE, 2, False)],
+        [(WINNERS, 1, True), (LOSERS, 0, False)],
+        [(LOSERS, 1, False)],
+    ],
+    # The losing players at each table move (to the next table, as in Party Bunco); winners stay.
+    11: [
+        [(WINNERS, 0, True), (LOSERS, 2, False)],
+        [(WINNERS, 1, True), (LOSERS, 0, False)],
+        [(WINNERS, 2, True), (LOSERS, 1, False)],
+    ],
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TableOutcome:
+    """A finished table: the seat indices of its winners and of its losers."""
+
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+
+
+def move_plan(rules: HouseRules, table_count: int, player_count: int) -> list[list[Move]]:
+    if uses_wm_layout(rules, player_count):
+        return WM_MOVES[player_count]
+    last = table_count - 1
+    if rules.rotation is Rotation.NONE:
+        return [[(WINNERS, t, True), (LOSERS, t, True)] for t in range(table_count)]
+    if rules.rotation is Rotation.CIRCULAR or table_count == 1:
+        return [[(WINNERS, t, True), (LOSERS, (t - 1) % table_count, False)]
+                for t in range(table_count)]
+    plan: list[list[Move]] = [[(WINNERS, 0, True), (WINNERS, 1, False)]]
+    for t in range(1, last):
+        if rules.rotation is Rotation.LADDER_DROP_ONE:
+            plan.append([(LOSERS, t - 1, False), (WINNERS, t + 1, False)])
+        else:  # LADDER_HEAD_TO_BOTTOM: winners move up one, losers stay
+            plan.append([(LOSERS, t, True), (WINNERS, t + 1, False)])
+    if rules.rotation is Rotation.LADDER_DROP_ONE:
+        plan.append([(LOSERS, last, True), (LOSERS, last - 1, False)])
+    else:
+        plan.append([(LOSERS, last, True), (LOSERS, 0, False)])
+    return plan
+
+
+def rotate(
+    rules: HouseRules,
+    tables: Sequence[TableSpec],
+    outcomes: Sequence[TableOutcome],
+) -> list[TableSpec]:
+    """The next round's tables after every table's ``outcome``."""
+    if len(tables) != len(outcomes):
+        raise IllegalMove("every table needs a result before anyone moves")
+    player_count = sum(1 for t in tables for s in t.seats if not s.ghost)
+    plan = move_plan(rules, len(tables), player_count)
+    result = []
+    for dest, moves in enumerate(plan):
+        groups = []
+        for group, source, stays in moves:
+            spec, outcome = tables[source], outcomes[source]
+            if group == WINNERS:
+                chairs = outcome.winners
+            elif group == LOSERS:
+                chairs = outcome.losers
+            else:
+                chairs = tuple(range(len(spec.seats)))
+            groups.append(([(spec.seats[c], c) for c in sorted(chairs)], stays))
+        template = tables[dest]
+        size = sum(len(members) for members, _ in groups)
+        individuals = size < 4 or template.individuals and size == len(template.seats)
+        if individuals:
+            seats = _seat_individuals(groups, size)
+        else:
+            seats = _seat_teams(groups, fixed=rules.partners is Partners.FIXED)
+        result.append(TableSpec(number=dest + 1, seats=seats, individuals=individuals))
+    return result
+
+
+def _seat_individuals(groups, size: int) -> tuple[Seat, ...]:
+    """Those who stay keep their chair; arrivals take the free chairs in order."""
+    chairs: list[Seat | None] = [None] * size
+    arriving = []
+    for members, stays in groups:
+        for seat, old_chair in members:
+            if stays and old_chair < size and chairs[old_chair] is None:
+                chairs[old_chair] = seat
+            else:
+                arriving.append(seat)
+    free = iter(i for i, c in enumerate(chairs) if c is None)
+    for seat in arriving:
+        chairs[next(free)] = seat
+    return tuple(chairs)  # type: ignore[arg-type]
+
+
+def _seat_teams(groups, *, fixed: bool) -> tuple[Seat, ...]:
+    """Four chairs, partners across (0-2, 1-3). Unless partners are fixed, each new team pairs
+    one player of each arriving group, so nobody keeps last round's partner; a ghost is never
+    paired with a ghost."""
+    (first, first_stays), (second, _) = groups
+    if len(first) != 2 or len(second) != 2:
+        raise IllegalMove("a table of four takes two pairs of players")
+    a = [seat for seat, _ in first]
+    b = [seat for seat, _ in second]
+    # The staying pair's first player keeps the chair; the other shifts one seat over.
+    home = min(chair for _, chair in first) % 2 if first_stays else 0
+    chairs: list[Seat | None] = [None] * 4
+    if fixed:
+        chairs[home], chairs[(home + 2) % 4] = a
+        chairs[(home + 1) % 4], chairs[(home + 3) % 4] = b
+        return tuple(chairs)  # type: ignore[arg-type]
+    if (a[0].ghost and b[0].ghost) or (a[1].ghost and b[1].ghost):
+        b.reverse()
+    chairs[home], chairs[(home + 1) % 4] = a
+    chairs[(home + 2) % 4], chairs[(home + 3) % 4] = b
+    return tuple(chairs)  # type: ignore[arg-type]
+
+
+def first_seats(
+    rules: HouseRules, tables: Sequence[TableSpec], last_winners: Sequence[str] = ()
+) -> list[int]:
+    """Who rolls first at each table: the scorekeeper (seat 0), or the player to the left of
+    last round's winner when the rules say so and that winner sits at the table."""
+    if rules.first_roller is FirstRoller.SCOREKEEPER:
+        return [0] * len(tables)
+    out = []
+    for spec in tables:
+        names = [s.name for s in spec.seats]
+        chair = next((names.index(w) for w in last_winners if w in names), None)
+        out.append(0 if chair is None else (chair + 1) % len(names))
+    return out

@@ -1,0 +1,60 @@
+"""A round for the whole room: every table's play, and the bell that travels between them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import IllegalMove
+from .roll import RollScore, check_round
+from .rules import HouseRules
+from .table import TableRound, TableSpec
+
+
+class RoomRound:
+    """All tables playing one round. Table index 0 is the head table."""
+
+    def __init__(
+        self,
+        rules: HouseRules,
+        round_number: int,
+        tables: Sequence[TableSpec],
+        first_seats: Sequence[int] | None = None,
+    ):
+        check_round(round_number)
+        if not tables:
+            raise IllegalMove("a round needs at least one table")
+        firsts = list(first_seats) if first_seats is not None else [0] * len(tables)
+        self.rules = rules
+        self.round_number = round_number
+        self.bunco_log: list[tuple[int, str]] = []  # (table number, roller) in rolling order
+        self.tables = [
+            TableRound(
+                rules,
+                round_number,
+                spec,
+                is_head=i == 0,
+                first_seat=firsts[i],
+                bunco_log=self.bunco_log,
+            )
+            for i, spec in enumerate(tables)
+        ]
+        self.bell_rung = False
+
+    @property
+    def done(self) -> bool:
+        return all(t.done for t in self.tables)
+
+    def roll(self, table_index: int, dice: Sequence[int]) -> RollScore | None:
+        if not 0 <= table_index < len(self.tables):
+            raise IllegalMove(f"there is no table {table_index + 1} tonight")
+        table = self.tables[table_index]
+        score = table.roll(dice)
+        if table.rang_bell_for_room and not self.bell_rung:
+            self.ring_bell()
+        return score
+
+    def ring_bell(self) -> None:
+        """End the round everywhere (the head table's bell, a bunco, or the host's horn)."""
+        self.bell_rung = True
+        for table in self.tables:
+            table.bell()

@@ -1,0 +1,381 @@
+"""House rules: every dimension of Bunco that groups play differently, as one immutable value.
+
+A night stores its ``HouseRules`` as JSON, so a finished night always replays under the rules
+it was played with. ``HouseRules.from_dict`` validates and names the bad field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any
+
+from .errors import RulesError
+
+
+class PointsPerHit(StrEnum):
+    ONE = "one"  # 1 point for each die showing the target
+    ROUND_NUMBER = "round_number"  # seed 002: two 4s in round 4 score 8
+
+
+class BuncoEffect(StrEnum):
+    TURN_CONTINUES = "turn_continues"
+    ENDS_ROUND_EVERYWHERE = "ends_round_everywhere"  # Winning Moves: the round ends at all tables
+
+
+class Triples(StrEnum):
+    MINI = "mini"  # any other three of a kind: mini (baby) bunco
+    LOW_HIGH = "low_high"  # Winning Moves: low bunco below the target, high bunco above
+    NONE = "none"  # other triples score nothing special
+
+
+class AfterMini(StrEnum):
+    CONTINUE = "continue"
+    END_TURN = "end_turn"  # seed 004: a baby bunco ends the turn
+    # Seed 000's group reads literally "rolls until she no longer rolls the target"; a triple of
+    # another number holds no target die, so it ends the turn exactly like END_TURN.
+    CONTINUE_WITH_HIT = "continue_with_hit"
+
+
+class RoundEnd(StrEnum):
+    HEAD_TABLE_TARGET = "head_table_target"
+    HEAD_TABLE_TARGET_OR_BUNCO = "head_table_target_or_bunco"  # seed 004
+    EACH_TABLE = "each_table"  # Winning Moves: each table plays to its own winner
+    TIMER = "timer"  # large events: only the host's bell (horn) ends the round
+
+
+class AfterBell(StrEnum):
+    STOP = "stop"  # play stops at once
+    FINISH_ROLL = "finish_roll"  # the player rolling finishes that roll
+    FINISH_TURN = "finish_turn"  # the player rolling finishes the whole turn
+
+
+class HeadTableWinner(StrEnum):
+    HIGHER_TOTAL = "higher_total"
+    TRIGGER_WINS = "trigger_wins"  # seed 004: the team that ended the round wins the head table
+
+
+class TieBreak(StrEnum):
+    EXTRA_TURN_EACH = "extra_turn_each"  # 001 / 004: one more lap, then most points
+    ONE_DIE = "one_die"  # 002: one die per team, highest wins
+    FIRST_TO_HIT = "first_to_hit"  # 003: keep rolling, first team to roll the target wins
+    ROLL_OFF = "roll_off"  # Winning Moves: roll off to ``roll_off_points``
+
+
+class Rotation(StrEnum):
+    CIRCULAR = "circular"  # losers walk to the next table, last table's losers to the head
+    LADDER_DROP_ONE = "ladder_drop_one"  # seed 002
+    LADDER_HEAD_TO_BOTTOM = "ladder_head_to_bottom"  # seed 004
+    NONE = "none"  # nobody changes table
+
+
+class Partners(StrEnum):
+    # Every seed asks for a new partner each round ("never the same partner twice running");
+    # the engine guarantees it by always pairing a staying player with an arriving one.
+    CHANGE_EVERY_ROUND = "change_every_round"
+    FIXED = "fixed"  # teams stay together all night
+
+
+class Layout(StrEnum):
+    TEAMS_WITH_GHOSTS = "teams_with_ghosts"  # tables of four; ghosts fill the empty seats
+    WM_LAYOUTS = "wm_layouts"  # Winning Moves layouts for 5-11 players, ghosts beyond
+    ONE_TABLE = "one_table"  # Winning Moves One Table Bunco: 2-4 individuals
+
+
+class FirstRoller(StrEnum):
+    SCOREKEEPER = "scorekeeper"
+    LEFT_OF_LAST_WINNER = "left_of_last_winner"
+
+
+class Seating(StrEnum):
+    RANDOM = "random"
+    STARRED_SHEETS = "starred_sheets"  # seed 002: four starred sheets start at the head table
+
+
+class AwardTies(StrEnum):
+    SPLIT = "split"
+    ROLL_OFF = "roll_off"
+
+
+class Category(StrEnum):
+    MOST_BUNCOS = "most_buncos"
+    MOST_WINS = "most_wins"
+    MOST_LOSSES = "most_losses"
+    MOST_MINI_BUNCOS = "most_mini_buncos"
+    HIGHEST_POINTS = "highest_points"
+    LOWEST_POINTS = "lowest_points"
+    FUZZY_DIE = "fuzzy_die"
+    MOST_WIPEOUTS = "most_wipeouts"
+    FIRST_BUNCO = "first_bunco"
+    LAST_BUNCO = "last_bunco"
+    MOST_BUNCOS_AND_WINS = "most_buncos_and_wins"  # seed 002's alternative: buncos + wins
+
+
+class Stat(StrEnum):
+    """A player's counted statistic, used as a secondary tie-breaker for an award."""
+
+    WINS = "wins"
+    LOSSES = "losses"
+    BUNCOS = "buncos"
+    MINI_BUNCOS = "mini_buncos"
+    POINTS = "points"
+    WIPEOUTS = "wipeouts"
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """One prize category: a share of the pot in percent, and/or a named prize."""
+
+    category: Category
+    share_percent: Decimal | None = None
+    prize: str = ""
+    then_by: tuple[Stat, ...] = ()  # tie-breakers before the tie policy applies (WM: buncos)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "category": str(self.category),
+            "share_percent": None if self.share_percent is None else str(self.share_percent),
+            "prize": self.prize,
+            "then_by": [str(s) for s in self.then_by],
+        }
+
+
+PLAYER_LIMITS = {Layout.ONE_TABLE: (2, 4)}
+DEFAULT_PLAYER_LIMITS = (4, 400)
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """Every rule a Bunco group can vary. The defaults are the common "standard" game."""
+
+    name: str = "Custom rules"
+    points_per_hit: PointsPerHit = PointsPerHit.ONE
+    bunco_points: int = 21
+    bunco_effect: BuncoEffect = BuncoEffect.TURN_CONTINUES
+    triples: Triples = Triples.MINI
+    mini_bunco_points: int = 5
+    low_bunco_points: int = 7
+    high_bunco_points: int = 5
+    after_mini_bunco: AfterMini = AfterMini.CONTINUE
+    wipeout: bool = False
+    team_target: int = 21
+    individual_target: int = 11
+    round_end: RoundEnd = RoundEnd.HEAD_TABLE_TARGET
+    after_bell: AfterBell = AfterBell.FINISH_TURN
+    at_least_one_roll_each: bool = False
+    head_table_winner: HeadTableWinner = HeadTableWinner.HIGHER_TOTAL
+    tie_break: TieBreak = TieBreak.EXTRA_TURN_EACH
+    roll_off_points: int = 5
+    rotation: Rotation = Rotation.CIRCULAR
+    partners: Partners = Partners.CHANGE_EVERY_ROUND
+    layout: Layout = Layout.TEAMS_WITH_GHOSTS
+    first_roller: FirstRoller = FirstRoller.SCOREKEEPER
+    seating: Seating = Seating.RANDOM
+    fuzzy_die: bool = False
+    sets: int = 4
+    awards: tuple[Award, ...] = ()
+    award_ties: AwardTies = AwardTies.SPLIT
+    one_prize_per_person: bool = False
+
+    def __post_init__(self) -> None:
+        # Accept plain strings for the enumerated dimensions (HouseRules(rotation="none")).
+        for f in dataclasses.fields(self):
+            default, value = f.default, getattr(self, f.name)
+            if isinstance(default, StrEnum) and not isinstance(value, type(default)):
+                object.__setattr__(self, f.name, _enum(type(default), f.name, value))
+        if not isinstance(self.awards, tuple):
+            object.__setattr__(self, "awards", _coerce(_FIELD_AWARDS, self.awards))
+        _validate(self)
+
+    # -- derived facts ---------------------------------------------------------------------
+
+    @property
+    def player_limits(self) -> tuple[int, int]:
+        return PLAYER_LIMITS.get(self.layout, DEFAULT_PLAYER_LIMITS)
+
+    def check_player_count(self, count: int) -> None:
+        low, high = self.player_limits
+        if not low <= count <= high:
+            raise RulesError(
+                "players", f"these rules seat {low} to {high} players, not {count}"
+            )
+
+    def replace(self, **changes: Any) -> HouseRules:
+        """A copy with some dimensions changed (validated like any other value)."""
+        return HouseRules.from_dict({**self.to_dict(), **changes})
+
+    # -- serialisation ----------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "awards":
+                value = [a.to_dict() for a in value]
+            elif isinstance(value, StrEnum):
+                value = str(value)
+            out[f.name] = value
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> HouseRules:
+        if not isinstance(data, dict):
+            raise RulesError("rules", "must be a JSON object")
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise RulesError(unknown[0], "is not a house-rules setting")
+        kwargs = {name: _coerce(known[name], value) for name, value in data.items()}
+        return cls(**kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> HouseRules:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesError("rules", f"is not valid JSON ({exc.msg})") from None
+        return cls.from_dict(data)
+
+
+# -- validation ------------------------------------------------------------------------------
+
+_INT_BOUNDS = {
+    "bunco_points": (1, 100),
+    "mini_bunco_points": (0, 50),
+    "low_bunco_points": (0, 50),
+    "high_bunco_points": (0, 50),
+    "team_target": (1, 200),
+    "individual_target": (1, 200),
+    "roll_off_points": (1, 50),
+    "sets": (1, 10),
+}
+
+
+def _coerce(f: dataclasses.Field, value: Any) -> Any:
+    name = f.name
+    default = f.default
+    if name == "awards":
+        if not isinstance(value, list | tuple):
+            raise RulesError("awards", "must be a list")
+        return tuple(_award_from(i, item) for i, item in enumerate(value))
+    if isinstance(default, StrEnum):
+        return _enum(type(default), name, value)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise RulesError(name, "must be true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(name, "must be a whole number")
+        return value
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise RulesError(name, "must be text")
+        return value
+    return value
+
+
+def _enum(kind: type[StrEnum], name: str, value: Any) -> StrEnum:
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(m.value for m in kind)
+        raise RulesError(name, f"{value!r} is not one of: {allowed}") from None
+
+
+def _award_from(index: int, item: Any) -> Award:
+    where = f"awards[{index}]"
+    if isinstance(item, Award):
+        return item
+    if not isinstance(item, dict):
+        raise RulesError(where, "must be an object with a category")
+    unknown = sorted(set(item) - {"category", "share_percent", "prize", "then_by"})
+    if unknown:
+        raise RulesError(f"{where}.{unknown[0]}", "is not an award setting")
+    category = _enum(Category, f"{where}.category", item.get("category"))
+    share = item.get("share_percent")
+    if share is not None:
+        if isinstance(share, bool | float):
+            raise RulesError(f"{where}.share_percent", "must be a whole or decimal string, e.g. 15")
+        try:
+            share = Decimal(str(share))
+        except InvalidOperation:
+            raise RulesError(f"{where}.share_percent", f"{share!r} is not a number") from None
+    prize = item.get("prize", "")
+    if not isinstance(prize, str):
+        raise RulesError(f"{where}.prize", "must be text")
+    then_by = item.get("then_by", ())
+    if not isinstance(then_by, list | tuple):
+        raise RulesError(f"{where}.then_by", "must be a list")
+    stats = tuple(_enum(Stat, f"{where}.then_by", s) for s in then_by)
+    return Award(category=category, share_percent=share, prize=prize.strip(), then_by=stats)
+
+
+def _validate(rules: HouseRules) -> None:
+    if not isinstance(rules.name, str) or not rules.name.strip():
+        raise RulesError("name", "must not be empty")
+    for name in ("wipeout", "at_least_one_roll_each", "fuzzy_die", "one_prize_per_person"):
+        if not isinstance(getattr(rules, name), bool):
+            raise RulesError(name, "must be true or false")
+    if not rules.name.strip():
+        raise RulesError("name", "must not be empty")
+    if len(rules.name) > 80:
+        raise RulesError("name", "must be at most 80 characters")
+    for name, (low, high) in _INT_BOUNDS.items():
+        value = getattr(rules, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(name, "must be a whole number")
+        if not low <= value <= high:
+            raise RulesError(name, f"must be between {low} and {high}, not {value}")
+    _validate_awards(rules.awards)
+
+
+def _validate_awards(awards: tuple[Award, ...]) -> None:
+    seen: set[Category] = set()
+    total = Decimal(0)
+    any_share = False
+    for i, award in enumerate(awards):
+        where = f"awards[{i}]"
+        if not isinstance(award, Award):
+            raise RulesError(where, "must be an Award")
+        if award.category in seen:
+            raise RulesError(f"{where}.category", f"{award.category} is listed twice")
+        seen.add(award.category)
+        share = award.share_percent
+        if share is None:
+            if not award.prize:
+                raise RulesError(where, "needs a share of the pot or a named prize")
+            continue
+        if not share.is_finite() or share <= 0 or share > 100:
+            raise RulesError(f"{where}.share_percent", "must be more than 0 and at most 100")
+        if share != share.quantize(Decimal("0.01")):
+            raise RulesError(f"{where}.share_percent", "may have at most two decimals")
+        any_share = True
+        total += share
+    if any_share and total != 100:
+        raise RulesError("awards", f"the shares of the pot add up to {total}%, not 100%")
+
+
+def award(category: str, share: str | int | None = None, prize: str = "", then_by=()) -> Award:
+    """Shorthand used by the presets and tests."""
+    return _award_from(
+        0,
+        {"category": category, "share_percent": None if share is None else str(share),
+         "prize": prize, "then_by": list(then_by)},
+    )
+
+
+__all__ = [
+    "AfterBell", "AfterMini", "Award", "AwardTies", "BuncoEffect", "Category", "FirstRoller",
+    "HeadTableWinner", "HouseRules", "Layout", "Partners", "PointsPerHit", "Rotation", "RoundEnd",
+    "Seating", "Stat", "TieBreak", "Triples", "award",
+]
+
+
+_FIELD_AWARDS = next(f for f in dataclasses.fields(HouseRules) if f.name == "awards")

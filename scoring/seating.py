@@ -1,0 +1,112 @@
+"""Seating a night: how many tables of what kind, where the ghosts sit, who starts where."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .errors import RulesError
+from .rules import HouseRules, Layout, Seating
+from .table import Seat, TableSpec
+
+# Winning Moves, "Bunco for 5 to 11 players": table sizes, in order from the head table.
+# A table of four plays in teams; a table of two or three plays as individuals to 11.
+WM_SIZES: dict[int, tuple[int, ...]] = {
+    5: (3, 2),
+    6: (4, 2),
+    7: (4, 3),
+    8: (4, 4),
+    9: (4, 3, 2),
+    10: (4, 4, 2),
+    11: (4, 4, 3),
+}
+
+
+def uses_wm_layout(rules: HouseRules, player_count: int) -> bool:
+    return rules.layout is Layout.WM_LAYOUTS and player_count in WM_SIZES
+
+
+def table_sizes(rules: HouseRules, player_count: int) -> list[tuple[int, bool]]:
+    """(seats, individuals) for each table, head table first."""
+    rules.check_player_count(player_count)
+    if rules.layout is Layout.ONE_TABLE:
+        return [(player_count, True)]
+    if uses_wm_layout(rules, player_count):
+        return [(size, size < 4) for size in WM_SIZES[player_count]]
+    return [(4, False)] * (-(-player_count // 4))
+
+
+def clean_names(names: Sequence[str]) -> list[str]:
+    """Player names, trimmed; empty or repeated names are refused."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for raw in names:
+        if not isinstance(raw, str):
+            raise RulesError("players", f"{raw!r} is not a name")
+        name = " ".join(raw.split())
+        if not name:
+            raise RulesError("players", "a player's name is empty")
+        if len(name) > 40:
+            raise RulesError("players", f"{name[:40]}… is longer than 40 characters")
+        if name.casefold() in seen:
+            raise RulesError(
+                "players", f"{name} is listed twice; add an initial to tell them apart"
+            )
+        seen.add(name.casefold())
+        out.append(name)
+    return out
+
+
+def ghost_names(count: int, taken: Sequence[str]) -> list[str]:
+    used = {n.casefold() for n in taken}
+    names: list[str] = []
+    k = 1
+    while len(names) < count:
+        candidate = f"Ghost {k}"
+        if candidate.casefold() not in used:
+            names.append(candidate)
+        k += 1
+    return names
+
+
+def _ghost_chairs(sizes: list[tuple[int, bool]], ghosts: int) -> set[tuple[int, int]]:
+    """Where ghosts sit: from the last table up, one a table, never two on one team and
+    never in the scorekeeper's chair (seat 0)."""
+    chairs: set[tuple[int, int]] = set()
+    team_tables = [t for t, (size, individuals) in enumerate(sizes) if not individuals]
+    preferred_seats = (3, 2)  # seat 3 is on team 1, seat 2 on team 0
+    for seat in preferred_seats:
+        for t in reversed(team_tables):
+            if len(chairs) == ghosts:
+                return chairs
+            chairs.add((t, seat))
+    if len(chairs) < ghosts:
+        raise RulesError("players", "too few tables for the ghosts these rules would need")
+    return chairs
+
+
+def seat_night(rules: HouseRules, names: Sequence[str], rng: random.Random) -> list[TableSpec]:
+    """The first round's tables, at random (or by the starred-sheets draw for the head table)."""
+    players = clean_names(names)
+    sizes = table_sizes(rules, len(players))
+    seat_count = sum(size for size, _ in sizes)
+    ghosts = _ghost_chairs(sizes, seat_count - len(players))
+    order = list(players)
+    rng.shuffle(order)
+    if rules.seating is Seating.STARRED_SHEETS:
+        # Seed 002: starred sheets are drawn for the head table's real chairs; the rest shuffle.
+        stars = sizes[0][0] - sum(1 for t, _ in ghosts if t == 0)
+        starred = rng.sample(players, stars)
+        rest = [p for p in players if p not in starred]
+        rng.shuffle(rest)
+        order = starred + rest
+    spare = iter(ghost_names(len(ghosts), players))
+    people = iter(order)
+    tables = []
+    for t, (size, individuals) in enumerate(sizes):
+        seats = tuple(
+            Seat(next(spare), ghost=True) if (t, s) in ghosts else Seat(next(people))
+            for s in range(size)
+        )
+        tables.append(TableSpec(number=t + 1, seats=seats, individuals=individuals))
+    return tables

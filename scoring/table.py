@@ -1,0 +1,359 @@
+"""One table's round as a state machine driven by rolls.
+
+The table knows whose turn it is, the team and player tallies, when it rings the bell, how it
+finishes after the bell, and the tie-break it plays through. It never looks at the clock or
+rolls dice itself: every roll comes in from outside (a phone tap, or the simulator's Random).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import IllegalMove
+from .roll import BUNCO, HITS, TRIPLE_KINDS, WIPEOUT, RollScore, check_dice, roll_table
+from .rules import (
+    AfterBell,
+    BuncoEffect,
+    HeadTableWinner,
+    HouseRules,
+    RoundEnd,
+    TieBreak,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a chair: a player, or a ghost whose partner rolls for it."""
+
+    name: str
+    ghost: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """A table's seating for one round. Seats are in clockwise (rolling) order.
+
+    At a team table (four seats) the players across from each other are partners:
+    seats 0 and 2 are team 0, seats 1 and 3 are team 1. At an individual table every seat
+    plays for itself. Seat 0 is the scorekeeper's chair.
+    """
+
+    number: int
+    seats: tuple[Seat, ...]
+    individuals: bool = False
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        if self.individuals:
+            return tuple((i,) for i in range(len(self.seats)))
+        return ((0, 2), (1, 3))
+
+    def team_of(self, seat: int) -> int:
+        return seat if self.individuals else seat % 2
+
+    def partner_of(self, seat: int) -> int | None:
+        return None if self.individuals else (seat + 2) % 4
+
+
+class Phase(StrEnum):
+    PLAYING = "playing"
+    FINISHING = "finishing"  # the bell rang; the roller finishes the roll or turn
+    EXTRA_ROLLS = "extra_rolls"  # everyone who has not rolled gets a roll (seed 001)
+    TIE_BREAK = "tie_break"
+    DONE = "done"
+
+
+_ROLL_OFF_KINDS = frozenset({HITS, BUNCO})
+
+
+class TableRound:
+    """The play of one round at one table."""
+
+    def __init__(
+        self,
+        rules: HouseRules,
+        round_number: int,
+        spec: TableSpec,
+        *,
+        is_head: bool,
+        first_seat: int = 0,
+        bunco_log: list | None = None,
+    ):
+        if not 0 <= first_seat < len(spec.seats):
+            raise IllegalMove(f"table {spec.number} has no seat {first_seat}")
+        self.rules = rules
+        self.round_number = round_number
+        self.spec = spec
+        self.is_head = is_head
+        self.target = rules.individual_target if spec.individuals else rules.team_target
+        self._scores = roll_table(rules, round_number)
+        n = len(spec.seats)
+        self._team_of = [spec.team_of(i) for i in range(n)]
+        self._ghost = [s.ghost for s in spec.seats]
+        self.team_scores = [0] * len(spec.teams)
+        self.seat_points = [0] * n
+        self.seat_buncos = [0] * n
+        self.seat_minis = [0] * n
+        self.seat_wipeouts = [0] * n
+        self.current = first_seat
+        self.phase = Phase.PLAYING
+        self.rolls = 0
+        self.bell_rung = False
+        self.rang_bell_for_room = False  # set when this table's roll ends the round elsewhere
+        self.triggered_team: int | None = None
+        self.trigger_was_bunco = False
+        self.winner_team: int | None = None
+        self.tie_teams: tuple[int, ...] = ()
+        self.bunco_log = bunco_log if bunco_log is not None else []
+        self._rolled = [False] * n
+        self._queue: list[int] = []  # seats still to roll (extra rolls, laps, one-die)
+        self._tie_values: dict[int, int] = {}
+        self._roll_off_scores: dict[int, int] = {}
+        self._self_ending = rules.round_end is RoundEnd.EACH_TABLE or (
+            is_head
+            and rules.round_end
+            in (RoundEnd.HEAD_TABLE_TARGET, RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO)
+        )
+        self._bunco_ends_here = is_head and rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
+        self._bunco_everywhere = rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE
+
+    # -- what the screens ask ----------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def dice_expected(self) -> int:
+        """How many dice the next roll has: 3, 1 (a one-die tie-break), or 0 when done."""
+        if self.phase is Phase.DONE:
+            return 0
+        if self.phase is Phase.TIE_BREAK and self.rules.tie_break is TieBreak.ONE_DIE:
+            return 1
+        return 3
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if self.winner_team is None:
+            return ()
+        return self.spec.teams[self.winner_team]
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        if self.winner_team is None:
+            return ()
+        return tuple(
+            s for t, seats in enumerate(self.spec.teams) if t != self.winner_team for s in seats
+        )
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def roll(self, dice: Sequence[int]) -> RollScore | None:
+        """The player whose turn it is rolled ``dice``; returns how it scored (None for a
+        one-die tie-break roll, which scores nothing)."""
+        phase = self.phase
+        if phase is Phase.DONE:
+            raise IllegalMove(f"table {self.spec.number} has finished this round")
+        if phase is Phase.TIE_BREAK:
+            return self._tie_roll(dice)
+        try:
+            score = self._scores[dice]
+        except (KeyError, TypeError):
+            score = self._scores[check_dice(dice)]
+        seat = self.current
+        self.rolls += 1
+        self._rolled[seat] = True
+        self._apply(seat, score)
+        if phase is Phase.PLAYING:
+            if self._triggers(score):
+                self._trigger(seat, score)
+                if self.rules.after_bell is AfterBell.FINISH_TURN and score.keeps_turn:
+                    self.phase = Phase.FINISHING
+                else:
+                    self._end_play()
+            elif not score.keeps_turn:
+                self.current = (seat + 1) % len(self._rolled)
+        elif phase is Phase.FINISHING:
+            if self.rules.after_bell is not AfterBell.FINISH_TURN or not score.keeps_turn:
+                self._end_play()
+        elif phase is Phase.EXTRA_ROLLS:
+            self._next_in_queue()
+        return score
+
+    def bell(self) -> None:
+        """The round-ending bell rang elsewhere (head table, a bunco, or the host's clock)."""
+        if self.phase is not Phase.PLAYING:
+            return
+        self.bell_rung = True
+        if self.rules.after_bell is AfterBell.STOP:
+            self._end_play()
+        else:
+            self.phase = Phase.FINISHING
+
+    def finish(self) -> None:
+        """After the bell, the scorekeeper says nobody was mid-roll: stop finishing."""
+        if self.phase is not Phase.FINISHING:
+            raise IllegalMove("only a table finishing after the bell can stop rolling")
+        self._end_play()
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _apply(self, seat: int, score: RollScore) -> None:
+        team = self._team_of[seat]
+        if score.kind == WIPEOUT:
+            # The roller's team loses its points for this round.
+            self.team_scores[team] = 0
+            for s in self.spec.teams[team]:
+                self.seat_points[s] = 0
+            if not self._ghost[seat]:
+                self.seat_wipeouts[seat] += 1
+            return
+        self.team_scores[team] += score.points
+        self.seat_points[seat] += score.points
+        if self._ghost[seat]:
+            return  # a ghost's roll scores for the team only (seed 004)
+        if score.kind == BUNCO:
+            self.seat_buncos[seat] += 1
+            self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
+        elif score.kind in TRIPLE_KINDS:
+            self.seat_minis[seat] += 1
+
+    def _triggers(self, score: RollScore) -> bool:
+        seat = self.current
+        # A ghost's roll counts as points only (seed 004), so it ends a round by points alone.
+        if score.kind == BUNCO and not self._ghost[seat] and (
+            self._bunco_everywhere or self._bunco_ends_here
+        ):
+            return True
+        return self._self_ending and self.team_scores[self._team_of[seat]] >= self.target
+
+    def _trigger(self, seat: int, score: RollScore) -> None:
+        self.bell_rung = True
+        self.triggered_team = self._team_of[seat]
+        self.trigger_was_bunco = score.kind == BUNCO and not self._ghost[seat]
+        head_rings = self.is_head and self.rules.round_end in (
+            RoundEnd.HEAD_TABLE_TARGET,
+            RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO,
+        )
+        self.rang_bell_for_room = head_rings or (self._bunco_everywhere and self.trigger_was_bunco)
+
+    def _end_play(self) -> None:
+        if self.rules.at_least_one_roll_each and not all(self._rolled):
+            self.phase = Phase.EXTRA_ROLLS
+            n = len(self._rolled)
+            order = [(self.current + k) % n for k in range(1, n + 1)]
+            self._queue = [s for s in order if not self._rolled[s]]
+            self.current = self._queue[0]
+            return
+        self._decide(tuple(range(len(self.team_scores))))
+
+    def _next_in_queue(self) -> None:
+        self._queue.pop(0)
+        if self._queue:
+            self.current = self._queue[0]
+        elif self.phase is Phase.EXTRA_ROLLS:
+            self._decide(tuple(range(len(self.team_scores))))
+        else:
+            self._decide(self.tie_teams)
+
+    def _decide(self, contenders: tuple[int, ...]) -> None:
+        trigger = self.triggered_team
+        if trigger is not None and (
+            (self.is_head and self.rules.head_table_winner is HeadTableWinner.TRIGGER_WINS)
+            or (self._bunco_everywhere and self.trigger_was_bunco)
+        ):
+            self._finish(trigger)
+            return
+        best = max(self.team_scores[t] for t in contenders)
+        tied = tuple(t for t in contenders if self.team_scores[t] == best)
+        if len(tied) == 1:
+            self._finish(tied[0])
+        else:
+            self._start_tie_break(tied)
+
+    def _finish(self, team: int) -> None:
+        self.winner_team = team
+        self.phase = Phase.DONE
+        self._queue = []
+
+    # -- tie-breaks --------------------------------------------------------------------------
+
+    def _tied_seats_in_order(self, teams: tuple[int, ...]) -> list[int]:
+        n = len(self._rolled)
+        order = [(self.current + k) % n for k in range(1, n + 1)]
+        return [s for s in order if self._team_of[s] in teams]
+
+    def _start_tie_break(self, tied: tuple[int, ...]) -> None:
+        self.phase = Phase.TIE_BREAK
+        self.tie_teams = tied
+        method = self.rules.tie_break
+        seats = self._tied_seats_in_order(tied)
+        if method is TieBreak.ONE_DIE:
+            # One representative of each tied team rolls a single die.
+            reps: list[int] = []
+            for s in seats:
+                if self._team_of[s] not in {self._team_of[r] for r in reps}:
+                    reps.append(s)
+            self._queue = reps
+            self._tie_values = {}
+        elif method is TieBreak.ROLL_OFF:
+            self._queue = []
+            self._roll_off_scores = dict.fromkeys(tied, 0)
+        else:
+            self._queue = seats
+        self.current = seats[0]
+
+    def _tie_roll(self, dice: Sequence[int]) -> RollScore | None:
+        method = self.rules.tie_break
+        seat = self.current
+        self.rolls += 1
+        if method is TieBreak.ONE_DIE:
+            (value,) = check_dice(dice, count=1)
+            self._tie_values[self._team_of[seat]] = value
+            self._queue.pop(0)
+            if self._queue:
+                self.current = self._queue[0]
+                return None
+            best = max(self._tie_values.values())
+            tied = tuple(t for t, v in self._tie_values.items() if v == best)
+            if len(tied) == 1:
+                self._finish(tied[0])
+            else:
+                self._start_tie_break(tied)
+            return None
+        try:
+            score = self._scores[dice]
+        except (KeyError, TypeError):
+            score = self._scores[check_dice(dice)]
+        team = self._team_of[seat]
+        if method is TieBreak.EXTRA_TURN_EACH:
+            # One more lap: the rolls count as play (points, buncos), then most points wins.
+            self._apply(seat, score)
+            if not score.keeps_turn:
+                self._next_in_queue()
+            return score
+        counts = score.kind in _ROLL_OFF_KINDS
+        if method is TieBreak.FIRST_TO_HIT:
+            if counts:
+                self._finish(team)
+            else:
+                self._pass_among_tied(seat)
+            return score
+        # ROLL_OFF: the tied teams race to roll_off_points; only target dice and buncos count.
+        if counts:
+            self._roll_off_scores[team] += score.points
+            if self._roll_off_scores[team] >= self.rules.roll_off_points:
+                self._finish(team)
+            return score
+        self._pass_among_tied(seat)
+        return score
+
+    def _pass_among_tied(self, seat: int) -> None:
+        n = len(self._rolled)
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if self._team_of[s] in self.tie_teams:
+                self.current = s
+                return

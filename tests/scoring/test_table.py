@@ -1,0 +1,278 @@
+"""A table's round as a state machine: turns, the bell, finishing, tie-breaks, ghosts."""
+
+import pytest
+
+from scoring import PRESETS, HouseRules, IllegalMove, Phase, TableRound
+
+from .helpers import MISS, hits, room, spec
+
+BUNCO1 = (1, 1, 1)
+
+
+def table(rules, names="ABCD", *, head=True, round_number=1, **kw):
+    return TableRound(rules, round_number, spec(names, **kw), is_head=head)
+
+
+def test_turn_passes_left_on_a_miss_and_stays_while_scoring():
+    t = table(PRESETS["clockwise"])
+    assert t.current == 0
+    t.roll(hits(2))
+    assert t.current == 0 and t.team_scores == [2, 0]
+    t.roll(MISS)
+    assert t.current == 1
+    t.roll(hits(1))
+    assert t.team_scores == [2, 1] and t.seat_points == [2, 1, 0, 0]
+
+
+def test_head_table_reaching_21_ends_its_round_and_rings_for_the_room():
+    r = room(PRESETS["head-table"], 1, "ABCD", "EFGH")
+    r.roll(0, BUNCO1)  # A: 21, the head table rings
+    assert r.bell_rung
+    head = r.tables[0]
+    # head-table rules: everyone gets at least one roll, so B, C and D still roll once each.
+    assert head.phase is Phase.EXTRA_ROLLS and head.current == 1
+    for _ in range(3):
+        r.roll(0, MISS)
+    assert head.done and head.winners == (0, 2) and head.losers == (1, 3)
+
+
+def test_after_the_bell_stop_means_no_more_rolls():
+    r = room(PRESETS["fuzzy-die"], 1, "ABCD", "EFGH")
+    r.roll(1, hits(2))
+    r.roll(0, BUNCO1)
+    other = r.tables[1]
+    assert other.done and other.winner_team == 0
+    with pytest.raises(IllegalMove, match="finished"):
+        r.roll(1, hits(1))
+
+
+def test_after_the_bell_finish_the_roll_allows_exactly_one_roll():
+    r = room(PRESETS["head-table"], 1, "ABCD", "EFGH")
+    r.roll(1, hits(1))  # E: 1
+    r.roll(0, BUNCO1)
+    other = r.tables[1]
+    assert other.phase is Phase.FINISHING
+    r.roll(1, hits(2))  # E was mid-roll: it counts, and that is all
+    assert other.team_scores == [3, 0]
+    assert other.phase is not Phase.FINISHING
+
+
+def test_after_the_bell_finish_the_turn_keeps_rolling_until_a_miss():
+    rules = PRESETS["clockwise"]
+    r = room(rules, 1, "ABCD", "EFGH")
+    r.roll(1, hits(1))
+    r.roll(0, BUNCO1)
+    other = r.tables[1]
+    r.roll(1, hits(1))
+    r.roll(1, hits(2))
+    assert other.phase is Phase.FINISHING
+    r.roll(1, MISS)
+    assert other.done and other.team_scores == [4, 0] and other.winners == (0, 2)
+
+
+def test_the_head_table_roller_also_finishes_the_turn_and_keeps_scoring():
+    """Seed 002: all players taking turns, including the one who rang the bell, finish."""
+    r = room(PRESETS["ladder"], 1, "ABCD")
+    head = r.tables[0]
+    r.roll(0, BUNCO1)
+    assert head.phase is Phase.FINISHING
+    r.roll(0, hits(2))
+    r.roll(0, MISS)
+    assert head.done and head.team_scores == [23, 0]
+
+
+def test_finishing_can_be_closed_when_nobody_was_rolling():
+    r = room(PRESETS["clockwise"], 1, "ABCD", "EFGH")
+    r.roll(1, hits(1))
+    r.roll(0, BUNCO1)
+    r.tables[1].finish()
+    assert r.tables[1].done
+    r.roll(0, MISS)  # the head table's roller finishes the turn
+    with pytest.raises(IllegalMove, match="only a table finishing"):
+        r.tables[0].finish()
+
+
+def test_other_tables_may_pass_21_before_the_head_table_rings():
+    r = room(PRESETS["clockwise"], 1, "ABCD", "EFGH")
+    r.roll(1, BUNCO1)
+    r.roll(1, hits(2))
+    assert r.tables[1].team_scores == [23, 0] and not r.tables[1].done and not r.bell_rung
+
+
+def test_babz_head_table_bunco_ends_the_round_but_elsewhere_play_goes_on():
+    rules = PRESETS["babz"].replace(team_target=30)
+    r = room(rules, 1, "ABCD", "EFGH")
+    r.roll(1, BUNCO1)
+    assert not r.bell_rung
+    r.roll(0, hits(2))
+    r.roll(0, MISS)
+    r.roll(0, BUNCO1)  # B's bunco at the head table: the gong
+    assert r.bell_rung
+
+
+def test_babz_the_head_table_team_that_rang_wins_even_when_behind():
+    """Seed 004: the team of the player who got the bunco or 21 automatically wins."""
+    rules = PRESETS["babz"].replace(team_target=30)
+    r = room(rules, 1, "ABCD", "EFGH")
+    r.roll(0, (1, 1, 5))  # A: 2
+    r.roll(0, BUNCO1)  # A: 23 (a bunco at the head table rings; B's team has 0)
+    r.roll(0, MISS)
+    assert r.tables[0].done and r.tables[0].winners == (0, 2)
+    head = table(rules)
+    for _ in range(12):  # A scores 24 in 12 rolls of two ones
+        head.roll(hits(2))
+    head.roll(MISS)
+    head.roll(BUNCO1)  # B: 21 < 24 but B's bunco ended the round
+    head.roll(MISS)
+    assert head.team_scores == [24, 21] and head.winners == (1, 3)
+
+
+def test_babz_baby_bunco_passes_the_dice():
+    t = table(PRESETS["babz"])
+    t.roll((4, 4, 4))
+    assert t.current == 1 and t.seat_minis[0] == 1
+
+
+def test_winning_moves_each_table_plays_to_its_own_21():
+    rules = PRESETS["winning-moves"]
+    r = room(rules, 2, "ABCD", "EFGH")
+    for _ in range(11):
+        r.roll(1, (2, 2, 5))
+    assert r.tables[1].done and r.tables[1].winners == (0, 2)
+    assert not r.bell_rung and not r.tables[0].done
+
+
+def test_winning_moves_true_bunco_ends_the_round_at_every_table():
+    rules = PRESETS["winning-moves"]
+    r = room(rules, 3, "ABCD", "EFGH", "IJKL")
+    r.roll(0, hits(1, 3))
+    r.roll(0, (2, 4, 5))  # a miss in round 3: B to roll at the head table
+    r.roll(2, (3, 3, 3))  # I: a true bunco at table 3
+    assert r.bell_rung and r.tables[0].done and r.tables[2].done
+    assert r.tables[2].winners == (0, 2)
+    assert r.tables[0].winners == (0, 2)  # 1-0 at the head table when the round ended
+    assert r.tables[1].phase is Phase.TIE_BREAK  # 0-0: they roll off to 5 points
+
+
+def test_winning_moves_roll_off_to_five_counts_only_target_dice():
+    rules = PRESETS["winning-moves"]
+    r = room(rules, 3, "ABCD", "EFGH")
+    r.roll(1, (3, 3, 3))  # a bunco at table 2 ends table 1 at 0-0
+    head = r.tables[0]
+    assert head.phase is Phase.TIE_BREAK
+    roller = head.current
+    head.roll((2, 2, 2))  # a low bunco scores nothing in a roll-off and passes the dice
+    assert head.current != roller
+    head.roll((3, 3, 1))
+    head.roll((3, 3, 1))
+    assert head.phase is Phase.TIE_BREAK
+    head.roll((3, 2, 1))
+    assert head.done and head.winner_team == head.spec.team_of(head.current)
+    assert head.team_scores == [0, 0]  # roll-off points are not round points
+
+
+def test_one_die_tie_break_highest_die_wins_and_equal_dice_roll_again():
+    rules = PRESETS["ladder"]
+    r = room(rules, 1, "ABCD", "EFGH")
+    r.roll(0, BUNCO1)
+    r.roll(0, MISS)
+    other = r.tables[1]
+    other.roll(MISS)  # E finishes the turn with nothing: 0-0
+    assert other.phase is Phase.TIE_BREAK and other.dice_expected == 1
+    other.roll((4,))
+    other.roll((4,))
+    assert other.phase is Phase.TIE_BREAK
+    first = other.current
+    other.roll((2,))
+    other.roll((5,))
+    assert other.done and other.winner_team != other.spec.team_of(first)
+    with pytest.raises(ValueError, match="a roll has 3 dice, not 1"):
+        room(rules, 1, "ABCD").tables[0].roll((1,))
+
+
+def test_first_to_hit_tie_break_the_first_target_die_wins():
+    rules = PRESETS["clockwise"]
+    r = room(rules, 2, "ABCD", "EFGH")
+    r.roll(0, (2, 2, 2))
+    r.roll(0, (3, 4, 5))
+    other = r.tables[1]
+    other.roll((3, 4, 5))
+    assert other.phase is Phase.TIE_BREAK
+    first = other.current
+    other.roll((5, 5, 5))  # a mini bunco is not the target: next player
+    assert other.current != first
+    second = other.current
+    other.roll((2, 3, 4))
+    assert other.done and other.winner_team == other.spec.team_of(second)
+
+
+def test_extra_turn_each_tie_break_plays_a_lap_and_counts_the_points():
+    rules = PRESETS["babz"]
+    r = room(rules, 1, "ABCD", "EFGH")
+    r.roll(0, BUNCO1)
+    r.roll(0, MISS)
+    other = r.tables[1]
+    other.roll(MISS)
+    assert other.phase is Phase.TIE_BREAK
+    other.roll(hits(1))  # F
+    other.roll(MISS)
+    other.roll(MISS)  # G
+    other.roll(MISS)  # H
+    assert not other.done
+    other.roll(MISS)  # E: the lap is over, F's team leads 1-0
+    assert other.done and other.winners == (1, 3) and other.seat_points[1] == 1
+
+
+def test_ghost_rolls_score_for_the_team_only():
+    """Seed 004: the partner rolls for the ghost; points count for the team, no bunco or baby
+    bunco is credited to anyone."""
+    t = table(PRESETS["babz"], "ABCG", ghosts="G", head=False)
+    t.roll(MISS)
+    t.roll(MISS)
+    t.roll(MISS)
+    assert t.current == 3  # the ghost's turn: B rolls for it
+    t.roll(BUNCO1)
+    assert t.team_scores == [0, 21]
+    assert t.seat_buncos == [0, 0, 0, 0]
+    t.roll((3, 3, 3))
+    assert t.seat_minis == [0, 0, 0, 0] and t.team_scores == [0, 26]
+
+
+def test_wipeout_zeroes_the_team_round_points():
+    rules = PRESETS["clockwise"].replace(wipeout=True)
+    t = table(rules, head=False, round_number=3)
+    t.roll((3, 3, 2))
+    t.roll((2, 4, 5))
+    t.roll((3, 2, 5))
+    t.roll((2, 4, 5))
+    t.roll((1, 1, 1))  # C wipes out A and C's 6
+    assert t.team_scores == [0, 1] and t.seat_wipeouts[2] == 1 and t.seat_points[0] == 0
+
+
+def test_rolls_after_the_round_or_with_bad_dice_change_nothing():
+    t = table(PRESETS["clockwise"])
+    with pytest.raises(ValueError):
+        t.roll((1, 2, 9))
+    assert t.rolls == 0 and t.team_scores == [0, 0]
+
+
+def test_solo_individuals_first_to_21_and_a_bunco_wins_at_once():
+    rules = PRESETS["winning-moves-solo"]
+    t = TableRound(rules, 2, spec("ABC", individuals=True), is_head=True)
+    t.roll((2, 2, 5))
+    t.roll((3, 4, 5))
+    t.roll((2, 2, 2))
+    assert t.done and t.winners == (1,) and t.losers == (0, 2)
+
+
+def test_timer_rules_only_the_host_ends_the_round():
+    rules = HouseRules(round_end="timer")
+    r = room(rules, 1, "ABCD", "EFGH")
+    for _ in range(30):
+        r.roll(0, hits(2))
+    assert not r.bell_rung and not r.done
+    r.ring_bell()
+    r.roll(0, MISS)
+    r.tables[1].finish()
+    assert r.tables[0].done and r.tables[0].winners == (0, 2)
+    assert r.tables[1].phase is Phase.TIE_BREAK  # 0-0 when the horn sounded
