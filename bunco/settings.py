@@ -101,6 +101,8 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
             },
+            # A file, not memory: the browser tests' live server runs in another process.
+            "TEST": {"NAME": str(DATA_DIR / "test.sqlite3")},
         }
     }
 

@@ -45,7 +45,7 @@ class RoomRound:
         return all(t.done for t in self.tables)
 
     def roll(self, table_index: int, dice: Sequence[int]) -> RollScore | None:
-        if not 0 <= table_index < len(self.tables):
+        if table_index < 0 or table_index >= len(self.tables):
             raise IllegalMove(f"there is no table {table_index + 1} tonight")
         table = self.tables[table_index]
         score = table.roll(dice)

@@ -11,6 +11,7 @@ from .night import Night, RoundRecord
 from .roll import ALL_DICE
 from .round import RoomRound
 from .rules import HouseRules, RoundEnd
+from .table import Phase
 
 SECONDS_PER_ROLL = 6.0  # pick up, throw, read, announce, tap
 SECONDS_BETWEEN_ROUNDS = 60.0  # the bell, tallying, walking to the next table
@@ -55,20 +56,28 @@ def play_round(room: RoomRound, rng: random.Random, *, seconds_per_roll: float) 
     tables = room.tables
     dice = ALL_DICE
     rnd = rng.random
+    roll = room.roll
+    playing, done = Phase.PLAYING, Phase.DONE
     ticks = 0
     timer_ticks = None
     if room.rules.round_end is RoundEnd.TIMER:
         timer_ticks = max(1, round(TIMER_PLAY_SECONDS / seconds_per_roll))
-    while not room.done:
+    active = True
+    while active:
+        active = False
         ticks += 1
         for i, table in enumerate(tables):
-            expected = table.dice_expected
-            if expected == 3:
-                room.roll(i, dice[int(rnd() * 216)])
-            elif expected == 1:
-                room.roll(i, (1 + int(rnd() * 6),))
+            phase = table.phase
+            if phase is done:
+                continue
+            active = True
+            if phase is playing or table.dice_expected == 3:
+                roll(i, dice[int(rnd() * 216)])
+            else:
+                roll(i, (1 + int(rnd() * 6),))
         if ticks == timer_ticks and not room.bell_rung:
             room.ring_bell()
+    ticks -= 1  # the last pass found every table done
     return ticks
 
 

@@ -116,8 +116,13 @@ class TableRound:
             and rules.round_end
             in (RoundEnd.HEAD_TABLE_TARGET, RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO)
         )
-        self._bunco_ends_here = is_head and rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
         self._bunco_everywhere = rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE
+        # A real player's bunco ends the round: everywhere (Winning Moves) or, under seed 004,
+        # at the head table. A ghost's roll counts as points only, so it ends a round by points.
+        self._bunco_triggers = self._bunco_everywhere or (
+            is_head and rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
+        )
+        self._n = n
 
     # -- what the screens ask ----------------------------------------------------------------
 
@@ -153,6 +158,42 @@ class TableRound:
     def roll(self, dice: Sequence[int]) -> RollScore | None:
         """The player whose turn it is rolled ``dice``; returns how it scored (None for a
         one-die tie-break roll, which scores nothing)."""
+        if self.phase is not Phase.PLAYING:
+            return self._roll_outside_play(dice)
+        # The common case, kept flat because a simulated night makes thousands of these.
+        try:
+            score = self._scores[dice]
+        except (KeyError, TypeError):
+            score = self._scores[check_dice(dice)]
+        seat = self.current
+        self.rolls += 1
+        self._rolled[seat] = True
+        kind = score.kind
+        ghost = self._ghost[seat]
+        if ghost or kind == WIPEOUT:
+            self._apply(seat, score)
+        else:
+            points = score.points
+            self.team_scores[self._team_of[seat]] += points
+            self.seat_points[seat] += points
+            if kind == BUNCO:
+                self.seat_buncos[seat] += 1
+                self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
+            elif kind in TRIPLE_KINDS:
+                self.seat_minis[seat] += 1
+        if (
+            self._self_ending and self.team_scores[self._team_of[seat]] >= self.target
+        ) or (kind == BUNCO and self._bunco_triggers and not ghost):
+            self._trigger(seat, score)
+            if self.rules.after_bell is AfterBell.FINISH_TURN and score.keeps_turn:
+                self.phase = Phase.FINISHING
+            else:
+                self._end_play()
+        elif not score.keeps_turn:
+            self.current = seat + 1 if seat + 1 < self._n else 0
+        return score
+
+    def _roll_outside_play(self, dice: Sequence[int]) -> RollScore | None:
         phase = self.phase
         if phase is Phase.DONE:
             raise IllegalMove(f"table {self.spec.number} has finished this round")
@@ -166,19 +207,10 @@ class TableRound:
         self.rolls += 1
         self._rolled[seat] = True
         self._apply(seat, score)
-        if phase is Phase.PLAYING:
-            if self._triggers(score):
-                self._trigger(seat, score)
-                if self.rules.after_bell is AfterBell.FINISH_TURN and score.keeps_turn:
-                    self.phase = Phase.FINISHING
-                else:
-                    self._end_play()
-            elif not score.keeps_turn:
-                self.current = (seat + 1) % len(self._rolled)
-        elif phase is Phase.FINISHING:
+        if phase is Phase.FINISHING:
             if self.rules.after_bell is not AfterBell.FINISH_TURN or not score.keeps_turn:
                 self._end_play()
-        elif phase is Phase.EXTRA_ROLLS:
+        else:  # EXTRA_ROLLS: one roll each for those who had none
             self._next_in_queue()
         return score
 
@@ -219,15 +251,6 @@ class TableRound:
             self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
         elif score.kind in TRIPLE_KINDS:
             self.seat_minis[seat] += 1
-
-    def _triggers(self, score: RollScore) -> bool:
-        seat = self.current
-        # A ghost's roll counts as points only (seed 004), so it ends a round by points alone.
-        if score.kind == BUNCO and not self._ghost[seat] and (
-            self._bunco_everywhere or self._bunco_ends_here
-        ):
-            return True
-        return self._self_ending and self.team_scores[self._team_of[seat]] >= self.target
 
     def _trigger(self, seat: int, score: RollScore) -> None:
         self.bell_rung = True

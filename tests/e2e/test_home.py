@@ -1,0 +1,56 @@
+"""A real Chromium against a real Daphne server: the home page and a live websocket."""
+
+import os
+from pathlib import Path
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from playwright.sync_api import sync_playwright
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS
+
+ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
+
+
+@pytest.mark.browser
+class HomePageInTheBrowser(ChannelsLiveServerTestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls._pw = sync_playwright().start()
+        cls.browser = cls._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.close()
+        cls._pw.stop()
+        super().tearDownClass()
+
+    def test_a_phone_sees_the_home_page_styled_and_readable(self):
+        """On a 360 px phone the page loads its own stylesheet (no internet needed) and lists
+        the house rules without sideways scrolling."""
+        page = self.browser.new_page(viewport={"width": 360, "height": 740})
+        page.goto(self.live_server_url + "/")
+        assert page.locator("h1").inner_text() == "Bunco night"
+        assert page.get_by_text("Babz (ghosts and the doormat)").is_visible()
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(29, 21, 51)"  # the app's own CSS was served
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "home-phone.png"), full_page=True)
+        page.close()
+
+    def test_the_browser_holds_a_real_websocket_to_the_server(self):
+        page = self.browser.new_page()
+        page.goto(self.live_server_url + "/")
+        reply = page.evaluate(
+            """() => new Promise((resolve, reject) => {
+                const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws/ping/');
+                ws.onopen = () => ws.send(JSON.stringify({type: 'ping'}));
+                ws.onmessage = (e) => { resolve(JSON.parse(e.data)); ws.close(); };
+                ws.onerror = () => reject('websocket failed');
+                setTimeout(() => reject('timeout'), 5000);
+            })"""
+        )
+        assert reply == {"type": "pong"}
+        page.close()

@@ -1,0 +1,58 @@
+"""The project's wiring: migrations, settings, the home page, static assets."""
+
+from io import StringIO
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+
+@pytest.mark.django_db
+def test_no_model_change_is_missing_a_migration():
+    out = StringIO()
+    try:
+        call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
+    except SystemExit as exc:  # makemigrations --check exits 1 when a migration is missing
+        pytest.fail(f"missing migrations:\n{out.getvalue()} ({exc})")
+
+
+def test_hosts_are_listed_never_a_wildcard():
+    assert "*" not in settings.ALLOWED_HOSTS
+    assert "localhost" in settings.ALLOWED_HOSTS
+
+
+def test_debug_is_off_unless_asked_for():
+    assert settings.DEBUG is False
+
+
+@pytest.mark.django_db
+def test_home_page_lists_every_preset(client):
+    from scoring import PRESETS
+
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for rules_id, rules in PRESETS.items():
+        assert rules_id in html and rules.name in html
+
+
+def test_home_page_refuses_a_post(client):
+    assert client.post("/").status_code == 405
+
+
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout():
+    options = settings.DATABASES["default"].get("OPTIONS", {})
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        assert "journal_mode=WAL" in options["init_command"]
+        assert options["timeout"] >= 5
+
+
+@pytest.mark.django_db
+def test_the_database_really_is_in_wal_mode():
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL has no journal mode")
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA journal_mode")
+        assert cursor.fetchone()[0].lower() == "wal"
