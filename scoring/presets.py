@@ -25,6 +25,24 @@ from .rules import (
     award,
 )
 
+_WINNING_MOVES = HouseRules(
+    name="Winning Moves Party Bunco",
+    bunco_effect=BuncoEffect.ENDS_ROUND_EVERYWHERE,
+    triples=Triples.LOW_HIGH,
+    after_mini_bunco=AfterMini.CONTINUE,
+    team_target=21,
+    individual_target=11,
+    round_end=RoundEnd.EACH_TABLE,
+    after_bell=AfterBell.STOP,  # a true bunco ends the round at every table at once
+    tie_break=TieBreak.ROLL_OFF,
+    roll_off_points=5,
+    rotation=Rotation.CIRCULAR,
+    layout=Layout.WM_LAYOUTS,
+    sets=1,
+    awards=(award("most_wins", prize="Set winner", then_by=["buncos"]),),
+    award_ties=AwardTies.ROLL_OFF,
+)
+
 _PRESETS = {
     # Seed 000, the group's own rules: play stops the moment the head table rings.
     "fuzzy-die": HouseRules(
@@ -42,40 +60,14 @@ _PRESETS = {
         ),
     ),
     # Seed 000, Winning Moves Party Bunco and the layouts for 5-11 players.
-    "winning-moves": HouseRules(
-        name="Winning Moves Party Bunco",
-        bunco_effect=BuncoEffect.ENDS_ROUND_EVERYWHERE,
-        triples=Triples.LOW_HIGH,
-        after_mini_bunco=AfterMini.CONTINUE,
-        team_target=21,
-        individual_target=11,
-        round_end=RoundEnd.EACH_TABLE,
-        after_bell=AfterBell.STOP,
-        tie_break=TieBreak.ROLL_OFF,
-        roll_off_points=5,
-        rotation=Rotation.CIRCULAR,
-        layout=Layout.WM_LAYOUTS,
-        sets=1,
-        awards=(award("most_wins", prize="Set winner", then_by=["buncos"]),),
-        award_ties=AwardTies.ROLL_OFF,
-    ),
-    # Seed 000, Winning Moves One Table Bunco for 2-4 players.
-    "winning-moves-solo": HouseRules(
+    "winning-moves": _WINNING_MOVES,
+    # Seed 000, Winning Moves One Table Bunco for 2-4 players: the same scoring, individuals.
+    "winning-moves-solo": _WINNING_MOVES.replace(
         name="Winning Moves One Table Bunco",
-        bunco_effect=BuncoEffect.ENDS_ROUND_EVERYWHERE,
-        triples=Triples.LOW_HIGH,
-        after_mini_bunco=AfterMini.CONTINUE,
         individual_target=21,  # 11 for the quick game
-        round_end=RoundEnd.EACH_TABLE,
-        after_bell=AfterBell.STOP,
-        tie_break=TieBreak.ROLL_OFF,
-        roll_off_points=5,
         rotation=Rotation.NONE,
         layout=Layout.ONE_TABLE,
         first_roller=FirstRoller.LEFT_OF_LAST_WINNER,
-        sets=1,
-        awards=(award("most_wins", prize="Set winner", then_by=["buncos"]),),
-        award_ties=AwardTies.ROLL_OFF,
     ),
     # Seed 001.
     "head-table": HouseRules(

@@ -193,16 +193,19 @@ class TableRound:
             self.current = seat + 1 if seat + 1 < self._n else 0
         return score
 
+    def _lookup(self, dice: Sequence[int]) -> RollScore:
+        try:
+            return self._scores[dice]
+        except (KeyError, TypeError):  # a list, or not dice at all: validate for a clear error
+            return self._scores[check_dice(dice)]
+
     def _roll_outside_play(self, dice: Sequence[int]) -> RollScore | None:
         phase = self.phase
         if phase is Phase.DONE:
             raise IllegalMove(f"table {self.spec.number} has finished this round")
         if phase is Phase.TIE_BREAK:
             return self._tie_roll(dice)
-        try:
-            score = self._scores[dice]
-        except (KeyError, TypeError):
-            score = self._scores[check_dice(dice)]
+        score = self._lookup(dice)
         seat = self.current
         self.rolls += 1
         self._rolled[seat] = True
@@ -346,10 +349,7 @@ class TableRound:
             else:
                 self._start_tie_break(tied)
             return None
-        try:
-            score = self._scores[dice]
-        except (KeyError, TypeError):
-            score = self._scores[check_dice(dice)]
+        score = self._lookup(dice)
         team = self._team_of[seat]
         if method is TieBreak.EXTRA_TURN_EACH:
             # One more lap: the rolls count as play (points, buncos), then most points wins.
