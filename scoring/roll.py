@@ -83,3 +83,39 @@ def _score(rules: HouseRules, target: int, dice: tuple[int, ...]) -> RollScore:
         return RollScore(0, MISS, False, 0)
     per_hit = target if rules.points_per_hit is PointsPerHit.ROUND_NUMBER else 1
     return RollScore(hits * per_hit, HITS, True, hits)
+
+
+QUICK_KINDS = ("miss", "hit1", "hit2", "mini", "low", "high", "bunco", "wipeout")
+
+
+def dice_for(rules: HouseRules, round_number: int, quick: str) -> tuple[int, int, int]:
+    """Dice that stand for a quick button (``miss``, ``hit1``, ``hit2``, ``mini``, ``low``,
+    ``high``, ``bunco``, ``wipeout``), so a scorekeeper can tap one button instead of three
+    faces and the engine still scores real dice. Raises ValueError where the button does not
+    exist under these rules or in this round."""
+    target = check_round(round_number)
+    others = [f for f in range(1, 7) if f != target]
+    if quick == "miss":
+        return (others[0], others[1], others[2])
+    if quick == "hit1":
+        return (target, others[0], others[1])
+    if quick == "hit2":
+        return (target, target, others[0])
+    if quick == "bunco":
+        return (target, target, target)
+    if quick == "wipeout":
+        if not rules.wipeout or target == 1:
+            raise ValueError("there is no wipeout under these rules in this round")
+        return (1, 1, 1)
+    if quick in ("mini", "low", "high"):
+        faces = [f for f in others if not (rules.wipeout and f == 1)]
+        if rules.triples is Triples.NONE:
+            raise ValueError("these rules score no mini buncos")
+        if quick == "low":
+            faces = [f for f in faces if f < target]
+        elif quick == "high":
+            faces = [f for f in faces if f > target]
+        if not faces:
+            raise ValueError(f"there is no {quick} bunco in round {target}")
+        return (faces[0], faces[0], faces[0])
+    raise ValueError(f"unknown quick button {quick!r}")

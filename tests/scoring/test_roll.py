@@ -117,3 +117,35 @@ def test_invalid_dice_raise_a_clear_value_error(dice, message):
 def test_invalid_round_numbers_raise_a_clear_value_error(round_number):
     with pytest.raises(ValueError, match="round number"):
         score_roll(STANDARD, round_number, (1, 1, 1))
+
+
+@pytest.mark.parametrize("rules_id", sorted(PRESETS))
+@pytest.mark.parametrize("round_number", range(1, 7))
+def test_quick_buttons_stand_for_dice_that_score_as_labelled(rules_id, round_number):
+    from scoring.roll import dice_for
+
+    rules = PRESETS[rules_id]
+    expect = {"miss": "miss", "hit1": "hits", "hit2": "hits", "bunco": "bunco"}
+    for quick, kind in expect.items():
+        assert score_roll(rules, round_number, dice_for(rules, round_number, quick)).kind == kind
+    assert score_roll(rules, round_number, dice_for(rules, round_number, "hit2")).hits == 2
+    if rules.triples.value == "mini":
+        assert score_roll(rules, round_number,
+                          dice_for(rules, round_number, "mini")).kind == "mini_bunco"
+    if rules.triples.value == "low_high" and round_number > 1:
+        assert score_roll(rules, round_number,
+                          dice_for(rules, round_number, "low")).kind == "low_bunco"
+    if rules.triples.value == "low_high" and round_number < 6:
+        assert score_roll(rules, round_number,
+                          dice_for(rules, round_number, "high")).kind == "high_bunco"
+
+
+def test_quick_buttons_that_do_not_exist_are_refused():
+    from scoring.roll import dice_for
+
+    with pytest.raises(ValueError, match="no low bunco in round 1"):
+        dice_for(PRESETS["winning-moves"], 1, "low")
+    with pytest.raises(ValueError, match="no wipeout"):
+        dice_for(PRESETS["babz"], 3, "wipeout")
+    assert dice_for(PRESETS["babz"].replace(wipeout=True), 3, "wipeout") == (1, 1, 1)
+    assert dice_for(PRESETS["babz"].replace(wipeout=True), 3, "mini") != (1, 1, 1)

@@ -1,0 +1,61 @@
+"""The night and its players. Play itself lives in the score log (tables.models.ScoreEvent)."""
+
+import secrets
+
+from django.db import models
+
+from scoring import HouseRules
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class NightQuerySet(models.QuerySet):
+    def open(self):
+        return self.exclude(status=Night.Status.FINISHED)
+
+
+class Night(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Setting up"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=80)
+    rules_id = models.CharField(max_length=40, help_text="the preset the rules started from")
+    rules_json = models.JSONField(help_text="HouseRules.to_dict(), validated by scoring")
+    entry_fee_cents = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    tv_token = models.CharField(max_length=32, unique=True, default=new_token)
+    join_token = models.CharField(max_length=32, unique=True, default=new_token)
+    last_seq = models.PositiveIntegerField(default=0, help_text="the log's last sequence number")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = NightQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rules(self) -> HouseRules:
+        return HouseRules.from_dict(self.rules_json)
+
+
+class Player(models.Model):
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+    token = models.CharField(max_length=32, unique=True, default=new_token)
+    position = models.PositiveIntegerField(default=0, help_text="order of check-in")
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "name"], name="unique_player_name_per_night"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,128 @@
+"""The night's commands: setup, seating, the bell, corrections, the end."""
+
+import uuid
+
+import pytest
+
+from bunco import services
+from bunco.models import Night
+from bunco.selectors import live_state
+from bunco.services import CommandRefused
+from scoring import PRESETS
+from tables.models import ScoreEvent, TableLink
+from tables.services import roll_record
+
+
+@pytest.mark.django_db
+def test_creating_a_night_checks_in_a_pasted_list_of_players():
+    night = services.night_create(name="  March   Bunco ", rules_id="clockwise",
+                                  player_names=["Ann", "", "  Bo  ", "Cy", "Di"])
+    assert night.name == "March Bunco"
+    assert list(night.players.values_list("name", flat=True)) == ["Ann", "Bo", "Cy", "Di"]
+    assert night.rules == PRESETS["clockwise"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"name": " ", "rules_id": "babz"}, "give the night a name"),
+        ({"name": "X", "rules_id": "poker"}, "unknown house rules"),
+        ({"name": "X", "rules_id": "babz", "entry_fee_cents": -5}, "cannot be negative"),
+        ({"name": "X", "rules_id": "babz", "player_names": ["Ann", "ann"]}, "listed twice"),
+    ],
+)
+def test_bad_setup_is_refused_and_changes_nothing(kwargs, message):
+    with pytest.raises(CommandRefused, match=message):
+        services.night_create(**kwargs)
+    assert Night.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_adding_a_player_twice_is_refused():
+    night = services.night_create(name="X", rules_id="babz", player_names=["Ann", "Bo"])
+    with pytest.raises(CommandRefused, match="listed twice"):
+        services.players_add(night=night, names=["Cy", "BO"])
+    assert night.players.count() == 2
+
+
+def test_seating_logs_the_tables_and_makes_a_join_link_per_table(seated_night):
+    state = live_state(seated_night)
+    assert state.phase == "ready" and len(state.tables) == 3
+    assert TableLink.objects.filter(night=seated_night).count() == 3
+    assert ScoreEvent.objects.get(night=seated_night, seq=1).kind == "seated"
+
+
+@pytest.mark.django_db
+def test_seating_too_few_players_is_refused():
+    night = services.night_create(name="X", rules_id="babz", player_names=["Ann", "Bo"])
+    with pytest.raises(CommandRefused, match="4 to 400 players, not 2"):
+        services.night_seat(night=night)
+    assert not ScoreEvent.objects.exists()
+
+
+def test_swapping_two_seats_before_the_start(seated_night):
+    state = live_state(seated_night)
+    a = state.tables[0].seats[0].name
+    b = state.tables[2].seats[1].name
+    services.seats_swap(night=seated_night, first=a, second=b)
+    state = live_state(seated_night)
+    assert state.tables[0].seats[0].name == b and state.tables[2].seats[1].name == a
+
+
+def test_the_bell_starts_a_round_and_a_second_bell_is_refused(seated_night):
+    services.round_start(night=seated_night)
+    assert live_state(seated_night).phase == "playing"
+    seated_night.refresh_from_db()
+    assert seated_night.status == "playing"
+    with pytest.raises(CommandRefused, match="already being played"):
+        services.round_start(night=seated_night)
+    with pytest.raises(CommandRefused, match="only change before the first round"):
+        services.seats_swap(night=seated_night, first="Ava", second="Ben")
+
+
+def test_a_repeated_key_is_acknowledged_not_applied_twice(seated_night):
+    key = uuid.uuid4()
+    first = services.round_start(night=seated_night, key=key)
+    again = services.round_start(night=seated_night, key=key)
+    assert first.pk == again.pk
+    assert ScoreEvent.objects.filter(night=seated_night).count() == 2
+
+
+def test_a_correction_voids_a_roll_and_the_tally_is_refolded(seated_night):
+    services.round_start(night=seated_night)
+    row, _ = roll_record(night=seated_night, table=2, key=uuid.uuid4(), actor="t2", quick="hit2")
+    assert live_state(seated_night).room.tables[1].team_scores == [2, 0]
+    services.event_void(night=seated_night, seq=row.seq, actor="host")
+    assert live_state(seated_night).room.tables[1].team_scores == [0, 0]
+    with pytest.raises(CommandRefused, match="already taken back"):
+        services.event_void(night=seated_night, seq=row.seq)
+    with pytest.raises(CommandRefused, match="no roll #1"):
+        services.event_void(night=seated_night, seq=1)
+
+
+def test_the_log_refolds_to_the_same_state_after_a_restart(seated_night):
+    """A server restart loses the in-memory fold; the log alone rebuilds the same night."""
+    from bunco.live import cache
+
+    services.round_start(night=seated_night)
+    for _ in range(5):
+        roll_record(night=seated_night, table=1, key=uuid.uuid4(), actor="t1", quick="hit1")
+    before = live_state(seated_night).room.tables[0].team_scores
+    cache.drop(seated_night.pk)
+    assert live_state(seated_night).room.tables[0].team_scores == before == [5, 0]
+
+
+def test_ending_the_night(seated_night):
+    services.night_end(night=seated_night)
+    seated_night.refresh_from_db()
+    assert seated_night.status == "finished" and live_state(seated_night).phase == "ended"
+    with pytest.raises(CommandRefused, match="has ended"):
+        services.round_start(night=seated_night)
+
+
+@pytest.mark.django_db
+def test_demo_night_is_twelve_players_seated_and_ready():
+    night = services.demo_night_create()
+    state = live_state(night)
+    assert night.players.count() == 12 and state.phase == "ready"
