@@ -1,8 +1,92 @@
-"""Render once, send to many: after a change is committed, each screen kind's fragments are
-rendered here and pushed to its Channels group. Group handlers only forward the text."""
+"""Render once, send to many. After a change is committed, the screens' fragments are rendered
+here, once each, and pushed to their Channels groups; group handlers only forward the text.
+Every message starts with the night's sequence number so screens can drop stale ones."""
 
 from __future__ import annotations
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+
+from bunco import groups, screens
+from bunco.models import Night
+from bunco.selectors import live_state
+
+
+def sync_marker(seq: int) -> str:
+    return render_to_string("bunco/_sync.html", {"seq": seq})
+
+
+def table_snapshot(night: Night, state, number: int) -> str:
+    return "".join([
+        sync_marker(state.seq),
+        render_to_string("bunco/_banner.html",
+                         {"banner": screens.round_banner(night, state), "oob": True}),
+        render_to_string("tables/_table.html",
+                         {"t": screens.table_context(night, state, number), "oob": True}),
+    ])
+
+
+def player_snapshot(night: Night, state, name: str) -> str:
+    return "".join([
+        sync_marker(state.seq),
+        render_to_string("bunco/_banner.html",
+                         {"banner": screens.round_banner(night, state), "oob": True}),
+        render_to_string("bunco/_me.html",
+                         {"me": screens.my_seat(night, state, name), "oob": True}),
+    ])
+
+
+def tv_snapshot(night: Night, state) -> str:
+    return "".join([
+        sync_marker(state.seq),
+        render_to_string("bunco/_banner.html",
+                         {"banner": screens.round_banner(night, state), "oob": True}),
+        render_to_string("bunco/_tv.html", {"tv": screens.tv_context(night, state), "oob": True}),
+    ])
+
+
+def host_snapshot(request_less_context: dict) -> str:
+    return "".join([
+        sync_marker(request_less_context["seq"]),
+        render_to_string("bunco/_banner.html",
+                         {"banner": request_less_context["banner"], "oob": True}),
+        render_to_string("bunco/host/_board.html", {**request_less_context, "oob": True}),
+    ])
+
+
+# The last (phase, set, round) pushed to players' own phones, per night. Another worker may push
+# the same shape again; that only repeats a message, it never loses one.
+_last_shape: dict[int, tuple] = {}
+
+
+def _send(group: str, message: dict) -> None:
+    async_to_sync(get_channel_layer().group_send)(group, message)
+
 
 def night_changed(night_id: int) -> None:
-    """Placeholder until the screens are wired: nothing to push yet."""
+    """Push every screen of the night its new fragments (each rendered once)."""
+    from bunco.views import host_context
+
+    night = Night.objects.get(pk=night_id)
+    state = live_state(night)
+    seq = state.seq
+    for number in range(1, len(state.tables) + 1):
+        _send(groups.table(night_id, number),
+              {"type": "screen.update", "seq": seq, "html": table_snapshot(night, state, number)})
+    _send(groups.tv(night_id),
+          {"type": "screen.update", "seq": seq, "html": tv_snapshot(night, state)})
+    _send(groups.host(night_id),
+          {"type": "screen.update", "seq": seq, "html": host_snapshot(host_context(None, night))})
+    shape = (state.phase, state.night.set_number if state.night else 0,
+             state.night.round_number if state.night else 0)
+    if _last_shape.get(night_id) == shape:
+        return  # in-round taps reach players' phones through their table's group
+    _last_shape[night_id] = shape
+    for player in night.players.all():
+        where = state.seat_of(player.name)
+        _send(groups.player(player.pk), {
+            "type": "player.update", "seq": seq,
+            "table_group": groups.table(night_id, where[0]) if where else None,
+            "html": player_snapshot(night, state, player.name),
+        })

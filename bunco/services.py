@@ -200,9 +200,10 @@ def night_seat(*, night: Night, key=None, actor: str = "host",
     rules = night.rules
     rules.check_player_count(len(names))
     tables = seat_night(rules, names, rng or random.Random())
-    row, _ = event_append(night=night, kind=SEATED, key=key, actor=actor,
-                          data={"tables": tables_to_data(tables)})
-    _ensure_table_links(night, len(tables))
+    with transaction.atomic():  # the links exist before anyone is told about the seating
+        _ensure_table_links(night, len(tables))
+        row, _ = event_append(night=night, kind=SEATED, key=key, actor=actor,
+                              data={"tables": tables_to_data(tables)})
     return row
 
 

@@ -1,10 +1,357 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+"""Pages and form posts for the host, the players' phones and the TV."""
 
-from scoring import PRESETS
+from __future__ import annotations
+
+import io
+from decimal import Decimal, InvalidOperation
+
+import segno
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bunco import host, screens, services
+from bunco.models import Night, Player
+from bunco.rules_form import rule_fields, rules_from_post
+from bunco.selectors import (
+    live_state,
+    night_by_join_token,
+    night_by_tv_token,
+    player_by_token,
+    table_links,
+)
+from bunco.services import CommandRefused
+from scoring import PRESETS, RulesError, decide_awards
+from tables import services as table_services
+
+
+def money(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def parse_money(text: str) -> int:
+    cleaned = (text or "0").strip().lstrip("$€£").replace(",", "") or "0"
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        raise CommandRefused(f"{text!r} is not an amount of money, e.g. 10 or 7.50") from None
+    if value < 0 or value != value.quantize(Decimal("0.01")):
+        raise CommandRefused("the entry fee must be a positive amount, to the cent")
+    return int(value * 100)
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    if host.is_host(request):
+        return redirect("host_dashboard")
     return render(request, "bunco/home.html", {"presets": PRESETS})
+
+
+# -- host ---------------------------------------------------------------------------------------
+
+@require_GET
+def host_login(request: HttpRequest, secret: str) -> HttpResponse:
+    if not host.secret_matches(secret):
+        return render(request, "bunco/not_host.html", status=403)
+    request.session[host.SESSION_KEY] = True
+    return redirect("host_dashboard")
+
+
+@require_GET
+@host.host_required
+def host_dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "bunco/host/dashboard.html",
+                  {"presets": PRESETS, "nights": Night.objects.all()[:30]})
+
+
+def _back(request, night: Night, error: Exception | None = None):
+    if error is not None:
+        messages.error(request, str(error))
+    return redirect("host_night", night.pk)
+
+
+@require_POST
+@host.host_required
+def host_night_create(request: HttpRequest) -> HttpResponse:
+    try:
+        night = services.night_create(
+            name=request.POST.get("name", ""),
+            rules_id=request.POST.get("rules_id", ""),
+            entry_fee_cents=parse_money(request.POST.get("entry_fee", "0")),
+            player_names=request.POST.get("players", "").splitlines(),
+        )
+    except CommandRefused as exc:
+        messages.error(request, str(exc))
+        return redirect("host_dashboard")
+    return redirect("host_night", night.pk)
+
+
+@require_POST
+@host.host_required
+def host_demo(request: HttpRequest) -> HttpResponse:
+    night = services.demo_night_create()
+    return redirect("host_night", night.pk)
+
+
+def host_context(request: HttpRequest, night: Night) -> dict:
+    state = live_state(night)
+    rules = night.rules
+    links = table_links(night)
+    tables = []
+    for n in range(1, len(state.tables) + 1):
+        link = links.get(n)
+        tables.append({"live": screens.table_context(night, state, n),
+                       "path": reverse("table", args=[link.token]) if link else ""})
+    players = list(night.players.all())
+    awards = []
+    if state.phase in ("over", "ended") and state.night:
+        pot = night.entry_fee_cents * len(players)
+        for a in decide_awards(rules, state.night.stats, bunco_order=state.night.bunco_order,
+                               pot_cents=pot):
+            who = ", ".join(
+                f"{name} {money(c)}" if a.amount_cents is not None else name
+                for name, c in (a.payouts or [(w, 0) for w in a.winners])
+            ) or ("roll-off: " + ", ".join(a.roll_off) if a.roll_off else "nobody qualified")
+            awards.append({"label": str(a.category).replace("_", " "), "share": a.share_label,
+                           "prize": a.prize, "who": who})
+    count = len(players)
+    low, high = rules.player_limits
+    if not low <= count <= high:
+        note = f"These rules seat {low} to {high} players; {count} checked in."
+    else:
+        note = f"{count} players are ready to be seated."
+    return {
+        "night": night, "rules": rules, "phase": state.phase, "players": players,
+        "fee": money(night.entry_fee_cents), "tables": tables,
+        "banner": screens.round_banner(night, state),
+        "standings": screens.standings(state), "movement": screens.movement(state),
+        "awards": awards, "pot": money(night.entry_fee_cents * count) if awards else "",
+        "join_path": reverse("join", args=[night.join_token]),
+        "seated_names": [s.name for t in state.tables for s in t.seats],
+        "next_round": state.night.round_number if state.night else 1,
+        "start_key": f"{night.pk:08x}-0000-4000-8000-{state.seq:012x}",
+        "seating_note": note, "seq": state.seq,
+        "ws_url": f"/ws/host/{night.pk}/",
+    }
+
+
+@require_GET
+@host.host_required
+@ensure_csrf_cookie
+def host_night(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    return render(request, "bunco/host/night.html", host_context(request, night))
+
+
+def _host_command(command):
+    """A host form post: run the command, show its refusal if any, back to the night."""
+
+    @require_POST
+    @host.host_required
+    def view(request: HttpRequest, pk: int, **kwargs) -> HttpResponse:
+        night = get_object_or_404(Night, pk=pk)
+        try:
+            command(request, night, **kwargs)
+        except CommandRefused as exc:
+            return _back(request, night, exc)
+        return _back(request, night)
+
+    view.__name__ = command.__name__
+    return view
+
+
+@_host_command
+def host_players_add(request, night):
+    services.players_add(night=night, names=request.POST.get("players", "").splitlines())
+
+
+@_host_command
+def host_player_remove(request, night, player_pk):
+    player = get_object_or_404(Player, pk=player_pk, night=night)
+    services.player_remove(night=night, player=player)
+
+
+@_host_command
+def host_seat(request, night):
+    services.night_seat(night=night)
+
+
+@_host_command
+def host_swap(request, night):
+    services.seats_swap(night=night, first=request.POST.get("first", ""),
+                        second=request.POST.get("second", ""))
+
+
+@_host_command
+def host_round_start(request, night):
+    services.round_start(night=night, key=request.POST.get("key") or None)
+
+
+@_host_command
+def host_bell(request, night):
+    services.bell_ring(night=night)
+
+
+@_host_command
+def host_void(request, night):
+    try:
+        seq = int(request.POST.get("seq", ""))
+    except ValueError:
+        raise CommandRefused("pick a roll to take back") from None
+    services.event_void(night=night, seq=seq, actor="host")
+
+
+@_host_command
+def host_end(request, night):
+    services.night_end(night=night)
+
+
+@require_http_methods(["GET", "POST"])
+@host.host_required
+def host_rules(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    rules = night.rules
+    if request.method == "POST":
+        try:
+            rules = rules_from_post(rules, request.POST)
+            services.night_update_rules(
+                night=night, rules=rules, name=request.POST.get("night_name"),
+                entry_fee_cents=parse_money(request.POST.get("entry_fee", "0")),
+            )
+        except (RulesError, CommandRefused) as exc:
+            messages.error(request, str(exc).split(": ", 1)[-1] if isinstance(exc, RulesError)
+                           else str(exc))
+        else:
+            messages.success(request, "House rules saved.")
+            return redirect("host_night", night.pk)
+    return render(request, "bunco/host/rules.html", {
+        "night": night, "rules": rules, "fields": rule_fields(rules), "presets": PRESETS,
+        "fee_plain": f"{night.entry_fee_cents / 100:.2f}",
+    })
+
+
+@require_POST
+@host.host_required
+def host_rules_preset(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    rules_id = request.POST.get("rules_id", "")
+    if rules_id not in PRESETS:
+        messages.error(request, "pick one of the listed house rules")
+        return redirect("host_rules", night.pk)
+    try:
+        services.night_update_rules(night=night, rules=PRESETS[rules_id])
+    except CommandRefused as exc:
+        messages.error(request, str(exc))
+        return redirect("host_rules", night.pk)
+    Night.objects.filter(pk=night.pk).update(rules_id=rules_id)
+    return redirect("host_rules", night.pk)
+
+
+# -- players' phones ----------------------------------------------------------------------------
+
+@require_GET
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    night = night_by_join_token(token)
+    if night is None:
+        return render(request, "bunco/not_found.html", status=404)
+    return render(request, "bunco/join.html", {"night": night, "players": night.players.all()})
+
+
+def player_context(player: Player) -> dict:
+    night = player.night
+    state = live_state(night)
+    return {"night": night, "me": screens.my_seat(night, state, player.name),
+            "banner": screens.round_banner(night, state), "seq": state.seq,
+            "ws_url": f"/ws/player/{player.token}/"}
+
+
+@require_GET
+@ensure_csrf_cookie
+def player(request: HttpRequest, token: str) -> HttpResponse:
+    who = player_by_token(token)
+    if who is None:
+        return render(request, "bunco/not_found.html", status=404)
+    return render(request, "bunco/player_page.html", player_context(who))
+
+
+def tap_response(night: Night, table: int, error: Exception | None = None) -> JsonResponse:
+    """Answer a tap: the table as it now stands (the websocket brings it too), or why not."""
+    state = live_state(night)
+    html = ""
+    if 1 <= table <= len(state.tables):
+        html = screens.render_fragment(
+            "tables/_table.html", {"t": screens.table_context(night, state, table)})
+    if error is not None:
+        return JsonResponse({"ok": False, "error": str(error), "html": html, "seq": state.seq},
+                            status=409)
+    return JsonResponse({"ok": True, "html": html, "seq": state.seq})
+
+
+def do_tap(request: HttpRequest, night: Night, table: int, action: str, actor: str):
+    key = request.POST.get("key") or None
+    try:
+        if action == "roll":
+            dice = request.POST.get("dice") or ""
+            table_services.roll_record(
+                night=night, table=table, key=key, actor=actor,
+                quick=request.POST.get("quick") or None,
+                dice=[int(d) for d in dice.split(",") if d.strip().isdigit()] or None,
+                expect_turn=request.POST.get("expect_turn") or None,
+            )
+        elif action == "undo":
+            table_services.roll_undo(night=night, table=table, key=key, actor=actor)
+        elif action == "finish":
+            table_services.table_finish(night=night, table=table, key=key, actor=actor)
+        else:
+            return HttpResponseBadRequest("unknown action")
+    except CommandRefused as exc:
+        return tap_response(night, table, exc)
+    return tap_response(night, table)
+
+
+@require_POST
+def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
+    who = player_by_token(token)
+    if who is None:
+        return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
+    where = live_state(who.night).seat_of(who.name)
+    if where is None:
+        return JsonResponse({"ok": False, "error": "you are not seated yet"}, status=409)
+    return do_tap(request, who.night, where[0], action, actor=who.name)
+
+
+# -- TV -----------------------------------------------------------------------------------------
+
+def tv_page_context(night: Night) -> dict:
+    state = live_state(night)
+    return {"night": night, "tv": screens.tv_context(night, state),
+            "banner": screens.round_banner(night, state), "seq": state.seq,
+            "join_path": reverse("join", args=[night.join_token]),
+            "ws_url": f"/ws/tv/{night.tv_token}/"}
+
+
+@require_GET
+def tv(request: HttpRequest, token: str) -> HttpResponse:
+    night = night_by_tv_token(token)
+    if night is None:
+        return render(request, "bunco/not_found.html", status=404)
+    return render(request, "bunco/tv_page.html", tv_page_context(night))
+
+
+@require_GET
+def qr(request: HttpRequest) -> HttpResponse:
+    """An SVG QR code of a link into this app, as the phones will reach it."""
+    path = request.GET.get("u", "/")
+    if not path.startswith("/") or path.startswith("//"):
+        return HttpResponseBadRequest("only links into this app")
+    url = request.build_absolute_uri(path)
+    out = io.BytesIO()
+    # A standalone SVG (with its namespace), so it shows in an <img>.
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#1d1533",
+                                    light="#ffffff", xmldecl=False)
+    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "max-age=3600"
+    return response

@@ -1,0 +1,113 @@
+"""The house-rules editor: every dimension of HouseRules, explained in plain words."""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import StrEnum
+
+from scoring import HouseRules, RulesError
+
+EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
+    "points_per_hit": ("Points per die showing the round's number",
+                       "Most groups score 1 a die; some score the round number (two 4s = 8).",
+                       {"one": "1 point a die", "round_number": "The round number a die"}),
+    "bunco_points": ("Points for a bunco", "Three dice showing the round's number.", {}),
+    "bunco_effect": ("After a bunco", "Winning Moves ends the round at every table at once.",
+                     {"turn_continues": "The roller keeps rolling",
+                      "ends_round_everywhere": "The round ends at every table"}),
+    "triples": ("Three of another number", "A mini (baby) bunco, or low/high buncos.",
+                {"mini": "Mini bunco", "low_high": "Low bunco (below) / high bunco (above)",
+                 "none": "Nothing special"}),
+    "mini_bunco_points": ("Points for a mini bunco", "", {}),
+    "low_bunco_points": ("Points for a low bunco", "Three of a number below the round's.", {}),
+    "high_bunco_points": ("Points for a high bunco", "Three of a number above the round's.", {}),
+    "after_mini_bunco": ("After a mini bunco", "",
+                         {"continue": "Keep rolling", "end_turn": "Pass the dice",
+                          "continue_with_hit": "Keep rolling only with a hit (so: pass)"}),
+    "wipeout": ("Wipeout (1-1-1 wipes the team's round score)", "Off in most groups.", {}),
+    "team_target": ("Points that win a round (teams)", "Usually 21.", {}),
+    "individual_target": ("Points that win a round (players on their own)",
+                          "11 at small Winning Moves tables; 21 at one table.", {}),
+    "round_end": ("What ends the round", "",
+                  {"head_table_target": "A head-table team reaches the target",
+                   "head_table_target_or_bunco": "Head table reaches the target or rolls a bunco",
+                   "each_table": "Each table plays to its own winner",
+                   "timer": "The host's bell (a clock)"}),
+    "after_bell": ("When the bell rings", "",
+                   {"stop": "Everyone stops at once",
+                    "finish_roll": "The roller finishes that roll",
+                    "finish_turn": "The roller finishes the whole turn"}),
+    "at_least_one_roll_each": ("Everyone rolls at least once a round", "", {}),
+    "head_table_winner": ("Who wins the head table", "",
+                          {"higher_total": "The higher score",
+                           "trigger_wins": "The team that ended the round"}),
+    "tie_break": ("Ties at a table", "",
+                  {"extra_turn_each": "One more turn each, most points wins",
+                   "one_die": "One die each, highest wins",
+                   "first_to_hit": "Keep rolling, first to roll the target wins",
+                   "roll_off": "Roll off to a few points"}),
+    "roll_off_points": ("Roll-off points", "For the roll-off tie-break.", {}),
+    "rotation": ("Moving after a round", "",
+                 {"circular": "Losers walk to the next table",
+                  "ladder_drop_one": "Winners move up, losers move down",
+                  "ladder_head_to_bottom": "Head losers to the last table, winners move up",
+                  "none": "Nobody moves"}),
+    "partners": ("Partners", "",
+                 {"change_every_round": "A new partner every round", "fixed": "Fixed teams"}),
+    "layout": ("Tables", "",
+               {"teams_with_ghosts": "Tables of four, ghosts fill empty seats",
+                "wm_layouts": "Winning Moves layouts for 5-11 players",
+                "one_table": "One table, 2-4 players on their own"}),
+    "first_roller": ("Who rolls first", "",
+                     {"scorekeeper": "The table's scorekeeper",
+                      "left_of_last_winner": "The player left of the last winner"}),
+    "seating": ("First seating", "",
+                {"random": "At random", "starred_sheets": "Starred sheets pick the head table"}),
+    "fuzzy_die": ("Fuzzy die passes to each bunco roller", "", {}),
+    "sets": ("Sets of six rounds", "2 to 4 is usual.", {}),
+    "award_ties": ("Tied prizes", "", {"split": "Split the money", "roll_off": "Roll off"}),
+    "one_prize_per_person": ("One prize per person", "", {}),
+}
+
+
+def rule_fields(rules: HouseRules) -> list[dict]:
+    fields = []
+    for f in dataclasses.fields(rules):
+        if f.name not in EXPLAINED:
+            continue
+        label, help_text, choice_text = EXPLAINED[f.name]
+        value = getattr(rules, f.name)
+        if isinstance(value, StrEnum):
+            choices = [(m.value, choice_text.get(m.value, m.value)) for m in type(value)]
+            fields.append({"name": f.name, "label": label, "help": help_text,
+                           "kind": "choice", "choices": choices, "value": value.value})
+        elif isinstance(value, bool):
+            fields.append({"name": f.name, "label": label, "help": help_text, "kind": "bool",
+                           "value": value})
+        else:
+            fields.append({"name": f.name, "label": label, "help": help_text, "kind": "int",
+                           "value": value})
+    return fields
+
+
+def rules_from_post(base: HouseRules, post) -> HouseRules:
+    """The posted form over ``base``; raises RulesError naming the field in plain words."""
+    changes = {}
+    for field in rule_fields(base):
+        name = field["name"]
+        if field["kind"] == "bool":
+            changes[name] = name in post
+        elif name in post:
+            raw = post[name].strip()
+            if field["kind"] == "int":
+                try:
+                    changes[name] = int(raw)
+                except ValueError:
+                    raise RulesError(name, f"{EXPLAINED[name][0]} must be a whole number") from None
+            else:
+                changes[name] = raw
+    try:
+        return base.replace(**changes)
+    except RulesError as exc:
+        label = EXPLAINED.get(exc.field, (exc.field,))[0]
+        raise RulesError(exc.field, f"{label}: {str(exc).split(': ', 1)[-1]}") from None

@@ -1,0 +1,216 @@
+"""What each screen shows, as template contexts built from the folded night. Page views and the
+broadcaster both use these, so a pushed fragment and a reloaded page are always the same."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+
+from bunco.live import LiveNight
+from bunco.models import Night
+from scoring import Phase, TableRound
+from scoring.roll import QUICK_KINDS, dice_for
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+QUICK_LABELS = {
+    "miss": "Miss", "hit1": "1 hit", "hit2": "2 hits", "mini": "Mini bunco",
+    "low": "Low bunco", "high": "High bunco", "bunco": "BUNCO!", "wipeout": "Wipeout",
+}
+KIND_LABELS = {
+    "bunco": "BUNCO!", "mini_bunco": "mini bunco", "low_bunco": "low bunco",
+    "high_bunco": "high bunco", "wipeout": "wipeout", "hits": "", "miss": "miss", "die": "die",
+}
+
+
+def face(n: int) -> str:
+    return DIE_FACES[n - 1]
+
+
+@dataclass
+class Banner:
+    phase: str
+    round_number: int | None
+    set_number: int | None
+    target_face: str
+    bell: bool  # the bell has rung for the round in play
+    headline: str
+    detail: str
+    bell_id: str = ""  # which round's ending bell rang last: screens ring once per new id
+
+
+def round_banner(night: Night, state: LiveNight) -> Banner:
+    phase = state.phase
+    sets = night.rules.sets
+    history = state.night.history if state.night else []
+    last_bell = f"{history[-1].set_number}-{history[-1].round_number}" if history else ""
+    if phase == "playing":
+        room = state.room
+        n, s = room.round_number, state.night.set_number
+        if room.bell_rung:
+            detail = "Bell! Finish as the rules say, then wait for the next round."
+        else:
+            detail = f"Roll for {n}s."
+        bell_id = f"{s}-{n}" if room.bell_rung else last_bell
+        return Banner(phase, n, s, face(n), room.bell_rung, f"Round {n}", detail, bell_id)
+    if phase in ("ready", "between_rounds"):
+        n, s = state.night.round_number, state.night.set_number
+        head = "Find your seat"
+        if phase == "between_rounds":
+            head = "Round over — move to your new seat"
+        return Banner(phase, n, s, face(n), False, head,
+                      f"Round {n} of set {s}/{sets} starts with the host's bell.", last_bell)
+    if phase in ("over", "ended"):
+        return Banner(phase, None, None, "", False, "That's the night!", "Thanks for playing.",
+                      last_bell)
+    return Banner(phase, None, None, "", False, "Getting ready", "The host is checking players in.")
+
+
+def _team_label(names) -> str:
+    return " & ".join(names)
+
+
+def table_context(night: Night, state: LiveNight, number: int) -> dict:
+    """One table as its phones (and the host) see it."""
+    room = state.room
+    playing: TableRound | None = room.tables[number - 1] if room else None
+    spec = playing.spec if playing else state.tables[number - 1]
+    target = playing.target if playing else None
+    teams = []
+    for t, seats in enumerate(spec.teams):
+        names = [spec.seats[i].name for i in seats]
+        score = playing.team_scores[t] if playing else 0
+        teams.append({
+            "label": _team_label(names),
+            "score": score,
+            "progress": min(100, round(100 * score / target)) if target else 0,
+            "winner": bool(playing and playing.done and playing.winner_team == t),
+        })
+    roller = ghost_for = None
+    if playing and not playing.done:
+        seat = spec.seats[playing.current]
+        roller = seat.name
+        if seat.ghost:
+            partner = spec.partner_of(playing.current)
+            ghost_for = spec.seats[partner].name if partner is not None else None
+    phase = playing.phase.value if playing else state.phase
+    status = {
+        "playing": "", "finishing": "Bell! Finish the roll in progress"
+        if night.rules.after_bell.value == "finish_roll" else "Bell! Finish your turn",
+        "extra_rolls": "Everyone who hasn't rolled gets one roll",
+        "tie_break": _tie_text(night), "done": "Done — waiting for the other tables",
+    }.get(phase, "")
+    quick = []
+    if playing and playing.dice_expected == 3:
+        for kind in QUICK_KINDS:
+            try:
+                dice_for(night.rules, playing.round_number, kind)
+            except ValueError:
+                continue
+            quick.append({"kind": kind, "label": QUICK_LABELS[kind]})
+    rolls = [
+        {"seq": r.seq, "roller": r.roller, "ghost": r.ghost, "dice": "".join(map(face, r.dice)),
+         "kind": KIND_LABELS.get(r.kind, r.kind), "points": r.points, "actor": r.actor}
+        for r in state.table_rolls(number)[-6:]
+    ][::-1]
+    result = None
+    if state.last_room and not room:
+        last = state.last_room.tables[number - 1]
+        names = [last.spec.seats[i].name for i in last.winners]
+        result = {"winners": _team_label(names), "scores": list(last.team_scores)}
+    return {
+        "number": number,
+        "is_head": number == 1,
+        "round_number": playing.round_number if playing else None,
+        "target_face": face(playing.round_number) if playing else "",
+        "teams": teams,
+        "individuals": spec.individuals,
+        "seats": [s.name for s in spec.seats],
+        "roller": roller,
+        "ghost_for": ghost_for,
+        "phase": phase,
+        "status": status,
+        "can_roll": bool(playing and not playing.done),
+        "one_die": bool(playing and playing.dice_expected == 1),
+        "quick": quick,
+        "can_finish": bool(playing and playing.phase is Phase.FINISHING),
+        "can_undo": bool(playing and state.table_rolls(number)),
+        "rolls": rolls,
+        "result": result,
+        "seq": state.seq,
+    }
+
+
+def _tie_text(night: Night) -> str:
+    return {
+        "extra_turn_each": "Tied! One more turn each",
+        "one_die": "Tied! One die each, highest wins",
+        "first_to_hit": "Tied! Keep rolling: first to roll the target wins",
+        "roll_off": f"Tied! Roll off to {night.rules.roll_off_points}",
+    }[night.rules.tie_break.value]
+
+
+def standings(state: LiveNight) -> list[dict]:
+    if not state.night:
+        return []
+    rows = [s for s in state.night.stats.values() if not s.ghost]
+    rows.sort(key=lambda s: (-s.wins, -s.buncos, -s.points, s.name.casefold()))
+    return [vars(s) | {"place": i + 1} for i, s in enumerate(rows)]
+
+
+def movement(state: LiveNight) -> list[dict]:
+    """Where each player goes next, after a round closed."""
+    if not state.last_room or state.room:
+        return []
+    before = {s.name: t.spec.number for t in state.last_room.tables for s in t.spec.seats}
+    out = []
+    for spec in state.tables:
+        for i, seat in enumerate(spec.seats):
+            if seat.ghost:
+                continue
+            partner = spec.partner_of(i)
+            out.append({"name": seat.name, "from": before.get(seat.name), "to": spec.number,
+                        "seat": i + 1,
+                        "partner": spec.seats[partner].name if partner is not None else None})
+    out.sort(key=lambda m: (m["to"], m["seat"]))
+    return out
+
+
+def my_seat(night: Night, state: LiveNight, name: str) -> dict:
+    where = state.seat_of(name)
+    stats = state.night.stats.get(name) if state.night else None
+    ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase}
+    if where:
+        number, chair = where
+        spec = state.tables[number - 1]
+        partner = spec.partner_of(chair)
+        ctx.update(table=number, seat=chair + 1, individuals=spec.individuals,
+                   partner=spec.seats[partner].name if partner is not None else None,
+                   partner_ghost=bool(partner is not None and spec.seats[partner].ghost),
+                   live=table_context(night, state, number))
+        moves = {m["name"]: m for m in movement(state)}
+        if name in moves and moves[name]["from"] not in (None, number):
+            ctx["moved_from"] = moves[name]["from"]
+    return ctx
+
+
+def tv_context(night: Night, state: LiveNight) -> dict:
+    tables = [table_context(night, state, n) for n in range(1, len(state.tables) + 1)]
+    holder = None
+    if night.rules.fuzzy_die and state.night:
+        order = state.night.bunco_order
+        holder = order[-1] if order else None
+    bunco = state.last_bunco
+    if bunco not in state.rolls:
+        bunco = None  # celebrate this round's bunco, not one from an hour ago
+    return {
+        "night": night, "banner": round_banner(night, state), "tables": tables,
+        "standings": standings(state)[:12], "movement": movement(state),
+        "fuzzy_holder": holder,
+        "bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq} if bunco else None,
+        "seq": state.seq,
+    }
+
+
+def render_fragment(template: str, context: dict) -> str:
+    return render_to_string(template, context)
