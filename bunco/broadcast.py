@@ -64,14 +64,25 @@ def _send(group: str, message: dict) -> None:
     async_to_sync(get_channel_layer().group_send)(group, message)
 
 
-def night_changed(night_id: int) -> None:
-    """Push every screen of the night its new fragments (each rendered once)."""
+def tables_to_push(state, kind: str | None, table: int | None) -> range | list[int]:
+    """A tap changes its own table; the bell, a new round, a closed round or the end of the
+    night change every table."""
+    everything = range(1, len(state.tables) + 1)
+    if kind not in ("roll", "finish", "void") or table is None:
+        return everything
+    if state.room is None or state.room.bell_rung:
+        return everything
+    return [table]
+
+
+def night_changed(night_id: int, kind: str | None = None, table: int | None = None) -> None:
+    """Push every screen of the night that changed its new fragments (each rendered once)."""
     from bunco.views import host_context
 
     night = Night.objects.get(pk=night_id)
     state = live_state(night)
     seq = state.seq
-    for number in range(1, len(state.tables) + 1):
+    for number in tables_to_push(state, kind, table):
         _send(groups.table(night_id, number),
               {"type": "screen.update", "seq": seq, "html": table_snapshot(night, state, number)})
     _send(groups.tv(night_id),

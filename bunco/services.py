@@ -102,14 +102,14 @@ def event_append(
             refolded.created_at = locked.created_at
             cache.put(night.pk, refolded)
         night.last_seq = locked.last_seq
-        transaction.on_commit(lambda: _broadcast(night.pk, row.seq))
+        transaction.on_commit(lambda: _broadcast(night.pk, kind, table))
     return row, True
 
 
-def _broadcast(night_id: int, seq: int) -> None:
+def _broadcast(night_id: int, kind: str, table: int | None) -> None:
     from bunco.broadcast import night_changed
 
-    night_changed(night_id)
+    night_changed(night_id, kind=kind, table=table)
 
 
 # -- setting up ---------------------------------------------------------------------------------
