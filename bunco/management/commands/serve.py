@@ -4,6 +4,7 @@ import segno
 from daphne.cli import CommandLineInterface
 from django.core.management.base import BaseCommand, CommandParser
 
+from bunco.host import host_secret
 from bunco.lan import best_address
 
 
@@ -19,7 +20,8 @@ class Command(BaseCommand):
         port = options["port"]
         url = f"http://{best_address()}:{port}/"
         self.stdout.write(self.style.SUCCESS("Bunco is running."))
-        self.stdout.write(f"  On this laptop:      http://localhost:{port}/")
+        self.stdout.write(f"  Host (keep this link to yourself): "
+                          f"http://localhost:{port}/host/{host_secret()}/")
         self.stdout.write(f"  Phones on the Wi-Fi: {url}")
         if not options["no_qr"]:
             self.stdout.write("  Scan to join:")

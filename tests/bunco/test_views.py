@@ -1,0 +1,146 @@
+"""The host's pages, the phones' endpoints, the TV and QR codes, as a browser sees them."""
+
+import json
+import uuid
+
+import pytest
+
+from bunco import services
+from bunco.host import host_secret
+from bunco.models import Night
+from bunco.selectors import live_state
+from tables.models import ScoreEvent, TableLink
+
+
+@pytest.fixture
+def host_client(client, db):
+    client.get(f"/host/{host_secret()}/")
+    return client
+
+
+@pytest.mark.django_db
+def test_host_pages_are_closed_without_the_secret(client):
+    assert client.get("/host/").status_code == 403
+    assert client.get("/host/wrong-secret/").status_code == 403
+    assert client.post("/host/demo/").status_code == 403
+    assert Night.objects.count() == 0
+
+
+def test_the_host_link_opens_the_dashboard(host_client):
+    response = host_client.get("/host/", follow=True)
+    assert "Start a night" in response.content.decode()
+    assert host_client.get("/").url == "/host/"  # the host's home is the dashboard
+
+
+def test_creating_a_night_with_players_and_a_fee(host_client):
+    response = host_client.post("/host/nights/", {
+        "name": "March", "rules_id": "babz", "entry_fee": "$12.50",
+        "players": "Ann\nBo\n\nCy\nDi\n"}, follow=True)
+    night = Night.objects.get()
+    assert night.entry_fee_cents == 1250 and night.players.count() == 4
+    assert "Seat everyone" in response.content.decode()
+
+
+@pytest.mark.parametrize("fee, message", [("ten", "not an amount"), ("-3", "positive amount"),
+                                          ("1.234", "to the cent")])
+def test_a_bad_entry_fee_is_explained_and_nothing_is_created(host_client, fee, message):
+    response = host_client.post("/host/nights/", {"name": "X", "rules_id": "babz",
+                                                  "entry_fee": fee}, follow=True)
+    assert message in response.content.decode()
+    assert Night.objects.count() == 0
+
+
+def test_the_demo_night_is_one_click(host_client):
+    response = host_client.post("/host/demo/", follow=True)
+    html = response.content.decode()
+    assert "Ring the bell: start round 1" in html
+    assert html.count("scorekeeping link") == 3
+
+
+def test_the_rules_editor_explains_and_saves_every_dimension(host_client):
+    night = services.night_create(name="R", rules_id="clockwise")
+    page = host_client.get(f"/host/nights/{night.pk}/rules/").content.decode()
+    for label in ("Points per die", "When the bell rings", "Ties at a table",
+                  "Moving after a round", "Wipeout"):
+        assert label in page
+    form = {"night_name": "R", "entry_fee": "5", "team_target": "23", "wipeout": "on",
+            "after_bell": "stop", "tie_break": "one_die", "sets": "2"}
+    host_client.post(f"/host/nights/{night.pk}/rules/", form)
+    night.refresh_from_db()
+    rules = night.rules
+    assert (rules.team_target, rules.wipeout, rules.after_bell.value, rules.sets) == (
+        23, True, "stop", 2)
+    assert night.entry_fee_cents == 500
+
+
+def test_bad_rules_are_explained_and_change_nothing(host_client):
+    night = services.night_create(name="R", rules_id="clockwise")
+    response = host_client.post(f"/host/nights/{night.pk}/rules/",
+                                {"night_name": "R", "entry_fee": "0", "team_target": "0"})
+    assert "Points that win a round (teams)" in response.content.decode()
+    assert "between 1 and 200" in response.content.decode()
+    night.refresh_from_db()
+    assert night.rules.team_target == 21
+
+
+def test_rules_are_fixed_once_play_starts(host_client, seated_night):
+    services.round_start(night=seated_night)
+    response = host_client.post(f"/host/nights/{seated_night.pk}/rules/",
+                                {"night_name": "R", "entry_fee": "0", "team_target": "30"},
+                                follow=True)
+    assert "fixed once the first round has started" in response.content.decode()
+
+
+def test_the_host_rings_the_bell_and_takes_back_a_roll(host_client, seated_night):
+    host_client.post(f"/host/nights/{seated_night.pk}/start/")
+    link = TableLink.objects.get(night=seated_night, number=2)
+    host_client.post(f"/t/{link.token}/roll/", {"quick": "hit2", "key": str(uuid.uuid4())})
+    roll = ScoreEvent.objects.filter(kind="roll").get()
+    page = host_client.get(f"/host/nights/{seated_night.pk}/").content.decode()
+    assert "take back" in page and "by table 2" in page
+    host_client.post(f"/host/nights/{seated_night.pk}/void/", {"seq": roll.seq})
+    assert live_state(seated_night).room.tables[1].team_scores == [0, 0]
+
+
+def test_a_table_phone_taps_and_gets_its_table_back(client, seated_night):
+    services.round_start(night=seated_night)
+    link = TableLink.objects.get(night=seated_night, number=1)
+    page = client.get(f"/t/{link.token}/").content.decode()
+    assert "I keep score at this table" in page and "BUNCO!" in page
+    key = str(uuid.uuid4())
+    for _ in range(2):  # a double tap
+        answer = client.post(f"/t/{link.token}/roll/", {"dice": "1,1,5", "key": key})
+        assert answer.status_code == 200 and answer.json()["ok"]
+    assert live_state(seated_night).room.tables[0].team_scores == [2, 0]
+    assert 'data-testid="score">2<' in answer.json()["html"]
+
+
+def test_a_refused_tap_says_why(client, seated_night):
+    link = TableLink.objects.get(night=seated_night, number=1)
+    answer = client.post(f"/t/{link.token}/roll/", {"quick": "hit1", "key": str(uuid.uuid4())})
+    assert answer.status_code == 409
+    assert "wait for the bell" in json.loads(answer.content)["error"]
+    assert client.post("/t/not-a-table/roll/", {"quick": "hit1"}).status_code == 404
+
+
+def test_find_my_seat_lists_the_players_and_their_phone_shows_the_seat(client, seated_night):
+    page = client.get(f"/j/{seated_night.join_token}/").content.decode()
+    ava = seated_night.players.get(name="Ava")
+    assert f"/p/{ava.token}/" in page
+    mine = client.get(f"/p/{ava.token}/").content.decode()
+    table, _ = live_state(seated_night).seat_of("Ava")
+    assert f"<strong>table {table}</strong>" in mine and "Partner:" in mine
+
+
+def test_the_tv_is_read_only(client, seated_night):
+    page = client.get(f"/tv/{seated_night.tv_token}/").content.decode()
+    assert "Standings" in page and "<form" not in page
+    assert client.get("/tv/wrong/").status_code == 404
+
+
+def test_qr_codes_are_svg_for_links_into_the_app_only(client):
+    svg = client.get("/qr.svg", {"u": "/j/abc/"})
+    assert svg["Content-Type"] == "image/svg+xml"
+    assert b'xmlns="http://www.w3.org/2000/svg"' in svg.content
+    assert client.get("/qr.svg", {"u": "https://evil.example/"}).status_code == 400
+    assert client.get("/qr.svg", {"u": "//evil.example/"}).status_code == 400
