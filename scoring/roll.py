@@ -111,6 +111,8 @@ def dice_for(rules: HouseRules, round_number: int, quick: str) -> tuple[int, int
         faces = [f for f in others if not (rules.wipeout and f == 1)]
         if rules.triples is Triples.NONE:
             raise ValueError("these rules score no mini buncos")
+        if (quick == "mini") != (rules.triples is Triples.MINI):
+            raise ValueError(f"these rules have no {quick} bunco")
         if quick == "low":
             faces = [f for f in faces if f < target]
         elif quick == "high":

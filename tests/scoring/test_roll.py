@@ -145,6 +145,10 @@ def test_quick_buttons_that_do_not_exist_are_refused():
 
     with pytest.raises(ValueError, match="no low bunco in round 1"):
         dice_for(PRESETS["winning-moves"], 1, "low")
+    with pytest.raises(ValueError, match="no high bunco"):
+        dice_for(PRESETS["babz"], 3, "high")
+    with pytest.raises(ValueError, match="no mini bunco"):
+        dice_for(PRESETS["winning-moves"], 3, "mini")
     with pytest.raises(ValueError, match="no wipeout"):
         dice_for(PRESETS["babz"], 3, "wipeout")
     assert dice_for(PRESETS["babz"].replace(wipeout=True), 3, "wipeout") == (1, 1, 1)
