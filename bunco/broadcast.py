@@ -27,13 +27,13 @@ def table_snapshot(night: Night, state, number: int) -> str:
     ])
 
 
-def player_snapshot(night: Night, state, name: str) -> str:
+def player_snapshot(night: Night, state, name: str, left: bool = False) -> str:
     return "".join([
         sync_marker(state.seq),
         render_to_string("bunco/_banner.html",
                          {"banner": screens.round_banner(night, state), "oob": True}),
         render_to_string("bunco/_me.html",
-                         {"me": screens.my_seat(night, state, name), "oob": True}),
+                         {"me": screens.my_seat(night, state, name, left), "oob": True}),
     ])
 
 
@@ -68,7 +68,7 @@ def tables_to_push(state, kind: str | None, table: int | None) -> range | list[i
     """A tap changes its own table; the bell, a new round, a closed round or the end of the
     night change every table."""
     everything = range(1, len(state.tables) + 1)
-    if kind not in ("roll", "finish", "void") or table is None:
+    if kind not in ("roll", "finish", "void", "renamed") or table is None:
         return everything
     if state.room is None or state.room.bell_rung:
         return everything
@@ -90,7 +90,8 @@ def night_changed(night_id: int, kind: str | None = None, table: int | None = No
     _send(groups.host(night_id),
           {"type": "screen.update", "seq": seq, "html": host_snapshot(host_context(None, night))})
     shape = (state.phase, state.night.set_number if state.night else 0,
-             state.night.round_number if state.night else 0)
+             state.night.round_number if state.night else 0, state.paused,
+             tuple(s.name for t in state.tables for s in t.seats))
     if _last_shape.get(night_id) == shape:
         return  # in-round taps reach players' phones through their table's group
     _last_shape[night_id] = shape
@@ -99,5 +100,5 @@ def night_changed(night_id: int, kind: str | None = None, table: int | None = No
         _send(groups.player(player.pk), {
             "type": "player.update", "seq": seq,
             "table_group": groups.table(night_id, where[0]) if where else None,
-            "html": player_snapshot(night, state, player.name),
+            "html": player_snapshot(night, state, player.name, player.left_early),
         })

@@ -119,7 +119,9 @@ class PlayerConsumer(ScreenConsumer):
 
     def snapshot(self) -> str:
         night = Night.objects.get(pk=self.night_id)
-        return broadcast.player_snapshot(night, live_state(night), self.player.name)
+        self.player.refresh_from_db()
+        return broadcast.player_snapshot(night, live_state(night), self.player.name,
+                                         self.player.left_early)
 
     async def player_update(self, event) -> None:
         # Rotation: move this phone to its owner's new table group (no database needed).

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring import HouseRules, IllegalMove, Night, RoomRound, Seat, TableSpec
+from scoring.seating import ghost_names
 
 SEATED, ROUND_STARTED, ROLL, FINISH, BELL, VOID, NIGHT_ENDED = (
     "seated", "round_started", "roll", "finish", "bell", "void", "night_ended",
 )
+ARRIVED, LEFT, RENAMED, PAUSED, RESUMED = "arrived", "left", "renamed", "paused", "resumed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,7 @@ class LiveNight:
         self.ended = False
         self.last_bunco: RollEntry | None = None
         self.created_at = None  # which night this fold belongs to (ids can be reused)
+        self.paused = False
 
     # -- what screens ask --------------------------------------------------------------------
 
@@ -129,6 +132,8 @@ class LiveNight:
 
     def _table(self, event: Event):
         room = self._playing()
+        if self.paused:
+            raise IllegalMove("the host has paused the game")
         if event.table is None or not 1 <= event.table <= len(room.tables):
             raise IllegalMove(f"there is no table {event.table} tonight")
         return room.tables[event.table - 1]
@@ -148,6 +153,7 @@ class LiveNight:
         if self.night.finished:
             raise IllegalMove("every set has been played; end the night for the prizes")
         self.room = self.night.start_round()
+        self.paused = False
         self.round_start_seq = event.seq
         self.rolls = []
         self.last_room = None
@@ -180,6 +186,52 @@ class LiveNight:
             raise IllegalMove("the night has already ended")
         self.ended = True
         self.room = None  # a round cut short by the end of the night does not count
+
+    def _between_rounds(self) -> Night:
+        if self.ended:
+            raise IllegalMove("the night has ended")
+        if self.night is None:
+            raise IllegalMove("seat the players first")
+        if self.room is not None:
+            raise IllegalMove("wait for this round to end: changes take effect from the next "
+                              "round")
+        return self.night
+
+    def next_ghost(self) -> str | None:
+        """The chair a late arrival takes: the first ghost in table order."""
+        return next((s.name for t in self.tables for s in t.seats if s.ghost), None)
+
+    def new_ghost_name(self) -> str:
+        return ghost_names(1, list(self.night.stats) if self.night else [])[0]
+
+    def _on_arrived(self, event: Event) -> None:
+        self._between_rounds().substitute(event.data["ghost"], Seat(event.data["name"]))
+
+    def _on_left(self, event: Event) -> None:
+        night = self._between_rounds()
+        night.substitute(event.data["name"], Seat(event.data["ghost"], ghost=True))
+
+    def _on_renamed(self, event: Event) -> None:
+        old, new = event.data["old"], event.data["new"]
+        if self.night is None:
+            raise IllegalMove("seat the players first")
+        self.night.rename(old, new)
+        if self.room is not None:
+            self.room.rename(old, new)
+        for entry in self.rolls:
+            if entry.roller == old:
+                entry.roller = new
+
+    def _on_paused(self, event: Event) -> None:
+        self._playing()
+        if self.paused:
+            raise IllegalMove("the game is already paused")
+        self.paused = True
+
+    def _on_resumed(self, event: Event) -> None:
+        if not self.paused:
+            raise IllegalMove("the game is not paused")
+        self.paused = False
 
     def _on_void(self, event: Event) -> None:
         raise IllegalMove("a correction refolds the night; use fold()")

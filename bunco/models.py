@@ -50,6 +50,7 @@ class Player(models.Model):
     name = models.CharField(max_length=40)
     token = models.CharField(max_length=32, unique=True, default=new_token)
     position = models.PositiveIntegerField(default=0, help_text="order of check-in")
+    left_early = models.BooleanField(default=False, help_text="a ghost took their chair")
 
     class Meta:
         ordering = ["position", "id"]

@@ -52,6 +52,9 @@ def round_banner(night: Night, state: LiveNight) -> Banner:
         else:
             detail = f"Roll for {n}s."
         bell_id = f"{s}-{n}" if room.bell_rung else last_bell
+        if state.paused:
+            return Banner(phase, n, s, face(n), room.bell_rung, "Paused",
+                          "The host paused the game. Hold your dice.", bell_id)
         return Banner(phase, n, s, face(n), room.bell_rung, f"Round {n}", detail, bell_id)
     if phase in ("ready", "between_rounds"):
         n, s = state.night.round_number, state.night.set_number
@@ -94,7 +97,10 @@ def table_context(night: Night, state: LiveNight, number: int) -> dict:
             partner = spec.partner_of(playing.current)
             ghost_for = spec.seats[partner].name if partner is not None else None
     phase = playing.phase.value if playing else state.phase
+    if state.paused:
+        phase = "paused"
     status = {
+        "paused": "Paused by the host",
         "playing": "", "finishing": "Bell! Finish the roll in progress"
         if night.rules.after_bell.value == "finish_roll" else "Bell! Finish your turn",
         "extra_rolls": "Everyone who hasn't rolled gets one roll",
@@ -130,7 +136,7 @@ def table_context(night: Night, state: LiveNight, number: int) -> dict:
         "ghost_for": ghost_for,
         "phase": phase,
         "status": status,
-        "can_roll": bool(playing and not playing.done),
+        "can_roll": bool(playing and not playing.done and not state.paused),
         "one_die": bool(playing and playing.dice_expected == 1),
         "quick": quick,
         "can_finish": bool(playing and playing.phase is Phase.FINISHING),
@@ -176,10 +182,10 @@ def movement(state: LiveNight) -> list[dict]:
     return out
 
 
-def my_seat(night: Night, state: LiveNight, name: str) -> dict:
+def my_seat(night: Night, state: LiveNight, name: str, left: bool = False) -> dict:
     where = state.seat_of(name)
     stats = state.night.stats.get(name) if state.night else None
-    ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase}
+    ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left}
     if where:
         number, chair = where
         spec = state.tables[number - 1]

@@ -10,8 +10,13 @@ from collections.abc import Callable, Sequence
 from django.db import IntegrityError, transaction
 
 from bunco.live import (
+    ARRIVED,
     BELL,
+    LEFT,
     NIGHT_ENDED,
+    PAUSED,
+    RENAMED,
+    RESUMED,
     ROLL,
     ROUND_STARTED,
     SEATED,
@@ -182,14 +187,69 @@ def player_remove(*, night: Night, player: Player) -> None:
 
 
 @_refuse_on_domain_errors
-def player_rename(*, night: Night, player: Player, name: str) -> Player:
-    if live_state(night).seated:
-        raise CommandRefused("names are fixed once players are seated")
+def player_rename(*, night: Night, player: Player, name: str, key=None) -> Player:
+    """Fix a typo in a name: before seating, or at any time after (logged, and fixed in the
+    rounds already played too)."""
     others = list(night.players.exclude(pk=player.pk).values_list("name", flat=True))
     (clean,) = clean_names([*others, name])[len(others):]
-    player.name = clean
-    player.save(update_fields=["name"])
+    if clean == player.name:
+        return player
+    with transaction.atomic():
+        old = player.name
+        player.name = clean
+        player.save(update_fields=["name"])
+        if live_state(night).seated:
+            event_append(night=night, kind=RENAMED, key=key, actor="host",
+                         data={"old": old, "new": clean})
     return player
+
+
+@_refuse_on_domain_errors
+def player_arrive(*, night: Night, name: str, key=None) -> Player:
+    """A late arrival takes a ghost's chair from the next round on."""
+    state = live_state(night)
+    if not state.seated:
+        (player,) = players_add(night=night, names=[name])
+        return player
+    ghost = state.next_ghost()
+    if ghost is None:
+        raise CommandRefused("there is no ghost's chair to take: every seat has a player")
+    existing = list(night.players.values_list("name", flat=True))
+    (clean,) = clean_names([*existing, name])[len(existing):]
+    with transaction.atomic():
+        player = Player.objects.create(night=night, name=clean, position=len(existing))
+        event_append(night=night, kind=ARRIVED, key=key, actor="host",
+                     data={"name": clean, "ghost": ghost})
+    return player
+
+
+@_refuse_on_domain_errors
+def player_leave(*, night: Night, player: Player, key=None) -> None:
+    """A player goes home: a ghost takes their chair from the next round; what they earned
+    stays theirs."""
+    state = live_state(night)
+    if not state.seated:
+        player_remove(night=night, player=player)
+        return
+    if player.left_early:
+        raise CommandRefused(f"{player.name} has already left")
+    with transaction.atomic():
+        event_append(night=night, kind=LEFT, key=key, actor="host",
+                     data={"name": player.name, "ghost": state.new_ghost_name()})
+        player.left_early = True
+        player.save(update_fields=["left_early"])
+
+
+@_refuse_on_domain_errors
+def game_pause(*, night: Night, key=None) -> ScoreEvent:
+    row, _ = event_append(night=night, kind=PAUSED, key=key, actor="host")
+    return row
+
+
+@_refuse_on_domain_errors
+def game_resume(*, night: Night, key=None) -> ScoreEvent:
+    row, _ = event_append(night=night, kind=RESUMED, key=key, actor="host")
+    return row
 
 
 @_refuse_on_domain_errors

@@ -133,7 +133,8 @@ def host_context(request: HttpRequest, night: Night) -> dict:
         "seated_names": [s.name for t in state.tables for s in t.seats],
         "next_round": state.night.round_number if state.night else 1,
         "start_key": f"{night.pk:08x}-0000-4000-8000-{state.seq:012x}",
-        "seating_note": note, "seq": state.seq,
+        "seating_note": note, "seq": state.seq, "paused": state.paused,
+        "has_ghost_chair": state.next_ghost() is not None,
         "ws_url": f"/ws/host/{night.pk}/",
     }
 
@@ -205,6 +206,31 @@ def host_void(request, night):
 
 
 @_host_command
+def host_player_arrive(request, night):
+    services.player_arrive(night=night, name=request.POST.get("name", ""))
+
+
+@_host_command
+def host_player_leave(request, night, player_pk):
+    player = get_object_or_404(Player, pk=player_pk, night=night)
+    services.player_leave(night=night, player=player)
+
+
+@_host_command
+def host_player_rename(request, night, player_pk):
+    player = get_object_or_404(Player, pk=player_pk, night=night)
+    services.player_rename(night=night, player=player, name=request.POST.get("name", ""))
+
+
+@_host_command
+def host_pause(request, night):
+    if live_state(night).paused:
+        services.game_resume(night=night)
+    else:
+        services.game_pause(night=night)
+
+
+@_host_command
 def host_end(request, night):
     services.night_end(night=night)
 
@@ -263,7 +289,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 def player_context(player: Player) -> dict:
     night = player.night
     state = live_state(night)
-    return {"night": night, "me": screens.my_seat(night, state, player.name),
+    return {"night": night, "me": screens.my_seat(night, state, player.name, player.left_early),
             "banner": screens.round_banner(night, state), "seq": state.seq,
             "ws_url": f"/ws/player/{player.token}/"}
 

@@ -11,7 +11,7 @@ from .rotation import TableOutcome, first_seats, rotate
 from .round import RoomRound
 from .rules import HouseRules
 from .seating import seat_night
-from .table import TableRound, TableSpec
+from .table import Seat, TableRound, TableSpec
 
 ROUNDS_PER_SET = 6
 
@@ -112,6 +112,14 @@ class Night:
             self.round_number += 1
         return record
 
+    def substitute(self, old: str, new: Seat) -> None:
+        """Before the next round, ``new`` takes ``old``'s chair (see ``_substitute``)."""
+        _substitute(self, old, new)
+
+    def rename(self, old: str, new: str) -> None:
+        """Fix a typo in a name everywhere, the rounds already played included."""
+        _rename(self, old, new)
+
     def _credit(self, table: TableRound) -> TablePlay:
         spec = table.spec
         winners, losers = set(table.winners), set(table.losers)
@@ -135,3 +143,72 @@ class Night:
             losers=tuple(names[i] for i in table.losers),
             rolls=table.rolls,
         )
+
+
+def _renamed(names, old: str, new: str):
+    return tuple(new if n == old else n for n in names)
+
+
+def _renamed_spec(spec: TableSpec, old: str, new: str) -> TableSpec:
+    seats = tuple(Seat(new, s.ghost) if s.name == old else s for s in spec.seats)
+    return TableSpec(spec.number, seats, spec.individuals)
+
+
+def _keep_ghosts_apart(spec: TableSpec) -> TableSpec:
+    """Ghosts may not partner ghosts: move one across the table if they would."""
+    ghosts = [i for i, s in enumerate(spec.seats) if s.ghost]
+    if spec.individuals:
+        if ghosts:
+            raise IllegalMove("players on their own have no partner to roll for a ghost")
+        return spec
+    if len(ghosts) > 2:
+        raise IllegalMove(f"table {spec.number} would have only one real player")
+    seats = list(spec.seats)
+    if len(ghosts) == 2 and ghosts[1] == ghosts[0] + 2:
+        i = ghosts[1]
+        j = (i + 1) % 4
+        seats[i], seats[j] = seats[j], seats[i]
+    return TableSpec(spec.number, tuple(seats), spec.individuals)
+
+
+def _substitute(self: Night, old: str, new: Seat) -> None:
+    """Before the next round, ``new`` takes ``old``'s chair: a late arrival takes a ghost's
+    chair, or a ghost takes the chair of a player who left. What ``old`` earned is kept."""
+    if new.name in self.stats and not self.stats[new.name].ghost:
+        raise IllegalMove(f"{new.name} is already playing")
+    for t, spec in enumerate(self.tables):
+        names = [s.name for s in spec.seats]
+        if old in names:
+            seats = list(spec.seats)
+            seats[names.index(old)] = new
+            self.tables[t] = _keep_ghosts_apart(
+                TableSpec(spec.number, tuple(seats), spec.individuals))
+            self.stats.setdefault(new.name, PlayerStats(new.name, ghost=new.ghost))
+            return
+    raise IllegalMove(f"{old} is not seated")
+
+
+def _rename(self: Night, old: str, new: str) -> None:
+    """Fix a typo in a name, everywhere: seats, tallies, the rounds already played."""
+    if old not in self.stats:
+        raise IllegalMove(f"nobody called {old} is playing")
+    if new in self.stats:
+        raise IllegalMove(f"{new} is already a name tonight")
+    self.tables = [_renamed_spec(t, old, new) for t in self.tables]
+    self.stats = {
+        (new if name == old else name): (
+            PlayerStats(**{**vars(s), "name": new}) if name == old else s)
+        for name, s in self.stats.items()
+    }
+    self.history = [
+        RoundRecord(
+            r.set_number, r.round_number,
+            tuple(TablePlay(p.number, _renamed(p.seats, old, new),
+                            tuple(_renamed(team, old, new) for team in p.teams), p.scores,
+                            _renamed(p.winners, old, new), _renamed(p.losers, old, new), p.rolls)
+                  for p in r.tables),
+            tuple((t, new if n == old else n) for t, n in r.buncos),
+        )
+        for r in self.history
+    ]
+

@@ -58,3 +58,11 @@ class RoomRound:
         self.bell_rung = True
         for table in self.tables:
             table.bell()
+
+    def rename(self, old: str, new: str) -> None:
+        """Fix a name in the round in play."""
+        from .night import _renamed_spec
+
+        for table in self.tables:
+            table.spec = _renamed_spec(table.spec, old, new)
+        self.bunco_log[:] = [(t, new if n == old else n) for t, n in self.bunco_log]

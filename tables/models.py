@@ -38,6 +38,11 @@ class ScoreEvent(models.Model):
         FINISH = "finish", "Finished after the bell"
         BELL = "bell", "Host's bell"
         VOID = "void", "Correction (void)"
+        ARRIVED = "arrived", "Late arrival"
+        LEFT = "left", "Left early"
+        RENAMED = "renamed", "Name fixed"
+        PAUSED = "paused", "Paused"
+        RESUMED = "resumed", "Resumed"
         NIGHT_ENDED = "night_ended", "Night ended"
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="events")

@@ -126,3 +126,70 @@ def test_demo_night_is_twelve_players_seated_and_ready():
     night = services.demo_night_create()
     state = live_state(night)
     assert night.players.count() == 12 and state.phase == "ready"
+
+
+def _finish_the_round(night):
+    from tables.services import roll_record
+
+    roll_record(night=night, table=1, key=uuid.uuid4(), actor="t", quick="bunco")
+    state = live_state(night)
+    while state.room is not None:
+        for t in state.room.tables:
+            if not t.done:
+                tied = len(set(t.team_scores)) == 1 and t.phase.value == "tie_break"
+                roll_record(night=night, table=t.spec.number, key=uuid.uuid4(), actor="t",
+                            quick="hit1" if tied else "miss")
+                break
+        state = live_state(night)
+
+
+@pytest.mark.django_db
+def test_a_late_arrival_takes_the_ghosts_chair():
+    night = services.night_create(name="X", rules_id="babz", player_names=[
+        "Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gil"])
+    services.night_seat(night=night)
+    services.player_arrive(night=night, name="Hal")
+    tables = live_state(night).tables
+    names = [s.name for t in tables for s in t.seats]
+    assert "Hal" in names and not any(s.ghost for t in tables for s in t.seats)
+    with pytest.raises(CommandRefused, match="no ghost's chair"):
+        services.player_arrive(night=night, name="Ivy")
+
+
+def test_a_player_who_leaves_becomes_a_ghost_from_the_next_round(seated_night):
+    ava = seated_night.players.get(name="Ava")
+    services.round_start(night=seated_night)
+    with pytest.raises(CommandRefused, match="wait for this round to end"):
+        services.player_leave(night=seated_night, player=ava)
+    _finish_the_round(seated_night)
+    services.player_leave(night=seated_night, player=ava)
+    state = live_state(seated_night)
+    assert state.seat_of("Ava") is None and state.next_ghost() is not None
+    assert state.night.stats["Ava"].wins + state.night.stats["Ava"].losses == 1
+    with pytest.raises(CommandRefused, match="already left"):
+        services.player_leave(night=seated_night, player=ava)
+
+
+def test_a_typo_can_be_fixed_in_the_middle_of_the_night(seated_night):
+    ava = seated_night.players.get(name="Ava")
+    services.round_start(night=seated_night)
+    services.player_rename(night=seated_night, player=ava, name="Eva")
+    state = live_state(seated_night)
+    assert state.seat_of("Eva") and state.seat_of("Ava") is None
+    from bunco.live import cache
+    cache.drop(seated_night.pk)  # the log alone rebuilds the same names
+    assert live_state(seated_night).seat_of("Eva")
+    with pytest.raises(CommandRefused, match="listed twice"):
+        services.player_rename(night=seated_night, player=ava, name="ben")
+
+
+def test_pausing_stops_the_taps_until_the_host_resumes(seated_night):
+    from tables.services import roll_record
+
+    services.round_start(night=seated_night)
+    services.game_pause(night=seated_night)
+    with pytest.raises(CommandRefused, match="paused"):
+        roll_record(night=seated_night, table=1, key=uuid.uuid4(), actor="t", quick="hit1")
+    services.game_resume(night=seated_night)
+    roll_record(night=seated_night, table=1, key=uuid.uuid4(), actor="t", quick="hit1")
+    assert live_state(seated_night).room.tables[0].team_scores == [1, 0]

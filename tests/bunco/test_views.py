@@ -144,3 +144,34 @@ def test_qr_codes_are_svg_for_links_into_the_app_only(client):
     assert b'xmlns="http://www.w3.org/2000/svg"' in svg.content
     assert client.get("/qr.svg", {"u": "https://evil.example/"}).status_code == 400
     assert client.get("/qr.svg", {"u": "//evil.example/"}).status_code == 400
+
+
+def test_the_host_pauses_and_resumes_and_phones_see_it(host_client, seated_night):
+    host_client.post(f"/host/nights/{seated_night.pk}/start/")
+    host_client.post(f"/host/nights/{seated_night.pk}/pause/")
+    link = TableLink.objects.get(night=seated_night, number=1)
+    page = host_client.get(f"/t/{link.token}/").content.decode()
+    assert "Paused" in page and "BUNCO!" not in page  # no scoring buttons while paused
+    host_client.post(f"/host/nights/{seated_night.pk}/pause/")
+    assert "BUNCO!" in host_client.get(f"/t/{link.token}/").content.decode()
+
+
+def test_the_host_fixes_a_name_and_a_late_arrival_takes_a_ghost_chair(host_client, db):
+    night = services.night_create(name="X", rules_id="babz", player_names=[
+        "Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gil"])
+    services.night_seat(night=night)
+    ann = night.players.get(name="Ann")
+    host_client.post(f"/host/nights/{night.pk}/players/{ann.pk}/rename/", {"name": "Anne"})
+    host_client.post(f"/host/nights/{night.pk}/arrive/", {"name": "Hal"})
+    state = live_state(night)
+    assert state.seat_of("Anne") and state.seat_of("Hal")
+    response = host_client.post(f"/host/nights/{night.pk}/arrive/", {"name": "Ivy"},
+                                follow=True)
+    assert "no ghost&#x27;s chair" in response.content.decode()
+
+
+def test_a_player_who_went_home_sees_a_goodbye(host_client, client, db):
+    night = services.demo_night_create()
+    ava = night.players.get(name="Ava")
+    host_client.post(f"/host/nights/{night.pk}/players/{ava.pk}/leave/")
+    assert "You left the game" in client.get(f"/p/{ava.token}/").content.decode()
