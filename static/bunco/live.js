@@ -47,6 +47,7 @@
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     bellWatch.after();
     applyScorerToggle();
+    showChosen();
   });
   // Pushes are at most once: every 15 s the screen says what it has; the server answers with a
   // fresh snapshot if the night has moved on.
@@ -83,7 +84,7 @@
     var fresh = tpl.content.firstElementChild;
     var old = fresh && document.getElementById(fresh.id);
     if (old && (old.innerHTML !== fresh.innerHTML || old.className !== fresh.className)) {
-      old.replaceWith(fresh); htmx.process(fresh); applyScorerToggle();
+      old.replaceWith(fresh); htmx.process(fresh); applyScorerToggle(); showChosen();
     }
   }
 
@@ -132,16 +133,26 @@
   flush();
 
   // -- dice pad: tap three faces ---------------------------------------------------------------
+  // The faces tapped so far live here, not in the page, so a push that redraws the table in
+  // the middle of a roll does not lose them.
+  var chosen = [];
+  function showChosen() {
+    document.querySelectorAll("[data-dicepad] .chosen").forEach(function (p) {
+      p.textContent = chosen.length
+        ? chosen.map(function (d) { return "⚀⚁⚂⚃⚄⚅"[d - 1]; }).join(" ") + " …"
+        : "Or tap the three dice";
+    });
+  }
   document.addEventListener("click", function (e) {
     var btn = e.target.closest("[data-face]");
     if (!btn) return;
-    var form = btn.closest("[data-dicepad]");
-    var input = form.querySelector("input[name=dice]");
-    var dice = input.value ? input.value.split(",") : [];
-    dice.push(btn.dataset.face);
-    input.value = dice.join(",");
-    form.querySelector(".chosen").textContent = dice.map(function (d) { return "⚀⚁⚂⚃⚄⚅"[d - 1]; }).join(" ") + (dice.length < 3 ? " …" : "");
-    if (dice.length === 3) { form.requestSubmit(); input.value = ""; }
+    chosen.push(btn.dataset.face);
+    if (chosen.length < 3) { showChosen(); return; }
+    var form = document.querySelector("[data-dicepad]");
+    form.querySelector("input[name=dice]").value = chosen.join(",");
+    chosen = [];
+    showChosen();
+    form.requestSubmit();
   });
 
   // -- who keeps score on this phone -----------------------------------------------------------
