@@ -6,11 +6,9 @@ import os
 import re
 from pathlib import Path
 
-import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .base import BrowserTestCase
 
 SECRET = "golden-path-secret"
 os.environ["BUNCO_HOST_SECRET"] = SECRET  # read by the live server process too
@@ -20,19 +18,7 @@ NAMES = ["Ava", "Ben", "Cleo", "Dana", "Eli", "Faye", "Gus", "Hana", "Ivan", "Ja
          "Lena"]
 
 
-@pytest.mark.browser
-class GoldenPath(ChannelsLiveServerTestCase):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls._pw = sync_playwright().start()
-        cls.browser = cls._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.close()
-        cls._pw.stop()
-        super().tearDownClass()
+class GoldenPath(BrowserTestCase):
 
     def shot(self, page, name):
         ARTIFACTS.mkdir(exist_ok=True)

@@ -3,28 +3,12 @@
 import os
 from pathlib import Path
 
-import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from playwright.sync_api import sync_playwright
-
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .base import BrowserTestCase
 
 ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 
 
-@pytest.mark.browser
-class HomePageInTheBrowser(ChannelsLiveServerTestCase):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls._pw = sync_playwright().start()
-        cls.browser = cls._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.close()
-        cls._pw.stop()
-        super().tearDownClass()
+class HomePageInTheBrowser(BrowserTestCase):
 
     def test_a_phone_sees_the_home_page_styled_and_readable(self):
         """On a 360 px phone the page loads its own stylesheet (no internet needed) and lists

@@ -5,33 +5,19 @@ import random
 import re
 import threading
 
-import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from bunco import services
 from bunco.selectors import live_state
 from scoring import sample_names
 from tables.models import ScoreEvent, TableLink
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .base import BrowserTestCase
 
 PHONE = {"width": 360, "height": 740}
 
 
-@pytest.mark.browser
-class PhonesOnPartyWifi(ChannelsLiveServerTestCase):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls._pw = sync_playwright().start()
-        cls.browser = cls._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.close()
-        cls._pw.stop()
-        super().tearDownClass()
+class PhonesOnPartyWifi(BrowserTestCase):
 
     def night(self, rules_id, players):
         """Set up in another thread: Playwright's event loop owns this one, and the services
