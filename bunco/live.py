@@ -68,6 +68,7 @@ class LiveNight:
         self.last_room: RoomRound | None = None  # the round just closed (results, movement)
         self.round_start_seq = 0
         self.rolls: list[RollEntry] = []  # the current (or just closed) round's rolls
+        self.all_rolls: dict[int, RollEntry] = {}  # every roll that counts, by seq
         self.voided: set[int] = set()
         self.ended = False
         self.last_bunco: RollEntry | None = None
@@ -169,6 +170,7 @@ class LiveNight:
             actor=event.actor,
         )
         self.rolls.append(entry)
+        self.all_rolls[entry.seq] = entry
         if entry.kind == "bunco" and not entry.ghost:
             self.last_bunco = entry
         self._close_if_done()

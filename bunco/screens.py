@@ -185,7 +185,8 @@ def movement(state: LiveNight) -> list[dict]:
 def my_seat(night: Night, state: LiveNight, name: str, left: bool = False) -> dict:
     where = state.seat_of(name)
     stats = state.night.stats.get(name) if state.night else None
-    ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left}
+    ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
+           "card": scorecard(state, name)}
     if where:
         number, chair = where
         spec = state.tables[number - 1]
@@ -198,6 +199,14 @@ def my_seat(night: Night, state: LiveNight, name: str, left: bool = False) -> di
         if name in moves and moves[name]["from"] not in (None, number):
             ctx["moved_from"] = moves[name]["from"]
     return ctx
+
+
+def scorecard(state: LiveNight, name: str) -> dict:
+    rows = state.night.scorecard(name) if state.night else []
+    totals = {k: sum(r[k] for r in rows) for k in ("points", "buncos", "mini_buncos")}
+    totals["wins"] = sum(r["result"] == "W" for r in rows)
+    totals["losses"] = len(rows) - totals["wins"]
+    return {"rows": rows, "totals": totals}
 
 
 def tv_context(night: Night, state: LiveNight) -> dict:

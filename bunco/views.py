@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import host, screens, services
+from bunco import host, screens, services, sheets
 from bunco.models import Night, Player
 from bunco.rules_form import rule_fields, rules_from_post
 from bunco.selectors import (
@@ -233,6 +233,36 @@ def host_pause(request, night):
 @_host_command
 def host_end(request, night):
     services.night_end(night=night)
+
+
+@require_GET
+@host.host_required
+def host_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    state = live_state(night)
+    return render(request, "bunco/host/sheet.html", {
+        "night": night, "sets": sheets.master_sheet(night, state),
+        "standings": screens.standings(state)})
+
+
+@require_GET
+@host.host_required
+def host_sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    response = HttpResponse(sheets.master_sheet_csv(night, live_state(night)),
+                            content_type="text/csv; charset=utf-8")
+    filename = "".join(c if c.isalnum() else "-" for c in night.name).strip("-") or "bunco"
+    response["Content-Disposition"] = f'attachment; filename="{filename}-score-sheet.csv"'
+    return response
+
+
+@require_GET
+@host.host_required
+def host_log(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    state = live_state(night)
+    return render(request, "bunco/host/log.html", {
+        "night": night, "rounds": sheets.tally_history(night, state)})
 
 
 @require_http_methods(["GET", "POST"])

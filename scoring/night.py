@@ -41,6 +41,9 @@ class TablePlay:
     winners: tuple[str, ...]
     losers: tuple[str, ...]
     rolls: int
+    seat_points: tuple[int, ...] = ()  # what each chair rolled itself this round
+    seat_buncos: tuple[int, ...] = ()
+    seat_minis: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +82,26 @@ class Night:
     @property
     def finished(self) -> bool:
         return self.set_number > self.rules.sets
+
+    def scorecard(self, name: str) -> list[dict]:
+        """A player's paper scorecard: each round played, where, with whom, and how it went."""
+        rows = []
+        for record in self.history:
+            for play in record.tables:
+                if name not in play.seats:
+                    continue
+                chair = play.seats.index(name)
+                team = next(t for t in play.teams if name in t)
+                partner = next((n for n in team if n != name), None)
+                rows.append({
+                    "set": record.set_number, "round": record.round_number,
+                    "table": play.number, "partner": partner,
+                    "result": "W" if name in play.winners else "L",
+                    "points": play.seat_points[chair] if play.seat_points else 0,
+                    "buncos": play.seat_buncos[chair] if play.seat_buncos else 0,
+                    "mini_buncos": play.seat_minis[chair] if play.seat_minis else 0,
+                })
+        return rows
 
     @property
     def bunco_order(self) -> list[str]:
@@ -142,6 +165,9 @@ class Night:
             winners=tuple(names[i] for i in table.winners),
             losers=tuple(names[i] for i in table.losers),
             rolls=table.rolls,
+            seat_points=tuple(table.seat_points),
+            seat_buncos=tuple(table.seat_buncos),
+            seat_minis=tuple(table.seat_minis),
         )
 
 
@@ -205,7 +231,8 @@ def _rename(self: Night, old: str, new: str) -> None:
             r.set_number, r.round_number,
             tuple(TablePlay(p.number, _renamed(p.seats, old, new),
                             tuple(_renamed(team, old, new) for team in p.teams), p.scores,
-                            _renamed(p.winners, old, new), _renamed(p.losers, old, new), p.rolls)
+                            _renamed(p.winners, old, new), _renamed(p.losers, old, new), p.rolls,
+                            p.seat_points, p.seat_buncos, p.seat_minis)
                   for p in r.tables),
             tuple((t, new if n == old else n) for t, n in r.buncos),
         )

@@ -72,3 +72,20 @@ def test_a_typo_is_fixed_everywhere_including_rounds_played():
     assert "Eva" in names and "Ava" not in names
     with pytest.raises(IllegalMove, match="already a name"):
         night.rename("Eva", "Ben")
+
+
+def test_a_scorecard_lists_every_round_and_adds_up_to_the_totals():
+    night = night_with(12)
+    rng = random.Random(5)
+    for _ in range(6):
+        room = night.start_round()
+        play_round(room, rng, seconds_per_roll=6)
+        night.finish_round(room)
+    card = night.scorecard("Ava")
+    assert [(r["set"], r["round"]) for r in card] == [(1, n) for n in range(1, 7)]
+    totals = night.stats["Ava"]
+    assert sum(r["result"] == "W" for r in card) == totals.wins
+    assert sum(r["points"] for r in card) == totals.points
+    assert sum(r["buncos"] for r in card) == totals.buncos
+    assert sum(r["mini_buncos"] for r in card) == totals.mini_buncos
+    assert all(r["partner"] not in (None, "Ava") for r in card)

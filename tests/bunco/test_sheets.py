@@ -1,0 +1,93 @@
+"""Scorecards, the master score sheet (screen, print, CSV) and the tally history."""
+
+import csv
+import io
+import uuid
+
+import pytest
+
+from bunco import services
+from bunco.host import host_secret
+from bunco.selectors import live_state
+from tables.models import TableLink
+from tables.services import roll_record
+
+
+def play_a_round(night):
+    services.round_start(night=night)
+    state = live_state(night)
+    while state.room is not None:
+        for t in state.room.tables:
+            if not t.done:
+                tied = len(set(t.team_scores)) == 1
+                roll_record(night=night, table=t.spec.number, key=uuid.uuid4(), actor="t",
+                            quick="bunco" if tied and t.phase.value == "playing" else
+                            ("hit1" if tied else "miss"))
+                break
+        state = live_state(night)
+    return state
+
+
+@pytest.fixture
+def host_client(client, db):
+    client.get(f"/host/{host_secret()}/")
+    return client
+
+
+def test_the_csv_has_a_row_per_player_per_round_that_adds_up(host_client, seated_night):
+    state = play_a_round(seated_night)
+    play_a_round(seated_night)
+    response = host_client.get(f"/host/nights/{seated_night.pk}/sheet.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    assert "Test-night-score-sheet.csv" in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 12 * 2
+    assert set(rows[0]) == {"player", "set", "round", "table", "partner", "result", "points",
+                            "buncos", "mini_buncos"}
+    state = live_state(seated_night)
+    for name, stats in state.night.stats.items():
+        mine = [r for r in rows if r["player"] == name]
+        if stats.ghost:
+            assert not mine
+            continue
+        assert sum(r["result"] == "W" for r in mine) == stats.wins
+        assert sum(int(r["points"]) for r in mine) == stats.points
+        assert sum(int(r["buncos"]) for r in mine) == stats.buncos
+
+
+def test_the_master_sheet_prints_one_page_per_set(host_client, seated_night):
+    play_a_round(seated_night)
+    html = host_client.get(f"/host/nights/{seated_night.pk}/sheet/").content.decode()
+    assert html.count('<section class="sheet">') == seated_night.rules.sets
+    assert "master score sheet, set 1" in html and "Round 6" in html
+    css = open("static/bunco/bunco.css").read()
+    print_rules = css[css.index("@media print"):]
+    assert "break-after: page" in print_rules and "size:" not in print_rules.split("}")[0]
+    for name in ("Ava", "Lena"):
+        assert f'<td class="name">{name}</td>' in html
+
+
+def test_the_tally_history_keeps_corrections_and_who_made_them(host_client, seated_night):
+    services.round_start(night=seated_night)
+    row, _ = roll_record(night=seated_night, table=2, key=uuid.uuid4(), actor="table 2",
+                         quick="hit2")
+    services.event_void(night=seated_night, seq=row.seq, actor="host")
+    html = host_client.get(f"/host/nights/{seated_night.pk}/log/").content.decode()
+    assert f"#{row.seq}" in html and "by table 2" in html
+    assert f"took back #{row.seq}" in html and "taken back by host" in html
+    assert 'class="roll voided"' in html
+
+
+def test_a_players_phone_shows_their_scorecard(client, seated_night):
+    play_a_round(seated_night)
+    ava = seated_night.players.get(name="Ava")
+    html = client.get(f"/p/{ava.token}/").content.decode()
+    assert 'data-testid="scorecard"' in html and "My scorecard" in html
+    card = live_state(seated_night).night.scorecard("Ava")
+    assert f"<td>{card[0]['partner']}</td>" in html
+
+
+def test_sheets_are_for_the_host_only(client, seated_night):
+    for path in ("sheet/", "sheet.csv", "log/"):
+        assert client.get(f"/host/nights/{seated_night.pk}/{path}").status_code == 403
+    assert TableLink.objects.exists()
