@@ -3,6 +3,7 @@
 import csv
 import io
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -60,7 +61,7 @@ def test_the_master_sheet_prints_one_page_per_set(host_client, seated_night):
     html = host_client.get(f"/host/nights/{seated_night.pk}/sheet/").content.decode()
     assert html.count('<section class="sheet">') == seated_night.rules.sets
     assert "master score sheet, set 1" in html and "Round 6" in html
-    css = open("static/bunco/bunco.css").read()
+    css = Path("static/bunco/bunco.css").read_text()
     print_rules = css[css.index("@media print"):]
     assert "break-after: page" in print_rules and "size:" not in print_rules.split("}")[0]
     for name in ("Ava", "Lena"):
