@@ -26,6 +26,8 @@ class Night(models.Model):
     rules_id = models.CharField(max_length=40, help_text="the preset the rules started from")
     rules_json = models.JSONField(help_text="HouseRules.to_dict(), validated by scoring")
     entry_fee_cents = models.PositiveIntegerField(default=0)
+    pot_cents = models.PositiveIntegerField(
+        null=True, blank=True, help_text="a pot the host typed; otherwise entry fee x players")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     tv_token = models.CharField(max_length=32, unique=True, default=new_token)
     join_token = models.CharField(max_length=32, unique=True, default=new_token)
@@ -43,6 +45,13 @@ class Night(models.Model):
     @property
     def rules(self) -> HouseRules:
         return HouseRules.from_dict(self.rules_json)
+
+    @property
+    def pot(self) -> int:
+        """The pot in cents: the amount the host typed, or the entry fee of every player."""
+        if self.pot_cents is not None:
+            return self.pot_cents
+        return self.entry_fee_cents * self.players.count()
 
 
 class Player(models.Model):

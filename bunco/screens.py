@@ -209,6 +209,32 @@ def scorecard(state: LiveNight, name: str) -> dict:
     return {"rows": rows, "totals": totals}
 
 
+CATEGORY_LABELS = {
+    "most_buncos": "Most buncos", "most_wins": "Most wins", "most_losses": "Most losses",
+    "most_mini_buncos": "Most mini buncos", "highest_points": "Highest score",
+    "lowest_points": "Lowest score", "fuzzy_die": "Fuzzy die at the end",
+    "most_wipeouts": "Most wipeouts", "first_bunco": "First bunco", "last_bunco": "Last bunco",
+    "most_buncos_and_wins": "Most buncos + wins",
+}
+
+
+def prize_races(night: Night, state: LiveNight) -> list[dict]:
+    """Who leads each prize category right now (ties shown together)."""
+    if not state.night or not night.rules.awards:
+        return []
+    from scoring import decide_awards
+
+    results = decide_awards(night.rules.replace(award_ties="split"), state.night.stats,
+                            bunco_order=state.night.bunco_order)
+    def leaders(names) -> str:
+        if len(names) > 3:
+            return f"{len(names)} tied"
+        return ", ".join(names) or "—"
+
+    return [{"label": CATEGORY_LABELS[str(r.category)], "leaders": leaders(r.winners),
+             "value": r.value, "share": r.share_label, "prize": r.prize} for r in results]
+
+
 def tv_context(night: Night, state: LiveNight) -> dict:
     tables = [table_context(night, state, n) for n in range(1, len(state.tables) + 1)]
     holder = None
@@ -221,6 +247,7 @@ def tv_context(night: Night, state: LiveNight) -> dict:
     return {
         "night": night, "banner": round_banner(night, state), "tables": tables,
         "standings": standings(state)[:12], "movement": movement(state),
+        "races": prize_races(night, state) if state.started else [],
         "fuzzy_holder": holder,
         "bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq} if bunco else None,
         "seq": state.seq,

@@ -164,6 +164,32 @@ def night_update_rules(*, night: Night, rules: HouseRules, entry_fee_cents: int 
 
 
 @_refuse_on_domain_errors
+def awards_update(*, night: Night, awards: list[dict], award_ties: str,
+                  one_prize_per_person: bool, pot_cents: int | None) -> Night:
+    """The prize list, before or during the night (play does not depend on it)."""
+    if live_state(night).ended:
+        raise CommandRefused("the night has ended: its prizes are settled")
+    if pot_cents is not None and pot_cents < 0:
+        raise CommandRefused("the pot cannot be negative")
+    rules = night.rules.replace(awards=awards, award_ties=award_ties,
+                                one_prize_per_person=one_prize_per_person)
+    night.rules_json = rules.to_dict()
+    night.pot_cents = pot_cents
+    night.save(update_fields=["rules_json", "pot_cents"])
+    return night
+
+
+@_refuse_on_domain_errors
+def night_again(*, night: Night) -> Night:
+    """A new night with the last one's players and rules."""
+    names = [p.name for p in night.players.all()]
+    again = night_create(name=f"{night.name} (next)", rules_id=night.rules_id,
+                         rules=night.rules, entry_fee_cents=night.entry_fee_cents,
+                         player_names=names)
+    return again
+
+
+@_refuse_on_domain_errors
 def players_add(*, night: Night, names: Sequence[str]) -> list[Player]:
     """Check players in (a pasted list, one name a line). Before the seating only."""
     if live_state(night).seated:

@@ -70,7 +70,8 @@ def host_dashboard(request: HttpRequest) -> HttpResponse:
 def _back(request, night: Night, error: Exception | None = None):
     if error is not None:
         messages.error(request, str(error))
-    return redirect("host_night", night.pk)
+    target = request.session.pop("next_night", None) if error is None else None
+    return redirect("host_night", target or night.pk)
 
 
 @require_POST
@@ -108,7 +109,7 @@ def host_context(request: HttpRequest, night: Night) -> dict:
     players = list(night.players.all())
     awards = []
     if state.phase in ("over", "ended") and state.night:
-        pot = night.entry_fee_cents * len(players)
+        pot = night.pot
         for a in decide_awards(rules, state.night.stats, bunco_order=state.night.bunco_order,
                                pot_cents=pot):
             who = ", ".join(
@@ -128,7 +129,7 @@ def host_context(request: HttpRequest, night: Night) -> dict:
         "fee": money(night.entry_fee_cents), "tables": tables,
         "banner": screens.round_banner(night, state),
         "standings": screens.standings(state), "movement": screens.movement(state),
-        "awards": awards, "pot": money(night.entry_fee_cents * count) if awards else "",
+        "awards": awards, "pot": money(night.pot) if awards else "",
         "join_path": reverse("join", args=[night.join_token]),
         "seated_names": [s.name for t in state.tables for s in t.seats],
         "next_round": state.night.round_number if state.night else 1,
@@ -233,6 +234,60 @@ def host_pause(request, night):
 @_host_command
 def host_end(request, night):
     services.night_end(night=night)
+
+
+def awards_from_post(post) -> list[dict]:
+    """The award rows of the form, in the order the host numbered them; empty rows and rows
+    marked for removal are dropped."""
+    rows = []
+    for i in range(int(post.get("rows", "0") or 0)):
+        category = post.get(f"category_{i}", "")
+        if not category or post.get(f"remove_{i}"):
+            continue
+        share = post.get(f"share_{i}", "").strip().rstrip("%") or None
+        try:
+            order = float(post.get(f"order_{i}", i) or i)
+        except ValueError:
+            raise CommandRefused("the order of a prize must be a number") from None
+        rows.append((order, i, {"category": category, "share_percent": share,
+                                "prize": post.get(f"prize_{i}", "").strip()}))
+    return [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
+
+
+@require_http_methods(["GET", "POST"])
+@host.host_required
+def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    if request.method == "POST":
+        try:
+            typed = request.POST.get("pot", "").strip()
+            services.awards_update(
+                night=night, awards=awards_from_post(request.POST),
+                award_ties=request.POST.get("award_ties", "split"),
+                one_prize_per_person="one_prize_per_person" in request.POST,
+                pot_cents=parse_money(typed) if typed else None,
+            )
+        except CommandRefused as exc:
+            messages.error(request, str(exc).split(": ", 1)[-1] if str(exc).startswith("awards")
+                           else str(exc))
+        else:
+            messages.success(request, "Prizes saved.")
+            return redirect("host_night", night.pk)
+    rules = night.rules
+    rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize}
+            for a in rules.awards] + [{"category": "", "share": "", "prize": ""}] * 2
+    return render(request, "bunco/host/awards.html", {
+        "night": night, "rules": rules, "rows": rows,
+        "categories": screens.CATEGORY_LABELS.items(),
+        "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
+        "pot_from_fees": money(night.entry_fee_cents * night.players.count()),
+    })
+
+
+@_host_command
+def host_night_again(request, night):
+    again = services.night_again(night=night)
+    request.session["next_night"] = again.pk
 
 
 @require_GET

@@ -1,0 +1,73 @@
+"""The host edits the prize list and the pot; the TV shows the prize races; a new night from
+the last one in two clicks."""
+
+import pytest
+
+from bunco import services
+from bunco.host import host_secret
+from bunco.models import Night
+
+
+@pytest.fixture
+def host_client(client, db):
+    client.get(f"/host/{host_secret()}/")
+    return client
+
+
+def form(rows, **extra):
+    data = {"rows": str(len(rows)), "award_ties": "split", **extra}
+    for i, (order, category, share, prize) in enumerate(rows):
+        data.update({f"order_{i}": order, f"category_{i}": category, f"share_{i}": share,
+                     f"prize_{i}": prize})
+    return data
+
+
+def test_the_host_adds_removes_reorders_and_prices_the_prizes(host_client, seated_night):
+    url = f"/host/nights/{seated_night.pk}/awards/"
+    page = host_client.get(url).content.decode()
+    assert "Most buncos" in page and "must add up to 100%" in page
+    rows = [("2", "most_buncos", "60", ""), ("1", "most_wins", "40", ""),
+            ("3", "lowest_points", "", "Pineapple doormat"), ("4", "fuzzy_die", "", "x")]
+    data = form(rows, pot="150", one_prize_per_person="on")
+    data["remove_3"] = "on"
+    host_client.post(url, data)
+    seated_night.refresh_from_db()
+    awards = seated_night.rules.awards
+    assert [str(a.category) for a in awards] == ["most_wins", "most_buncos", "lowest_points"]
+    assert [a.share_percent for a in awards][:2] == [40, 60]
+    assert awards[2].prize == "Pineapple doormat"
+    assert seated_night.rules.one_prize_per_person and seated_night.pot == 15_000
+
+
+def test_shares_that_do_not_add_up_are_refused_at_setup(host_client, seated_night):
+    url = f"/host/nights/{seated_night.pk}/awards/"
+    before = seated_night.rules_json
+    response = host_client.post(url, form([("1", "most_wins", "40", ""),
+                                           ("2", "most_buncos", "55", "")]), follow=True)
+    assert "the shares of the pot add up to 95%, not 100%" in response.content.decode()
+    seated_night.refresh_from_db()
+    assert seated_night.rules_json == before
+
+
+def test_the_pot_defaults_to_the_entry_fee_of_every_player(seated_night):
+    assert seated_night.pot == 1000 * 12
+
+
+def test_the_tv_shows_who_leads_each_prize_during_the_night(client, seated_night):
+    services.round_start(night=seated_night)
+    html = client.get(f"/tv/{seated_night.tv_token}/").content.decode()
+    assert "Prize races" in html and "Most buncos · 40%" in html
+    assert "Lowest score · Upside-down pineapple doormat" in html
+    assert "<b>12 tied</b>" in html  # nobody has scored yet: all twelve share the lowest score
+
+
+def test_a_new_night_from_the_last_one_in_two_clicks(host_client, seated_night):
+    response = host_client.post(f"/host/nights/{seated_night.pk}/again/", follow=True)
+    again = Night.objects.exclude(pk=seated_night.pk).get()
+    assert response.request["PATH_INFO"] == f"/host/nights/{again.pk}/"
+    assert again.rules == seated_night.rules and again.entry_fee_cents == 1000
+    assert list(again.players.values_list("name", flat=True)) == list(
+        seated_night.players.values_list("name", flat=True))
+    host_client.post(f"/host/nights/{again.pk}/seat/")  # the second click
+    assert "Ring the bell: start round 1" in host_client.get(
+        f"/host/nights/{again.pk}/").content.decode()
