@@ -32,6 +32,9 @@ class Night(models.Model):
     tv_token = models.CharField(max_length=32, unique=True, default=new_token)
     join_token = models.CharField(max_length=32, unique=True, default=new_token)
     last_seq = models.PositiveIntegerField(default=0, help_text="the log's last sequence number")
+    roll_offs = models.JSONField(default=dict, blank=True,
+                                 help_text="prize category -> winner of its roll-off")
+    revealed = models.PositiveSmallIntegerField(default=0, help_text="prizes shown on the TV")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = NightQuerySet.as_manager()

@@ -235,6 +235,29 @@ def prize_races(night: Night, state: LiveNight) -> list[dict]:
              "value": r.value, "share": r.share_label, "prize": r.prize} for r in results]
 
 
+def money(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def final_awards(night: Night, state: LiveNight) -> list[dict]:
+    """The night's prizes as the engine decides them, with the money and any roll-off the
+    host still has to run."""
+    if not state.night:
+        return []
+    from scoring import decide_awards
+
+    out = []
+    for a in decide_awards(night.rules, state.night.stats, bunco_order=state.night.bunco_order,
+                           pot_cents=night.pot, roll_offs=night.roll_offs):
+        payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else ""}
+                   for n, c in (a.payouts or [(w, 0) for w in a.winners])]
+        out.append({"category": str(a.category), "label": CATEGORY_LABELS[str(a.category)],
+                    "share": a.share_label, "prize": a.prize, "value": a.value,
+                    "payouts": payouts, "roll_off": list(a.roll_off),
+                    "amount": money(a.amount_cents) if a.amount_cents is not None else ""})
+    return out
+
+
 def tv_context(night: Night, state: LiveNight) -> dict:
     tables = [table_context(night, state, n) for n in range(1, len(state.tables) + 1)]
     holder = None
@@ -242,12 +265,15 @@ def tv_context(night: Night, state: LiveNight) -> dict:
         order = state.night.bunco_order
         holder = order[-1] if order else None
     bunco = state.last_bunco
-    if bunco not in state.rolls:
+    if bunco not in state.rolls or state.ended:
         bunco = None  # celebrate this round's bunco, not one from an hour ago
     return {
         "night": night, "banner": round_banner(night, state), "tables": tables,
         "standings": standings(state)[:12], "movement": movement(state),
-        "races": prize_races(night, state) if state.started else [],
+        "races": prize_races(night, state) if state.started and not state.ended else [],
+        "ended": state.ended,
+        "reveal": final_awards(night, state)[:night.revealed] if state.ended else [],
+        "to_reveal": max(0, len(night.rules.awards) - night.revealed) if state.ended else 0,
         "fuzzy_holder": holder,
         "bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq} if bunco else None,
         "seq": state.seq,

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import host, screens, services, sheets
+from bunco import broadcast, host, screens, services, sheets
 from bunco.models import Night, Player
 from bunco.rules_form import rule_fields, rules_from_post
 from bunco.selectors import (
@@ -24,7 +24,7 @@ from bunco.selectors import (
     table_links,
 )
 from bunco.services import CommandRefused
-from scoring import PRESETS, RulesError, decide_awards
+from scoring import PRESETS, RulesError
 from tables import services as table_services
 
 
@@ -109,15 +109,7 @@ def host_context(request: HttpRequest, night: Night) -> dict:
     players = list(night.players.all())
     awards = []
     if state.phase in ("over", "ended") and state.night:
-        pot = night.pot
-        for a in decide_awards(rules, state.night.stats, bunco_order=state.night.bunco_order,
-                               pot_cents=pot):
-            who = ", ".join(
-                f"{name} {money(c)}" if a.amount_cents is not None else name
-                for name, c in (a.payouts or [(w, 0) for w in a.winners])
-            ) or ("roll-off: " + ", ".join(a.roll_off) if a.roll_off else "nobody qualified")
-            awards.append({"label": str(a.category).replace("_", " "), "share": a.share_label,
-                           "prize": a.prize, "who": who})
+        awards = screens.final_awards(night, state)
     count = len(players)
     low, high = rules.player_limits
     if not low <= count <= high:
@@ -135,6 +127,7 @@ def host_context(request: HttpRequest, night: Night) -> dict:
         "next_round": state.night.round_number if state.night else 1,
         "start_key": f"{night.pk:08x}-0000-4000-8000-{state.seq:012x}",
         "seating_note": note, "seq": state.seq, "paused": state.paused,
+        "revealed": night.revealed,
         "has_ghost_chair": state.next_ghost() is not None,
         "ws_url": f"/ws/host/{night.pk}/",
     }
@@ -282,6 +275,40 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
         "pot_from_fees": money(night.entry_fee_cents * night.players.count()),
     })
+
+
+@_host_command
+def host_roll_off(request, night):
+    """Settle a tied prize: the host enters the roll-off's winner, or the app rolls for them."""
+    import random
+
+    state = live_state(night)
+    category = request.POST.get("category", "")
+    pending = {a["category"]: a["roll_off"] for a in screens.final_awards(night, state)}
+    contenders = pending.get(category)
+    if not contenders:
+        raise CommandRefused("that prize has no tie to roll off")
+    winner = request.POST.get("winner")
+    if winner is None:
+        from scoring import roll_off
+
+        winner = roll_off(contenders, random.SystemRandom(),
+                          lowest=category == "lowest_points")
+    elif winner not in contenders:
+        raise CommandRefused(f"{winner} is not tied for that prize")
+    night.roll_offs = {**night.roll_offs, category: winner}
+    night.save(update_fields=["roll_offs"])
+    messages.success(request, f"{winner} wins the roll-off.")
+    broadcast.night_changed(night.pk)
+
+
+@_host_command
+def host_reveal(request, night):
+    """Show the next prize on the TV (after the last one, start the reveal over)."""
+    total = len(night.rules.awards)
+    night.revealed = night.revealed + 1 if night.revealed < total else 0
+    night.save(update_fields=["revealed"])
+    broadcast.night_changed(night.pk)
 
 
 @_host_command

@@ -71,3 +71,73 @@ def test_a_new_night_from_the_last_one_in_two_clicks(host_client, seated_night):
     host_client.post(f"/host/nights/{again.pk}/seat/")  # the second click
     assert "Ring the bell: start round 1" in host_client.get(
         f"/host/nights/{again.pk}/").content.decode()
+
+
+def finish_night(night, rules_id="babz"):
+    """Play the whole night (one set) through the services, then end it."""
+    import uuid
+
+    from bunco.selectors import live_state
+    from scoring import PRESETS
+    from tables.services import roll_record
+
+    services.night_update_rules(night=night, rules=night.rules.replace(sets=1))
+    while live_state(night).phase != "over":
+        services.round_start(night=night)
+        state = live_state(night)
+        while state.room is not None:
+            for t in state.room.tables:
+                if not t.done:
+                    tied = len(set(t.team_scores)) == 1
+                    quick = "bunco" if tied and t.phase.value == "playing" else (
+                        "hit1" if tied else "miss")
+                    if t.dice_expected == 1:
+                        quick = "die6" if t.current % 2 else "die1"
+                    roll_record(night=night, table=t.spec.number, key=uuid.uuid4(), actor="t",
+                                quick=quick)
+                    break
+            state = live_state(night)
+    services.night_end(night=night)
+    assert PRESETS[rules_id]
+    return live_state(night)
+
+
+def test_a_tied_prize_is_rolled_off_by_the_app_or_entered_by_the_host(host_client, db):
+    from scoring import sample_names
+
+    night = services.night_create(name="Ties", rules_id="fuzzy-die",
+                                  player_names=sample_names(8))
+    night.rules_json = night.rules.replace(award_ties="roll_off").to_dict()
+    night.save()
+    services.night_seat(night=night)
+    finish_night(night, "fuzzy-die")
+    page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
+    from bunco import screens
+    from bunco.selectors import live_state
+
+    tied = [a for a in screens.final_awards(night, live_state(night)) if a["roll_off"]]
+    assert tied, "eight players over six rounds always tie somewhere"
+    assert "roll the dice for them" in page
+    first = tied[0]
+    host_client.post(f"/host/nights/{night.pk}/roll-off/",
+                     {"category": first["category"], "winner": first["roll_off"][-1]})
+    night.refresh_from_db()
+    assert night.roll_offs[first["category"]] == first["roll_off"][-1]
+    response = host_client.post(f"/host/nights/{night.pk}/roll-off/",
+                                {"category": first["category"], "winner": "Nobody"},
+                                follow=True)
+    assert "no tie to roll off" in response.content.decode()
+    for other in tied[1:]:
+        host_client.post(f"/host/nights/{night.pk}/roll-off/", {"category": other["category"]})
+    night.refresh_from_db()
+    assert all(a["category"] in night.roll_offs for a in tied)
+    assert not [a for a in screens.final_awards(night, live_state(night)) if a["roll_off"]]
+
+
+def test_the_tv_reveals_the_prizes_one_by_one(host_client, client, seated_night):
+    finish_night(seated_night)
+    tv = f"/tv/{seated_night.tv_token}/"
+    assert client.get(tv).content.decode().count('class="hidden"') == 6
+    host_client.post(f"/host/nights/{seated_night.pk}/reveal/")
+    html = client.get(tv).content.decode()
+    assert html.count('class="hidden"') == 5 and 'data-category="most_buncos"' in html

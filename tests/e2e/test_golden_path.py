@@ -8,10 +8,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from .base import HOST_SECRET as SECRET
 from .base import BrowserTestCase
 
-SECRET = "golden-path-secret"
-os.environ["BUNCO_HOST_SECRET"] = SECRET  # read by the live server process too
 ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 PHONE = {"width": 360, "height": 740}
 NAMES = ["Ava", "Ben", "Cleo", "Dana", "Eli", "Faye", "Gus", "Hana", "Ivan", "Jade", "Kofi",
