@@ -57,8 +57,24 @@ class Night(models.Model):
         return self.entry_fee_cents * self.players.count()
 
 
+class Person(models.Model):
+    """Someone who comes back night after night. Players are matched to a person by name when
+    they check in; the host can merge two people or split a player off."""
+
+    name = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Player(models.Model):
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="players")
+    person = models.ForeignKey(Person, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="players")
     name = models.CharField(max_length=40)
     token = models.CharField(max_length=32, unique=True, default=new_token)
     position = models.PositiveIntegerField(default=0, help_text="order of check-in")

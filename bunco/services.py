@@ -27,7 +27,7 @@ from bunco.live import (
     fold,
     tables_to_data,
 )
-from bunco.models import Night, Player
+from bunco.models import Night, Person, Player
 from bunco.selectors import live_state, log_events
 from scoring import PRESETS, HouseRules, IllegalMove, RulesError, sample_names, seat_night
 from scoring.seating import clean_names
@@ -201,8 +201,37 @@ def players_add(*, night: Night, names: Sequence[str]) -> list[Player]:
     cleaned = clean_names([*existing, *names])[len(existing):]
     start = len(existing)
     with transaction.atomic():
-        return [Player.objects.create(night=night, name=n, position=start + i)
+        return [Player.objects.create(night=night, name=n, position=start + i,
+                                      person=person_for(n))
                 for i, n in enumerate(cleaned)]
+
+
+def person_for(name: str) -> Person:
+    """The person a checked-in name belongs to: the one who last played under that name."""
+    earlier = (Player.objects.filter(name__iexact=name, person__isnull=False)
+               .select_related("person").order_by("-night__created_at").first())
+    return earlier.person if earlier else Person.objects.create(name=name)
+
+
+@_refuse_on_domain_errors
+def people_merge(*, keep: Person, other: Person) -> Person:
+    """Two records of one person ("Kathy" and "Katherine"): everything moves to ``keep``."""
+    if keep.pk == other.pk:
+        raise CommandRefused("pick two different people to merge")
+    with transaction.atomic():
+        other.players.update(person=keep)
+        other.delete()
+    return keep
+
+
+@_refuse_on_domain_errors
+def player_split(*, player: Player) -> Person:
+    """This player was someone else who shares the name: give them a person of their own."""
+    with transaction.atomic():
+        person = Person.objects.create(name=player.name)
+        player.person = person
+        player.save(update_fields=["person"])
+    return person
 
 
 @_refuse_on_domain_errors
@@ -243,7 +272,8 @@ def player_arrive(*, night: Night, name: str, key=None) -> Player:
     existing = list(night.players.values_list("name", flat=True))
     (clean,) = clean_names([*existing, name])[len(existing):]
     with transaction.atomic():
-        player = Player.objects.create(night=night, name=clean, position=len(existing))
+        player = Player.objects.create(night=night, name=clean, position=len(existing),
+                                       person=person_for(clean))
         event_append(night=night, kind=ARRIVED, key=key, actor="host",
                      data={"name": clean, "ghost": ghost})
     return player

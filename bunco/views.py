@@ -14,7 +14,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco import broadcast, host, screens, services, sheets
-from bunco.models import Night, Player
+from bunco.models import Night, Person, Player
 from bunco.rules_form import rule_fields, rules_from_post
 from bunco.selectors import (
     live_state,
@@ -309,6 +309,40 @@ def host_reveal(request, night):
     night.revealed = night.revealed + 1 if night.revealed < total else 0
     night.save(update_fields=["revealed"])
     broadcast.night_changed(night.pk)
+
+
+@require_GET
+@host.host_required
+def host_season(request: HttpRequest) -> HttpResponse:
+    from bunco.season import season
+
+    people = Person.objects.prefetch_related("players__night")
+    return render(request, "bunco/host/season.html", {"rows": season(), "people": people})
+
+
+@require_POST
+@host.host_required
+def host_people_merge(request: HttpRequest) -> HttpResponse:
+    keep = Person.objects.filter(pk=request.POST.get("keep") or 0).first()
+    other = Person.objects.filter(pk=request.POST.get("other") or 0).first()
+    try:
+        if keep is None or other is None:
+            raise CommandRefused("pick the two people to merge")
+        services.people_merge(keep=keep, other=other)
+    except CommandRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"{other.name} and {keep.name} are one person now.")
+    return redirect("host_season")
+
+
+@require_POST
+@host.host_required
+def host_player_split(request: HttpRequest, player_pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_pk)
+    services.player_split(player=player)
+    messages.success(request, f"{player.name} of {player.night.name} is a person of their own.")
+    return redirect("host_season")
 
 
 @_host_command

@@ -1,0 +1,49 @@
+"""The season: every night kept, each person's totals across them, and their best nights."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from bunco import screens
+from bunco.models import Night, Player
+from bunco.selectors import live_state
+
+
+def season(nights=None) -> list[dict]:
+    """One row per person who played, most wins first."""
+    nights = list(nights if nights is not None else Night.objects.all())
+    rows: dict[int, dict] = {}
+    prizes: dict[int, list[str]] = defaultdict(list)
+    for night in nights:
+        state = live_state(night)
+        if state.night is None:
+            continue
+        players = {p.name: p for p in Player.objects.filter(night=night).select_related("person")}
+        awards = screens.final_awards(night, state) if state.ended else []
+        for award in awards:
+            for payout in award["payouts"]:
+                player = players.get(payout["name"])
+                if player and player.person_id:
+                    prize = award["label"] + (f" {payout['amount']}" if payout["amount"] else "")
+                    prizes[player.person_id].append(f"{prize} ({night.name})")
+        for name, player in players.items():
+            stats = state.night.stats.get(name)
+            if stats is None or player.person_id is None:
+                continue
+            row = rows.setdefault(player.person_id, {
+                "person": player.person, "nights": 0, "wins": 0, "losses": 0, "buncos": 0,
+                "mini_buncos": 0, "points": 0, "best": None,
+            })
+            row["nights"] += 1
+            for key in ("wins", "losses", "buncos", "mini_buncos", "points"):
+                row[key] += getattr(stats, key)
+            mine = (stats.wins, stats.points)
+            if row["best"] is None or mine > row["best"]["key"]:
+                row["best"] = {"key": mine, "night": night, "wins": stats.wins,
+                               "points": stats.points}
+    out = []
+    for person_id, row in rows.items():
+        row["prizes"] = prizes.get(person_id, [])
+        out.append(row)
+    out.sort(key=lambda r: (-r["wins"], -r["buncos"], -r["points"], r["person"].name.casefold()))
+    return out
