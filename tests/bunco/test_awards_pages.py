@@ -6,6 +6,7 @@ import pytest
 from bunco import services
 from bunco.host import host_secret
 from bunco.models import Night
+from tests.playing import finish_night
 
 
 @pytest.fixture
@@ -73,35 +74,6 @@ def test_a_new_night_from_the_last_one_in_two_clicks(host_client, seated_night):
         f"/host/nights/{again.pk}/").content.decode()
 
 
-def finish_night(night, rules_id="babz"):
-    """Play the whole night (one set) through the services, then end it."""
-    import uuid
-
-    from bunco.selectors import live_state
-    from scoring import PRESETS
-    from tables.services import roll_record
-
-    services.night_update_rules(night=night, rules=night.rules.replace(sets=1))
-    while live_state(night).phase != "over":
-        services.round_start(night=night)
-        state = live_state(night)
-        while state.room is not None:
-            for t in state.room.tables:
-                if not t.done:
-                    tied = len(set(t.team_scores)) == 1
-                    quick = "bunco" if tied and t.phase.value == "playing" else (
-                        "hit1" if tied else "miss")
-                    if t.dice_expected == 1:
-                        quick = "die6" if t.current % 2 else "die1"
-                    roll_record(night=night, table=t.spec.number, key=uuid.uuid4(), actor="t",
-                                quick=quick)
-                    break
-            state = live_state(night)
-    services.night_end(night=night)
-    assert PRESETS[rules_id]
-    return live_state(night)
-
-
 def test_a_tied_prize_is_rolled_off_by_the_app_or_entered_by_the_host(host_client, db):
     from scoring import sample_names
 
@@ -110,7 +82,7 @@ def test_a_tied_prize_is_rolled_off_by_the_app_or_entered_by_the_host(host_clien
     night.rules_json = night.rules.replace(award_ties="roll_off").to_dict()
     night.save()
     services.night_seat(night=night)
-    finish_night(night, "fuzzy-die")
+    finish_night(night)
     page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
     from bunco import screens
     from bunco.selectors import live_state

@@ -6,8 +6,7 @@ from bunco import services
 from bunco.host import host_secret
 from bunco.models import Person
 from bunco.season import season
-
-from .test_awards_pages import finish_night
+from tests.playing import finish_night
 
 
 @pytest.fixture

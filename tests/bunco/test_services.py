@@ -11,6 +11,7 @@ from bunco.services import CommandRefused
 from scoring import PRESETS
 from tables.models import ScoreEvent, TableLink
 from tables.services import roll_record
+from tests.playing import play_round
 
 
 @pytest.mark.django_db
@@ -128,21 +129,6 @@ def test_demo_night_is_twelve_players_seated_and_ready():
     assert night.players.count() == 12 and state.phase == "ready"
 
 
-def _finish_the_round(night):
-    from tables.services import roll_record
-
-    roll_record(night=night, table=1, key=uuid.uuid4(), actor="t", quick="bunco")
-    state = live_state(night)
-    while state.room is not None:
-        for t in state.room.tables:
-            if not t.done:
-                tied = len(set(t.team_scores)) == 1 and t.phase.value == "tie_break"
-                roll_record(night=night, table=t.spec.number, key=uuid.uuid4(), actor="t",
-                            quick="hit1" if tied else "miss")
-                break
-        state = live_state(night)
-
-
 @pytest.mark.django_db
 def test_a_late_arrival_takes_the_ghosts_chair():
     night = services.night_create(name="X", rules_id="babz", player_names=[
@@ -161,7 +147,7 @@ def test_a_player_who_leaves_becomes_a_ghost_from_the_next_round(seated_night):
     services.round_start(night=seated_night)
     with pytest.raises(CommandRefused, match="wait for this round to end"):
         services.player_leave(night=seated_night, player=ava)
-    _finish_the_round(seated_night)
+    play_round(seated_night, start=False)
     services.player_leave(night=seated_night, player=ava)
     state = live_state(seated_night)
     assert state.seat_of("Ava") is None and state.next_ghost() is not None

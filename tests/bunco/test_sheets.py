@@ -12,21 +12,7 @@ from bunco.host import host_secret
 from bunco.selectors import live_state
 from tables.models import TableLink
 from tables.services import roll_record
-
-
-def play_a_round(night):
-    services.round_start(night=night)
-    state = live_state(night)
-    while state.room is not None:
-        for t in state.room.tables:
-            if not t.done:
-                tied = len(set(t.team_scores)) == 1
-                roll_record(night=night, table=t.spec.number, key=uuid.uuid4(), actor="t",
-                            quick="bunco" if tied and t.phase.value == "playing" else
-                            ("hit1" if tied else "miss"))
-                break
-        state = live_state(night)
-    return state
+from tests.playing import play_round
 
 
 @pytest.fixture
@@ -36,8 +22,8 @@ def host_client(client, db):
 
 
 def test_the_csv_has_a_row_per_player_per_round_that_adds_up(host_client, seated_night):
-    state = play_a_round(seated_night)
-    play_a_round(seated_night)
+    play_round(seated_night)
+    play_round(seated_night)
     response = host_client.get(f"/host/nights/{seated_night.pk}/sheet.csv")
     assert response["Content-Type"].startswith("text/csv")
     assert "Test-night-score-sheet.csv" in response["Content-Disposition"]
@@ -57,7 +43,7 @@ def test_the_csv_has_a_row_per_player_per_round_that_adds_up(host_client, seated
 
 
 def test_the_master_sheet_prints_one_page_per_set(host_client, seated_night):
-    play_a_round(seated_night)
+    play_round(seated_night)
     html = host_client.get(f"/host/nights/{seated_night.pk}/sheet/").content.decode()
     assert html.count('<section class="sheet">') == seated_night.rules.sets
     assert "master score sheet, set 1" in html and "Round 6" in html
@@ -80,7 +66,7 @@ def test_the_tally_history_keeps_corrections_and_who_made_them(host_client, seat
 
 
 def test_a_players_phone_shows_their_scorecard(client, seated_night):
-    play_a_round(seated_night)
+    play_round(seated_night)
     ava = seated_night.players.get(name="Ava")
     html = client.get(f"/p/{ava.token}/").content.decode()
     assert 'data-testid="scorecard"' in html and "My scorecard" in html

@@ -4,14 +4,13 @@ the TV shows exactly the winners and amounts the rules engine computes."""
 import random
 import re
 import threading
-import uuid
 
 from playwright.sync_api import expect
 
 from bunco import services
 from bunco.selectors import live_state
 from scoring import decide_awards, sample_names
-from tables.services import roll_record
+from tests.playing import finish_night
 
 from .base import HOST_SECRET as SECRET
 from .base import BrowserTestCase
@@ -20,19 +19,8 @@ from .base import BrowserTestCase
 def play_a_whole_night():
     night = services.night_create(name="Finale", rules_id="babz", entry_fee_cents=1000,
                                   player_names=sample_names(12))
-    services.night_update_rules(night=night, rules=night.rules.replace(sets=1))
     services.night_seat(night=night, rng=random.Random(8))
-    rng = random.Random(9)
-    while live_state(night).phase != "over":
-        services.round_start(night=night)
-        state = live_state(night)
-        while state.room is not None:
-            for t in state.room.tables:
-                if not t.done:
-                    dice = [rng.randint(1, 6) for _ in range(t.dice_expected)]
-                    roll_record(night=night, table=t.spec.number, key=uuid.uuid4(),
-                                actor="t", dice=dice)
-            state = live_state(night)
+    assert finish_night(night, rng=random.Random(9), end=False).phase == "over"
     return night
 
 
@@ -52,10 +40,10 @@ class EndOfNight(BrowserTestCase):
         host.goto(f"{self.live_server_url}/host/{SECRET}/")
         host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
         expect(host.locator("#banner")).to_contain_text("That's the night!")
-        tv = self.browser.new_page(viewport={"width": 1920, "height": 1080})
-        tv.goto(f"{self.live_server_url}/tv/{night.tv_token}/")
         host.on("dialog", lambda dialog: dialog.accept())
         host.get_by_role("button", name="End the night").click()
+        tv = self.browser.new_page(viewport={"width": 1920, "height": 1080})
+        tv.goto(f"{self.live_server_url}/tv/{night.tv_token}/")
         expect(tv.locator("[data-testid=tv-prizes] li.hidden")).to_have_count(len(expected))
 
         for shown, award in enumerate(expected, 1):

@@ -1,0 +1,45 @@
+"""Playing rounds through the same services the phones use, for tests that need a round (or a
+whole night) behind them."""
+
+import uuid
+
+from bunco import services
+from bunco.selectors import live_state
+from tables.services import roll_record
+
+
+def tap(night, table, rng=None):
+    """One roll at ``table``: random dice with ``rng``; otherwise a bunco opens a tied table,
+    a hit breaks a tie, and misses end turns, so every round closes in a few taps."""
+    if table.dice_expected == 1:
+        quick, dice = ("die6" if table.current % 2 else "die1"), None
+    elif rng is not None:
+        quick, dice = None, [rng.randint(1, 6) for _ in range(3)]
+    else:
+        tied = len(set(table.team_scores)) == 1
+        quick = "bunco" if tied and table.phase.value == "playing" else (
+            "hit1" if tied else "miss")
+        dice = None
+    return roll_record(night=night, table=table.spec.number, key=uuid.uuid4(), actor="test",
+                       quick=quick, dice=dice)
+
+
+def play_round(night, *, start=True, rng=None):
+    """Ring the bell (unless a round is in play) and roll until every table has a result."""
+    if start:
+        services.round_start(night=night)
+    state = live_state(night)
+    while state.room is not None:
+        tap(night, next(t for t in state.room.tables if not t.done), rng)
+        state = live_state(night)
+    return state
+
+
+def finish_night(night, *, rng=None, sets=1, end=True):
+    """Play every round of a ``sets``-set night, then (unless told not to) end it."""
+    services.night_update_rules(night=night, rules=night.rules.replace(sets=sets))
+    while live_state(night).phase != "over":
+        play_round(night, rng=rng)
+    if end:
+        services.night_end(night=night)
+    return live_state(night)
