@@ -46,12 +46,12 @@ def tv_snapshot(night: Night, state) -> str:
     ])
 
 
-def host_snapshot(request_less_context: dict) -> str:
+def host_snapshot(board: dict) -> str:
     return "".join([
-        sync_marker(request_less_context["seq"]),
+        sync_marker(board["seq"]),
         render_to_string("bunco/_banner.html",
-                         {"banner": request_less_context["banner"], "oob": True}),
-        render_to_string("bunco/host/_board.html", {**request_less_context, "oob": True}),
+                         {"banner": board["banner"], "oob": True}),
+        render_to_string("bunco/host/_board.html", {**board, "oob": True}),
     ])
 
 
@@ -77,8 +77,6 @@ def tables_to_push(state, kind: str | None, table: int | None) -> range | list[i
 
 def night_changed(night_id: int, kind: str | None = None, table: int | None = None) -> None:
     """Push every screen of the night that changed its new fragments (each rendered once)."""
-    from bunco.views import host_context
-
     night = Night.objects.get(pk=night_id)
     state = live_state(night)
     seq = state.seq
@@ -88,7 +86,7 @@ def night_changed(night_id: int, kind: str | None = None, table: int | None = No
     _send(groups.tv(night_id),
           {"type": "screen.update", "seq": seq, "html": tv_snapshot(night, state)})
     _send(groups.host(night_id),
-          {"type": "screen.update", "seq": seq, "html": host_snapshot(host_context(None, night))})
+          {"type": "screen.update", "seq": seq, "html": host_snapshot(screens.host_board(night))})
     shape = (state.phase, state.night.set_number if state.night else 0,
              state.night.round_number if state.night else 0, state.paused,
              tuple(s.name for t in state.tables for s in t.seats))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocketConsumer
 
-from bunco import broadcast, groups, host
+from bunco import broadcast, groups, host, screens
 from bunco.models import Night
 from bunco.selectors import live_state, night_by_tv_token, player_by_token
 
@@ -96,9 +96,7 @@ class HostConsumer(ScreenConsumer):
         return [groups.host(self.night_id)]
 
     def snapshot(self) -> str:
-        from bunco.views import host_context
-
-        return broadcast.host_snapshot(host_context(None, Night.objects.get(pk=self.night_id)))
+        return broadcast.host_snapshot(screens.host_board(Night.objects.get(pk=self.night_id)))
 
 
 class PlayerConsumer(ScreenConsumer):
@@ -134,10 +132,4 @@ class PlayerConsumer(ScreenConsumer):
                 await self.channel_layer.group_add(new, self.channel_name)
                 self.joined.append(new)
             self.table_group = new
-        await self.send(text_data=event["html"])
-
-    async def screen_update(self, event) -> None:
-        # Table pushes carry the table fragment; the player's own update carries it too, so a
-        # player phone only takes its own updates and ignores its table group's duplicates
-        # unless they are newer.
         await self.send(text_data=event["html"])

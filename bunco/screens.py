@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from bunco.live import LiveNight
 from bunco.models import Night
+from bunco.selectors import live_state, table_links
 from scoring import Phase, TableRound
 from scoring.roll import QUICK_KINDS, dice_for
 
@@ -282,3 +284,40 @@ def tv_context(night: Night, state: LiveNight) -> dict:
 
 def render_fragment(template: str, context: dict) -> str:
     return render_to_string(template, context)
+
+
+def host_board(night: Night) -> dict:
+    """The host's night page: every table with its join link, the roster, standings, prizes."""
+    state = live_state(night)
+    rules = night.rules
+    links = table_links(night)
+    tables = []
+    for n in range(1, len(state.tables) + 1):
+        link = links.get(n)
+        tables.append({"live": table_context(night, state, n),
+                       "path": reverse("table", args=[link.token]) if link else ""})
+    players = list(night.players.all())
+    awards = []
+    if state.phase in ("over", "ended") and state.night:
+        awards = final_awards(night, state)
+    count = len(players)
+    low, high = rules.player_limits
+    if not low <= count <= high:
+        note = f"These rules seat {low} to {high} players; {count} checked in."
+    else:
+        note = f"{count} players are ready to be seated."
+    return {
+        "night": night, "rules": rules, "phase": state.phase, "players": players,
+        "fee": money(night.entry_fee_cents), "tables": tables,
+        "banner": round_banner(night, state),
+        "standings": standings(state), "movement": movement(state),
+        "awards": awards, "pot": money(night.pot) if awards else "",
+        "join_path": reverse("join", args=[night.join_token]),
+        "seated_names": [s.name for t in state.tables for s in t.seats],
+        "next_round": state.night.round_number if state.night else 1,
+        "start_key": f"{night.pk:08x}-0000-4000-8000-{state.seq:012x}",
+        "seating_note": note, "seq": state.seq, "paused": state.paused,
+        "revealed": night.revealed,
+        "has_ghost_chair": state.next_ghost() is not None,
+        "ws_url": f"/ws/host/{night.pk}/",
+    }

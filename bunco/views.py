@@ -21,15 +21,10 @@ from bunco.selectors import (
     night_by_join_token,
     night_by_tv_token,
     player_by_token,
-    table_links,
 )
 from bunco.services import CommandRefused
 from scoring import PRESETS, RulesError
 from tables import services as table_services
-
-
-def money(cents: int) -> str:
-    return f"${cents / 100:,.2f}"
 
 
 def parse_money(text: str) -> int:
@@ -97,48 +92,12 @@ def host_demo(request: HttpRequest) -> HttpResponse:
     return redirect("host_night", night.pk)
 
 
-def host_context(request: HttpRequest, night: Night) -> dict:
-    state = live_state(night)
-    rules = night.rules
-    links = table_links(night)
-    tables = []
-    for n in range(1, len(state.tables) + 1):
-        link = links.get(n)
-        tables.append({"live": screens.table_context(night, state, n),
-                       "path": reverse("table", args=[link.token]) if link else ""})
-    players = list(night.players.all())
-    awards = []
-    if state.phase in ("over", "ended") and state.night:
-        awards = screens.final_awards(night, state)
-    count = len(players)
-    low, high = rules.player_limits
-    if not low <= count <= high:
-        note = f"These rules seat {low} to {high} players; {count} checked in."
-    else:
-        note = f"{count} players are ready to be seated."
-    return {
-        "night": night, "rules": rules, "phase": state.phase, "players": players,
-        "fee": money(night.entry_fee_cents), "tables": tables,
-        "banner": screens.round_banner(night, state),
-        "standings": screens.standings(state), "movement": screens.movement(state),
-        "awards": awards, "pot": money(night.pot) if awards else "",
-        "join_path": reverse("join", args=[night.join_token]),
-        "seated_names": [s.name for t in state.tables for s in t.seats],
-        "next_round": state.night.round_number if state.night else 1,
-        "start_key": f"{night.pk:08x}-0000-4000-8000-{state.seq:012x}",
-        "seating_note": note, "seq": state.seq, "paused": state.paused,
-        "revealed": night.revealed,
-        "has_ghost_chair": state.next_ghost() is not None,
-        "ws_url": f"/ws/host/{night.pk}/",
-    }
-
-
 @require_GET
 @host.host_required
 @ensure_csrf_cookie
 def host_night(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
-    return render(request, "bunco/host/night.html", host_context(request, night))
+    return render(request, "bunco/host/night.html", screens.host_board(night))
 
 
 def _host_command(command):
@@ -273,7 +232,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "night": night, "rules": rules, "rows": rows,
         "categories": screens.CATEGORY_LABELS.items(),
         "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
-        "pot_from_fees": money(night.entry_fee_cents * night.players.count()),
+        "pot_from_fees": screens.money(night.entry_fee_cents * night.players.count()),
     })
 
 
