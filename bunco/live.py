@@ -73,6 +73,7 @@ class LiveNight:
         self.ended = False
         self.last_bunco: RollEntry | None = None
         self.created_at = None  # which night this fold belongs to (ids can be reused)
+        self.rules_json: dict | None = None  # the stored rules it was folded under
         self.paused = False
 
     # -- what screens ask --------------------------------------------------------------------

@@ -43,7 +43,7 @@ class Banner:
 
 def round_banner(night: Night, state: LiveNight) -> Banner:
     phase = state.phase
-    sets = night.rules.sets
+    sets = state.rules.sets
     history = state.night.history if state.night else []
     last_bell = f"{history[-1].set_number}-{history[-1].round_number}" if history else ""
     if phase == "playing":
@@ -104,15 +104,15 @@ def table_context(night: Night, state: LiveNight, number: int) -> dict:
     status = {
         "paused": "Paused by the host",
         "playing": "", "finishing": "Bell! Finish the roll in progress"
-        if night.rules.after_bell.value == "finish_roll" else "Bell! Finish your turn",
+        if state.rules.after_bell.value == "finish_roll" else "Bell! Finish your turn",
         "extra_rolls": "Everyone who hasn't rolled gets one roll",
-        "tie_break": _tie_text(night), "done": "Done — waiting for the other tables",
+        "tie_break": _tie_text(state.rules), "done": "Done — waiting for the other tables",
     }.get(phase, "")
     quick = []
     if playing and playing.dice_expected == 3:
         for kind in QUICK_KINDS:
             try:
-                dice_for(night.rules, playing.round_number, kind)
+                dice_for(state.rules, playing.round_number, kind)
             except ValueError:
                 continue
             quick.append({"kind": kind, "label": QUICK_LABELS[kind]})
@@ -149,13 +149,13 @@ def table_context(night: Night, state: LiveNight, number: int) -> dict:
     }
 
 
-def _tie_text(night: Night) -> str:
+def _tie_text(rules) -> str:
     return {
         "extra_turn_each": "Tied! One more turn each",
         "one_die": "Tied! One die each, highest wins",
         "first_to_hit": "Tied! Keep rolling: first to roll the target wins",
-        "roll_off": f"Tied! Roll off to {night.rules.roll_off_points}",
-    }[night.rules.tie_break.value]
+        "roll_off": f"Tied! Roll off to {rules.roll_off_points}",
+    }[rules.tie_break.value]
 
 
 def standings(state: LiveNight) -> list[dict]:
@@ -222,11 +222,11 @@ CATEGORY_LABELS = {
 
 def prize_races(night: Night, state: LiveNight) -> list[dict]:
     """Who leads each prize category right now (ties shown together)."""
-    if not state.night or not night.rules.awards:
+    if not state.night or not state.rules.awards:
         return []
     from scoring import decide_awards
 
-    results = decide_awards(night.rules.replace(award_ties="split"), state.night.stats,
+    results = decide_awards(state.rules.replace(award_ties="split"), state.night.stats,
                             bunco_order=state.night.bunco_order)
     def leaders(names) -> str:
         if len(names) > 3:
@@ -249,7 +249,7 @@ def final_awards(night: Night, state: LiveNight) -> list[dict]:
     from scoring import decide_awards
 
     out = []
-    for a in decide_awards(night.rules, state.night.stats, bunco_order=state.night.bunco_order,
+    for a in decide_awards(state.rules, state.night.stats, bunco_order=state.night.bunco_order,
                            pot_cents=night.pot, roll_offs=night.roll_offs):
         payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else ""}
                    for n, c in (a.payouts or [(w, 0) for w in a.winners])]
@@ -263,7 +263,7 @@ def final_awards(night: Night, state: LiveNight) -> list[dict]:
 def tv_context(night: Night, state: LiveNight) -> dict:
     tables = [table_context(night, state, n) for n in range(1, len(state.tables) + 1)]
     holder = None
-    if night.rules.fuzzy_die and state.night:
+    if state.rules.fuzzy_die and state.night:
         order = state.night.bunco_order
         holder = order[-1] if order else None
     bunco = state.last_bunco
@@ -275,7 +275,7 @@ def tv_context(night: Night, state: LiveNight) -> dict:
         "races": prize_races(night, state) if state.started and not state.ended else [],
         "ended": state.ended,
         "reveal": final_awards(night, state)[:night.revealed] if state.ended else [],
-        "to_reveal": max(0, len(night.rules.awards) - night.revealed) if state.ended else 0,
+        "to_reveal": max(0, len(state.rules.awards) - night.revealed) if state.ended else 0,
         "fuzzy_holder": holder,
         "bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq} if bunco else None,
         "seq": state.seq,
@@ -289,7 +289,7 @@ def render_fragment(template: str, context: dict) -> str:
 def host_board(night: Night) -> dict:
     """The host's night page: every table with its join link, the roster, standings, prizes."""
     state = live_state(night)
-    rules = night.rules
+    rules = state.rules
     links = table_links(night)
     tables = []
     for n in range(1, len(state.tables) + 1):

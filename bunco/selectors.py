@@ -15,6 +15,13 @@ def log_events(night: Night, after: int = 0) -> list[Event]:
     return [_as_event(r) for r in ScoreEvent.objects.filter(night=night).after(after)]
 
 
+def stamp(state: LiveNight, night: Night) -> LiveNight:
+    """Mark a fold with the night (and the stored rules) it was made from."""
+    state.created_at = night.created_at
+    state.rules_json = night.rules_json
+    return state
+
+
 def live_state(night: Night) -> LiveNight:
     """The night as of its last logged event. A cached fold is only trusted up to its own
     sequence number: newer events are read from the log and applied; a correction refolds."""
@@ -22,18 +29,16 @@ def live_state(night: Night) -> LiveNight:
         state = cache.get(night.pk)
         stale = (
             state is None
-            or state.rules != night.rules
+            or state.rules_json != night.rules_json  # compared as stored: parsing is costly
             or state.created_at != night.created_at
             or state.seq > night.last_seq  # the log is behind the fold: trust the log
         )
         if stale:
-            state = fold(night.rules, log_events(night))
-            state.created_at = night.created_at
+            state = stamp(fold(night.rules, log_events(night)), night)
         else:
             newer = log_events(night, after=state.seq)
             if any(e.kind == "void" for e in newer):
-                state = fold(night.rules, log_events(night))
-                state.created_at = night.created_at
+                state = stamp(fold(night.rules, log_events(night)), night)
             else:
                 for event in newer:
                     state.apply(event)

@@ -28,7 +28,7 @@ from bunco.live import (
     tables_to_data,
 )
 from bunco.models import Night, Person, Player
-from bunco.selectors import live_state, log_events
+from bunco.selectors import live_state, log_events, stamp
 from scoring import PRESETS, HouseRules, IllegalMove, RulesError, sample_names, seat_night
 from scoring.seating import clean_names
 from tables.models import ScoreEvent, TableLink
@@ -104,8 +104,7 @@ def event_append(
             cache.drop(night.pk)
             raise
         if kind == VOID:
-            refolded.created_at = locked.created_at
-            cache.put(night.pk, refolded)
+            cache.put(night.pk, stamp(refolded, locked))
         night.last_seq = locked.last_seq
         transaction.on_commit(lambda: _broadcast(night.pk, kind, table))
     return row, True
