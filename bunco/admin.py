@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from bunco.models import Night, Player
+from bunco.models import Night, Player, ScoreEvent, TableLink
 
 
 class PlayerInline(admin.TabularInline):
@@ -12,3 +12,15 @@ class PlayerInline(admin.TabularInline):
 class NightAdmin(admin.ModelAdmin):
     list_display = ["name", "rules_id", "status", "last_seq", "created_at"]
     inlines = [PlayerInline]
+
+
+@admin.register(ScoreEvent)
+class ScoreEventAdmin(admin.ModelAdmin):
+    list_display = ["night", "seq", "kind", "set_number", "round_number", "table", "player",
+                    "ghost", "position", "data", "actor", "created_at"]
+    list_filter = ["kind"]
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(admin.ModelAdmin):
+    list_display = ["night", "number", "token"]

@@ -1,102 +1,202 @@
-"""Render once, send to many. After a change is committed, the screens' fragments are rendered
-here, once each, and pushed to their Channels groups; group handlers only forward the text.
-Every message starts with the night's sequence number so screens can drop stale ones."""
+"""Render once, send to many; render only what changed.
+
+A table's tap changes that table: its fragment is rendered once and the same text goes to the
+table's phones, the TV and the host, which show each table as its own element. An event that
+changes every screen (a bell, a round's start or close, a pause, a roster or prize change)
+renders each table once, the banner once, and the room-wide parts once per screen kind, for
+the kinds somebody is watching. Group handlers only forward the text.
+
+Every fragment carries ``data-seq``: the sequence number of the last event that changed it.
+A screen drops a fragment older than the one it shows, and its periodic resync sends the seqs
+it shows; it is sent a snapshot only if one of them is behind (``stale``).
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
-from bunco import groups, screens
+from bunco import groups, presence, screens
+from bunco.fold import Event, Kind, LiveNight, void_targets
 from bunco.models import Night
-from bunco.selectors import live_state
 
 
-def sync_marker(seq: int) -> str:
-    return render_to_string("bunco/_sync.html", {"seq": seq})
+@dataclass
+class Frames:
+    """What one command pushes: (group, message) pairs, and the table fragments it rendered
+    (a tap's own answer reuses its table's)."""
+
+    messages: list[tuple[str, dict]] = field(default_factory=list)
+    tables: dict[int, str] = field(default_factory=dict)
+
+    def add(self, group: str, seq: int, html: str, kind: str = "screen.update", **extra):
+        self.messages.append((group, {"type": kind, "seq": seq, "html": html, **extra}))
 
 
-def table_snapshot(night: Night, state, number: int) -> str:
-    return "".join([
-        sync_marker(state.seq),
-        render_to_string("bunco/_banner.html",
-                         {"banner": screens.round_banner(night, state), "oob": True}),
-        render_to_string("tables/_table.html",
-                         {"t": screens.table_context(night, state, number), "oob": True}),
-    ])
+def banner_html(state: LiveNight) -> str:
+    return render_to_string("bunco/_banner.html",
+                            {"banner": screens.round_banner(state), "oob": True})
 
 
-def player_snapshot(night: Night, state, name: str, left: bool = False) -> str:
-    return "".join([
-        sync_marker(state.seq),
-        render_to_string("bunco/_banner.html",
-                         {"banner": screens.round_banner(night, state), "oob": True}),
-        render_to_string("bunco/_me.html",
-                         {"me": screens.my_seat(night, state, name, left), "oob": True}),
-    ])
+def tv_room_parts(night: Night, state: LiveNight) -> tuple[str, str]:
+    """The TV's room-wide parts: prizes, races and the movement board; the standings."""
+    tv = screens.tv_room(night, state)
+    return (render_to_string("bunco/_tv_room.html", {"tv": tv}),
+            render_to_string("bunco/_tv_standings.html", {"tv": tv}))
 
 
-def tv_snapshot(night: Night, state) -> str:
-    return "".join([
-        sync_marker(state.seq),
-        render_to_string("bunco/_banner.html",
-                         {"banner": screens.round_banner(night, state), "oob": True}),
-        render_to_string("bunco/_tv.html", {"tv": screens.tv_context(night, state), "oob": True}),
-    ])
+def tv_room_html(night: Night, state: LiveNight) -> str:
+    return "".join(tv_room_parts(night, state))
 
 
-def host_snapshot(board: dict) -> str:
-    return "".join([
-        sync_marker(board["seq"]),
-        render_to_string("bunco/_banner.html",
-                         {"banner": board["banner"], "oob": True}),
-        render_to_string("bunco/host/_board.html", {**board, "oob": True}),
-    ])
+def tv_bunco_html(state: LiveNight) -> str:
+    return render_to_string("bunco/_tv_bunco.html", screens.tv_bunco(state))
 
 
-# The last (phase, set, round) pushed to players' own phones, per night. Another worker may push
-# the same shape again; that only repeats a message, it never loses one.
-_last_shape: dict[int, tuple] = {}
+def tv_tables_html(state: LiveNight, tables: dict[int, str]) -> str:
+    return render_to_string("bunco/_tv_tables.html", {"tables": [
+        tables[n] for n in sorted(tables)], "seq": state.room_seq, "ended": state.ended})
 
 
-def _send(group: str, message: dict) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, message)
+def host_room_html(night: Night, state: LiveNight) -> str:
+    return render_to_string("bunco/host/_room.html", {"room": screens.host_room(night, state),
+                                                      "night": night})
 
 
-def tables_to_push(state, kind: str | None, table: int | None) -> range | list[int]:
-    """A tap changes its own table; the bell, a new round, a closed round or the end of the
-    night change every table."""
-    everything = range(1, len(state.tables) + 1)
-    if kind not in ("roll", "finish", "void", "renamed") or table is None:
-        return everything
-    if state.room is None or state.room.bell_rung:
-        return everything
-    return [table]
+def me_html(state: LiveNight, name: str, left: bool, table_html: str | None = None) -> str:
+    return render_to_string("bunco/_me.html",
+                            {"me": screens.my_seat(state, name, left, table_html)})
 
 
-def night_changed(night_id: int, kind: str | None = None, table: int | None = None) -> None:
-    """Push every screen of the night that changed its new fragments (each rendered once)."""
-    night = Night.objects.get(pk=night_id)
-    state = live_state(night)
+def all_tables(state: LiveNight) -> dict[int, str]:
+    return {n: screens.render_table(state, n) for n in range(1, len(state.tables) + 1)}
+
+
+# -- snapshots (a screen connecting, or behind) --------------------------------------------------
+
+def table_snapshot(state: LiveNight, number: int) -> str:
+    return banner_html(state) + screens.render_table(state, number)
+
+
+def player_snapshot(state: LiveNight, name: str, left: bool = False) -> str:
+    return banner_html(state) + me_html(state, name, left)
+
+
+def tv_snapshot(night: Night, state: LiveNight) -> str:
+    return (banner_html(state) + tv_tables_html(state, all_tables(state))
+            + tv_room_html(night, state) + tv_bunco_html(state))
+
+
+def host_snapshot(night: Night, state: LiveNight) -> str:
+    return (banner_html(state) + "".join(all_tables(state).values())
+            + host_room_html(night, state))
+
+
+def expected_seq(state: LiveNight, element: str) -> int:
+    """The seq of the last event that changed ``element`` (a fragment's id)."""
+    if element.startswith("table-") and element[6:].isdigit():
+        return max(state.table_seq.get(int(element[6:]), 0), state.room_seq)
+    if element == "tv-bunco":
+        return screens.tv_bunco(state)["seq"]
+    return state.room_seq
+
+
+def stale(state: LiveNight, shows: dict) -> bool:
+    """Whether a screen showing these fragments (id -> data-seq) is behind the night."""
+    for element, seq in shows.items():
+        if not isinstance(seq, int) or seq < expected_seq(state, str(element)):
+            return True
+    return False
+
+
+# -- after a command -----------------------------------------------------------------------------
+
+def touched_tables(state: LiveNight, event: Event) -> list[int]:
+    if event.kind == Kind.VOID:
+        seqs = set(void_targets(event))
+        return sorted({e.table for e in state.round_events
+                       if e.seq in seqs and e.table is not None})
+    return [event.table] if event.table is not None else []
+
+
+def frames(night: Night, state: LiveNight, event: Event, before: tuple | None = None) -> Frames:
+    """The pushes one event makes, each fragment rendered once."""
+    out = Frames()
+    if not state.changed_everything:
+        _table_frames(out, night, state, touched_tables(state, event))
+        bunco = state.last_bunco
+        if (event.kind == Kind.ROLL and bunco and bunco.seq == event.seq
+                and presence.watching(groups.tv(night.pk))):
+            out.add(groups.tv(night.pk), event.seq, tv_bunco_html(state))
+        return out
+    _room_frames(out, night, state)
+    return out
+
+
+def _table_frames(out: Frames, night: Night, state: LiveNight, numbers: list[int]) -> None:
+    watchers = [groups.tv(night.pk), groups.host(night.pk)]
+    for number in numbers:
+        targets = [g for g in (groups.table(night.pk, number), *watchers)
+                   if presence.watching(g)]
+        if not targets:
+            continue
+        html = screens.render_table(state, number)
+        out.tables[number] = html
+        for group in targets:
+            out.add(group, state.seq, html)
+
+
+def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     seq = state.seq
-    for number in tables_to_push(state, kind, table):
-        _send(groups.table(night_id, number),
-              {"type": "screen.update", "seq": seq, "html": table_snapshot(night, state, number)})
-    _send(groups.tv(night_id),
-          {"type": "screen.update", "seq": seq, "html": tv_snapshot(night, state)})
-    _send(groups.host(night_id),
-          {"type": "screen.update", "seq": seq, "html": host_snapshot(screens.host_board(night))})
-    shape = (state.phase, state.night.set_number if state.night else 0,
-             state.night.round_number if state.night else 0, state.paused,
-             tuple(s.name for t in state.tables for s in t.seats))
-    if _last_shape.get(night_id) == shape:
-        return  # in-round taps reach players' phones through their table's group
-    _last_shape[night_id] = shape
+    tv, host = groups.tv(night.pk), groups.host(night.pk)
+    tv_on, host_on = presence.watching(tv), presence.watching(host)
+    phones = []
     for player in night.players.all():
-        where = state.seat_of(player.name)
-        _send(groups.player(player.pk), {
-            "type": "player.update", "seq": seq,
-            "table_group": groups.table(night_id, where[0]) if where else None,
-            "html": player_snapshot(night, state, player.name, player.left_early),
-        })
+        if presence.watching(groups.player(player.pk)):
+            where = state.seat_of(player.name)
+            phones.append((player, where[0] if where else None))
+    numbers = range(1, len(state.tables) + 1)
+    needed = [n for n in numbers if tv_on or host_on
+              or presence.watching(groups.table(night.pk, n))
+              or any(table == n for _, table in phones)]
+    if not needed and not phones:
+        return
+    banner = banner_html(state)
+    tables = {n: screens.render_table(state, n) for n in needed}
+    out.tables.update(tables)
+    for number, html in tables.items():
+        group = groups.table(night.pk, number)
+        if presence.watching(group):
+            out.add(group, seq, banner + html)
+    if tv_on:
+        out.add(tv, seq, banner + tv_tables_html(state, tables) + tv_room_html(night, state)
+                + tv_bunco_html(state))
+    if host_on:
+        out.add(host, seq, banner + "".join(tables.values()) + host_room_html(night, state))
+    for player, table in phones:
+        out.add(groups.player(player.pk), seq,
+                banner + me_html(state, player.name, player.left_early, tables.get(table)),
+                kind="player.update",
+                table_group=groups.table(night.pk, table) if table else None)
+
+
+async def _send_all(messages: list[tuple[str, dict]]) -> None:
+    layer = get_channel_layer()
+    for group, message in messages:
+        await layer.group_send(group, message)
+
+
+def send(out: Frames) -> None:
+    if out.messages:
+        async_to_sync(_send_all)(out.messages)
+
+
+def night_changed(night: Night, state: LiveNight) -> None:
+    """Push every screen of the night a fresh copy (after something outside the log changed
+    what they show, e.g. a table's join link)."""
+    out = Frames()
+    _room_frames(out, night, state)
+    send(out)

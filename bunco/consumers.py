@@ -1,15 +1,14 @@
-"""Websocket consumers: one per screen kind. On connect a screen gets a full snapshot; a
-screen that asks "sync" with an older sequence number gets a fresh one. Group handlers only
-forward text that was rendered once for everyone."""
+"""What every live screen's websocket does, whatever its face: a snapshot on connect, a resync
+when the screen says it is behind, and group handlers that only forward text rendered once for
+everyone. Each face subclasses ``ScreenConsumer`` for its own screen."""
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocketConsumer
 
-from bunco import broadcast, groups, host, screens
-from bunco.models import Night
-from bunco.selectors import live_state, night_by_tv_token, player_by_token
+from bunco import broadcast, presence
+from bunco.selectors import live_state, night_by_id
 
 
 class PingConsumer(JsonWebsocketConsumer):
@@ -31,105 +30,60 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
     night_id: int
 
     async def connect(self) -> None:
+        self.joined: list[str] = []
         found = await database_sync_to_async(self.resolve)()
         if not found:
             await self.close(code=4404)
             return
-        for group in self.groups_to_join():
-            await self.channel_layer.group_add(group, self.channel_name)
+        for group in self.initial_groups():
+            await self.join(group)
         await self.accept()
         await self.send_snapshot()
 
-    async def disconnect(self, code) -> None:
-        for group in getattr(self, "joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+    async def join(self, group: str) -> None:
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.joined.append(group)
+        presence.join(group)
 
-    def groups_to_join(self) -> list[str]:
-        self.joined = self.initial_groups()
-        return self.joined
+    async def leave(self, group: str) -> None:
+        await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined.remove(group)
+        presence.leave(group)
+
+    async def disconnect(self, code) -> None:
+        for group in list(getattr(self, "joined", [])):
+            await self.leave(group)
 
     async def receive_json(self, content, **kwargs) -> None:
         if not isinstance(content, dict) or content.get("type") != "sync":
             await self.send_json({"type": "error", "message": "unknown message"})
             return
-        seq = content.get("seq")
-        last = await database_sync_to_async(self.last_seq)()
-        if not isinstance(seq, int) or seq < last:
+        shows = content.get("shows")
+        if isinstance(shows, dict) and len(shows) <= 64:
+            behind = await database_sync_to_async(self.behind)(shows)
+        else:  # an older page: it says only the last seq it saw
+            seq = content.get("seq")
+            behind = await database_sync_to_async(self.behind_seq)(seq)
+        if behind:
             await self.send_snapshot()
 
-    async def send_snapshot(self) -> None:
-        await self.send(text_data=await database_sync_to_async(self.snapshot)())
+    def behind(self, shows: dict) -> bool:
+        night = night_by_id(self.night_id)
+        return night is not None and broadcast.stale(live_state(night), shows)
 
-    def last_seq(self) -> int:
-        return Night.objects.values_list("last_seq", flat=True).get(pk=self.night_id)
+    def behind_seq(self, seq) -> bool:
+        night = night_by_id(self.night_id)
+        return night is not None and (not isinstance(seq, int) or seq < night.last_seq)
+
+    async def send_snapshot(self) -> None:
+        await self.send(text_data=await database_sync_to_async(self.render_snapshot)())
+
+    def render_snapshot(self) -> str:
+        night = night_by_id(self.night_id)
+        return self.snapshot(night, live_state(night)) if night else ""
 
     async def screen_update(self, event) -> None:
         await self.send(text_data=event["html"])
 
     # Subclasses: resolve() finds the screen's night from its token (True if valid),
-    # initial_groups() lists its groups, snapshot() renders the whole live part of the screen.
-
-
-class TvConsumer(ScreenConsumer):
-    def resolve(self) -> bool:
-        self.night = night_by_tv_token(self.scope["url_route"]["kwargs"]["token"])
-        self.night_id = self.night.pk if self.night else 0
-        return self.night is not None
-
-    def initial_groups(self) -> list[str]:
-        return [groups.tv(self.night_id)]
-
-    def snapshot(self) -> str:
-        night = Night.objects.get(pk=self.night_id)
-        return broadcast.tv_snapshot(night, live_state(night))
-
-
-class HostConsumer(ScreenConsumer):
-    def resolve(self) -> bool:
-        session = self.scope.get("session")
-        if session is None or not session.get(host.SESSION_KEY):
-            return False
-        self.night_id = self.scope["url_route"]["kwargs"]["night_id"]
-        return Night.objects.filter(pk=self.night_id).exists()
-
-    def initial_groups(self) -> list[str]:
-        return [groups.host(self.night_id)]
-
-    def snapshot(self) -> str:
-        return broadcast.host_snapshot(screens.host_board(Night.objects.get(pk=self.night_id)))
-
-
-class PlayerConsumer(ScreenConsumer):
-    """A player's own phone: it follows its owner from table to table."""
-
-    def resolve(self) -> bool:
-        self.player = player_by_token(self.scope["url_route"]["kwargs"]["token"])
-        if self.player is None:
-            return False
-        self.night_id = self.player.night_id
-        where = live_state(self.player.night).seat_of(self.player.name)
-        self.table_group = groups.table(self.night_id, where[0]) if where else None
-        return True
-
-    def initial_groups(self) -> list[str]:
-        out = [groups.player(self.player.pk)]
-        return out + [self.table_group] if self.table_group else out
-
-    def snapshot(self) -> str:
-        night = Night.objects.get(pk=self.night_id)
-        self.player.refresh_from_db()
-        return broadcast.player_snapshot(night, live_state(night), self.player.name,
-                                         self.player.left_early)
-
-    async def player_update(self, event) -> None:
-        # Rotation: move this phone to its owner's new table group (no database needed).
-        new = event.get("table_group")
-        if new != self.table_group:
-            if self.table_group:
-                await self.channel_layer.group_discard(self.table_group, self.channel_name)
-                self.joined.remove(self.table_group)
-            if new:
-                await self.channel_layer.group_add(new, self.channel_name)
-                self.joined.append(new)
-            self.table_group = new
-        await self.send(text_data=event["html"])
+    # initial_groups() lists its groups, snapshot(night, state) renders its live parts.

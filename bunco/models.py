@@ -1,10 +1,14 @@
-"""The night and its players. Play itself lives in the score log (tables.models.ScoreEvent)."""
+"""The night's data: the night, its players, the tables' join links and the score log.
+
+The score log (``ScoreEvent``) is the truth; the other rows are projections of it written in
+the same transaction as the log row (see ``bunco.services``)."""
 
 import secrets
 
 from django.db import models
 
-from scoring import HouseRules
+from bunco.fold import Kind
+from scoring import HouseRules, pot_for
 
 
 def new_token() -> str:
@@ -52,9 +56,8 @@ class Night(models.Model):
     @property
     def pot(self) -> int:
         """The pot in cents: the amount the host typed, or the entry fee of every player."""
-        if self.pot_cents is not None:
-            return self.pot_cents
-        return self.entry_fee_cents * self.players.count()
+        return pot_for(typed_cents=self.pot_cents, entry_fee_cents=self.entry_fee_cents,
+                       players=self.players.count())
 
 
 class Person(models.Model):
@@ -88,3 +91,62 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class TableLink(models.Model):
+    """The capability a table's own device (or QR code) uses to score that table."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="table_links")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=32, unique=True, default=new_token)
+
+    class Meta:
+        db_table = "tables_tablelink"
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "number"], name="unique_table_per_night"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.night} table {self.number}"
+
+
+class ScoreEventQuerySet(models.QuerySet):
+    def after(self, seq: int):
+        return self.filter(seq__gt=seq).order_by("seq")
+
+
+class ScoreEvent(models.Model):
+    """One appended, never edited change of the night. Tallies, turns, W/L, rotation and
+    prizes are all derived by folding these rows, in ``seq`` order (``bunco.fold``)."""
+
+    Kind = models.TextChoices("Kind", [(k.name, (k.value, k.name.replace("_", " ").lower()))
+                                       for k in Kind])
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(help_text="per-night, gap-free, given inside the write")
+    key = models.UUIDField(help_text="client-made idempotency key")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    set_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    player = models.CharField(max_length=40, blank=True, help_text="who rolled")
+    ghost = models.CharField(max_length=40, blank=True, help_text="the ghost rolled for")
+    position = models.PositiveIntegerField(null=True, blank=True,
+                                           help_text="the table's position the tap was made at")
+    data = models.JSONField(default=dict, blank=True)
+    actor = models.CharField(max_length=60, blank=True, help_text="who entered it")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ScoreEventQuerySet.as_manager()
+
+    class Meta:
+        db_table = "tables_scoreevent"
+        ordering = ["night", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "seq"], name="unique_seq_per_night"),
+            models.UniqueConstraint(fields=["night", "key"], name="unique_key_per_night"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind}"

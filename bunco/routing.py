@@ -1,14 +1,15 @@
-"""Websocket routes for every screen kind."""
+"""Websocket routes of every face, wired together (the project's wiring, not the core)."""
 
 from django.urls import path
 
-from bunco.consumers import HostConsumer, PingConsumer, PlayerConsumer, TvConsumer
-from tables.routing import websocket_urlpatterns as table_patterns
+from bunco.consumers import PingConsumer
+from bunco.host.consumers import HostConsumer
+from bunco.tv.consumers import TvConsumer
+from tables.routing import websocket_urlpatterns as phone_patterns
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
     path("ws/tv/<str:token>/", TvConsumer.as_asgi()),
     path("ws/host/<int:night_id>/", HostConsumer.as_asgi()),
-    path("ws/player/<str:token>/", PlayerConsumer.as_asgi()),
-    *table_patterns,
+    *phone_patterns,
 ]

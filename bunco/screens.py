@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from bunco.live import LiveNight
+from bunco.fold import Kind, LiveNight
 from bunco.models import Night
-from bunco.selectors import live_state, table_links
-from scoring import Phase, TableRound
+from bunco.selectors import table_links
+from scoring import Phase, TableRound, decide_awards, pot_for, ranked
 from scoring.roll import QUICK_KINDS, dice_for
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -39,9 +39,23 @@ class Banner:
     headline: str
     detail: str
     bell_id: str = ""  # which round's ending bell rang last: screens ring once per new id
+    seq: int = 0
+    paused: bool = False
+    can_take_back_bell: bool = False
+    can_reopen: bool = False
 
 
-def round_banner(night: Night, state: LiveNight) -> Banner:
+def round_banner(state: LiveNight) -> Banner:
+    banner = _banner(state)
+    banner.seq = state.room_seq
+    banner.paused = state.paused
+    banner.can_take_back_bell = state.bell_by is not None and not state.ended and (
+        state.room is not None or state.closed_by is not None)
+    banner.can_reopen = state.room is None and state.closed_by is not None and not state.ended
+    return banner
+
+
+def _banner(state: LiveNight) -> Banner:
     phase = state.phase
     sets = state.rules.sets
     history = state.night.history if state.night else []
@@ -75,8 +89,8 @@ def _team_label(names) -> str:
     return " & ".join(names)
 
 
-def table_context(night: Night, state: LiveNight, number: int) -> dict:
-    """One table as its phones (and the host) see it."""
+def table_context(state: LiveNight, number: int) -> dict:
+    """One table as every screen shows it: its phones, the TV and the host."""
     room = state.room
     playing: TableRound | None = room.tables[number - 1] if room else None
     spec = playing.spec if playing else state.tables[number - 1]
@@ -96,8 +110,7 @@ def table_context(night: Night, state: LiveNight, number: int) -> dict:
         seat = spec.seats[playing.current]
         roller = seat.name
         if seat.ghost:
-            partner = spec.partner_of(playing.current)
-            ghost_for = spec.seats[partner].name if partner is not None else None
+            ghost_for = spec.seats[spec.roller_of(playing.current)].name
     phase = playing.phase.value if playing else state.phase
     if state.paused:
         phase = "paused"
@@ -115,21 +128,30 @@ def table_context(night: Night, state: LiveNight, number: int) -> dict:
                 dice_for(state.rules, playing.round_number, kind)
             except ValueError:
                 continue
-            quick.append({"kind": kind, "label": QUICK_LABELS[kind]})
-    rolls = [
-        {"seq": r.seq, "roller": r.roller, "ghost": r.ghost, "dice": "".join(map(face, r.dice)),
+            quick.append(kind)
+    entries = [
+        {"seq": r.seq, "roller": r.roller, "ghost": r.ghost,
+         "rolled_by": r.rolled_by if r.ghost else "", "dice": "".join(map(face, r.dice)),
          "kind": KIND_LABELS.get(r.kind, r.kind), "points": r.points, "actor": r.actor}
         for r in state.table_rolls(number)[-6:]
-    ][::-1]
+    ]
+    if room is not None or state.closed_by is not None:
+        entries += [{"seq": e.seq, "done": True, "actor": e.actor}
+                    for e in state.round_events
+                    if e.kind == Kind.FINISH and e.table == number and e.seq not in state.voided]
+        entries.sort(key=lambda e: e["seq"])
     result = None
     if state.last_room and not room:
         last = state.last_room.tables[number - 1]
         names = [last.spec.seats[i].name for i in last.winners]
         result = {"winners": _team_label(names), "scores": list(last.team_scores)}
+    can_roll = bool(playing and not playing.done and not state.paused)
     return {
         "number": number,
         "is_head": number == 1,
+        "set_number": state.room_set if room else None,
         "round_number": playing.round_number if playing else None,
+        "pos": state.position(number),
         "target_face": face(playing.round_number) if playing else "",
         "teams": teams,
         "individuals": spec.individuals,
@@ -138,14 +160,15 @@ def table_context(night: Night, state: LiveNight, number: int) -> dict:
         "ghost_for": ghost_for,
         "phase": phase,
         "status": status,
-        "can_roll": bool(playing and not playing.done and not state.paused),
-        "one_die": bool(playing and playing.dice_expected == 1),
-        "quick": quick,
-        "can_finish": bool(playing and playing.phase is Phase.FINISHING),
-        "can_undo": bool(playing and state.table_rolls(number)),
-        "rolls": rolls,
+        "can_roll": can_roll,
+        "one_die": bool(can_roll and playing.dice_expected == 1),
+        "quick": " ".join(quick) if can_roll else "",
+        "can_finish": bool(can_roll and playing.phase is Phase.FINISHING),
+        "can_undo": bool(room and not state.paused and state.latest(
+            (Kind.ROLL, Kind.FINISH), table=number)),
+        "rolls": entries[-6:][::-1],
         "result": result,
-        "seq": state.seq,
+        "seq": max(state.table_seq.get(number, 0), state.room_seq),
     }
 
 
@@ -161,9 +184,7 @@ def _tie_text(rules) -> str:
 def standings(state: LiveNight) -> list[dict]:
     if not state.night:
         return []
-    rows = [s for s in state.night.stats.values() if not s.ghost]
-    rows.sort(key=lambda s: (-s.wins, -s.buncos, -s.points, s.name.casefold()))
-    return [vars(s) | {"place": i + 1} for i, s in enumerate(rows)]
+    return [vars(s) | {"place": i + 1} for i, s in enumerate(ranked(state.night.stats))]
 
 
 def movement(state: LiveNight) -> list[dict]:
@@ -184,11 +205,14 @@ def movement(state: LiveNight) -> list[dict]:
     return out
 
 
-def my_seat(night: Night, state: LiveNight, name: str, left: bool = False) -> dict:
+def my_seat(state: LiveNight, name: str, left: bool = False,
+            table_html: str | None = None) -> dict:
+    """A player's own phone: where they sit, with whom, their table, their scorecard.
+    ``table_html`` is their table's fragment when it has been rendered already."""
     where = state.seat_of(name)
     stats = state.night.stats.get(name) if state.night else None
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
-           "card": scorecard(state, name)}
+           "card": scorecard(state, name), "seq": state.room_seq}
     if where:
         number, chair = where
         spec = state.tables[number - 1]
@@ -196,7 +220,8 @@ def my_seat(night: Night, state: LiveNight, name: str, left: bool = False) -> di
         ctx.update(table=number, seat=chair + 1, individuals=spec.individuals,
                    partner=spec.seats[partner].name if partner is not None else None,
                    partner_ghost=bool(partner is not None and spec.seats[partner].ghost),
-                   live=table_context(night, state, number))
+                   table_html=table_html if table_html is not None else render_fragment(
+                       "tables/_table.html", {"t": table_context(state, number)}))
         moves = {m["name"]: m for m in movement(state)}
         if name in moves and moves[name]["from"] not in (None, number):
             ctx["moved_from"] = moves[name]["from"]
@@ -220,14 +245,13 @@ CATEGORY_LABELS = {
 }
 
 
-def prize_races(night: Night, state: LiveNight) -> list[dict]:
+def prize_races(state: LiveNight) -> list[dict]:
     """Who leads each prize category right now (ties shown together)."""
     if not state.night or not state.rules.awards:
         return []
-    from scoring import decide_awards
-
     results = decide_awards(state.rules.replace(award_ties="split"), state.night.stats,
                             bunco_order=state.night.bunco_order)
+
     def leaders(names) -> str:
         if len(names) > 3:
             return f"{len(names)} tied"
@@ -241,16 +265,19 @@ def money(cents: int) -> str:
     return f"${cents / 100:,.2f}"
 
 
+def night_pot(night: Night, state: LiveNight) -> int:
+    return pot_for(typed_cents=state.pot_cents, entry_fee_cents=state.entry_fee_cents,
+                   players=night.players.count())
+
+
 def final_awards(night: Night, state: LiveNight) -> list[dict]:
     """The night's prizes as the engine decides them, with the money and any roll-off the
     host still has to run."""
     if not state.night:
         return []
-    from scoring import decide_awards
-
     out = []
     for a in decide_awards(state.rules, state.night.stats, bunco_order=state.night.bunco_order,
-                           pot_cents=night.pot, roll_offs=night.roll_offs):
+                           pot_cents=night_pot(night, state), roll_offs=state.roll_offs):
         payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else ""}
                    for n, c in (a.payouts or [(w, 0) for w in a.winners])]
         out.append({"category": str(a.category), "label": CATEGORY_LABELS[str(a.category)],
@@ -260,64 +287,73 @@ def final_awards(night: Night, state: LiveNight) -> list[dict]:
     return out
 
 
-def tv_context(night: Night, state: LiveNight) -> dict:
-    tables = [table_context(night, state, n) for n in range(1, len(state.tables) + 1)]
+def tv_room(night: Night, state: LiveNight) -> dict:
+    """The TV's room-wide parts: standings, prize races, the movement board, the prizes.
+    They change on round events only, never on a single table's tap."""
     holder = None
     if state.rules.fuzzy_die and state.night:
         order = state.night.bunco_order
         holder = order[-1] if order else None
-    bunco = state.last_bunco
-    if bunco not in state.rolls or state.ended:
-        bunco = None  # celebrate this round's bunco, not one from an hour ago
     return {
-        "night": night, "banner": round_banner(night, state), "tables": tables,
         "standings": standings(state)[:12], "movement": movement(state),
-        "races": prize_races(night, state) if state.started and not state.ended else [],
+        "races": prize_races(state) if state.started and not state.ended else [],
         "ended": state.ended,
-        "reveal": final_awards(night, state)[:night.revealed] if state.ended else [],
-        "to_reveal": max(0, len(state.rules.awards) - night.revealed) if state.ended else 0,
-        "fuzzy_holder": holder,
-        "bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq} if bunco else None,
-        "seq": state.seq,
+        "reveal": final_awards(night, state)[:state.revealed] if state.ended else [],
+        "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
+        "fuzzy_holder": holder, "seq": state.room_seq,
     }
+
+
+def tv_bunco(state: LiveNight) -> dict:
+    """This round's latest bunco, celebrated on the TV (not one from an hour ago)."""
+    bunco = state.last_bunco
+    if bunco is None or state.ended or bunco not in state.rolls:
+        return {"bunco": None, "seq": state.room_seq}
+    return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},
+            "seq": bunco.seq}
 
 
 def render_fragment(template: str, context: dict) -> str:
     return render_to_string(template, context)
 
 
-def host_board(night: Night) -> dict:
-    """The host's night page: every table with its join link, the roster, standings, prizes."""
-    state = live_state(night)
+def render_table(state: LiveNight, number: int) -> str:
+    return render_fragment("tables/_table.html", {"t": table_context(state, number)})
+
+
+def host_room(night: Night, state: LiveNight) -> dict:
+    """The host's room-wide display (no forms): standings, next seats, the prizes."""
+    awards = final_awards(night, state) if state.phase in ("over", "ended") else []
+    return {"phase": state.phase, "standings": standings(state), "movement": movement(state),
+            "awards": awards, "pot": money(night_pot(night, state)) if awards else "",
+            "seq": state.room_seq}
+
+
+def host_board(night: Night, state: LiveNight) -> dict:
+    """The host's night page: every table with its join link, the roster, the forms."""
     rules = state.rules
     links = table_links(night)
     tables = []
     for n in range(1, len(state.tables) + 1):
         link = links.get(n)
-        tables.append({"live": table_context(night, state, n),
+        tables.append({"number": n, "html": render_table(state, n),
                        "path": reverse("table", args=[link.token]) if link else ""})
     players = list(night.players.all())
-    awards = []
-    if state.phase in ("over", "ended") and state.night:
-        awards = final_awards(night, state)
     count = len(players)
     low, high = rules.player_limits
     if not low <= count <= high:
         note = f"These rules seat {low} to {high} players; {count} checked in."
     else:
         note = f"{count} players are ready to be seated."
+    room = host_room(night, state)
     return {
         "night": night, "rules": rules, "phase": state.phase, "players": players,
-        "fee": money(night.entry_fee_cents), "tables": tables,
-        "banner": round_banner(night, state),
-        "standings": standings(state), "movement": movement(state),
-        "awards": awards, "pot": money(night.pot) if awards else "",
+        "fee": money(state.entry_fee_cents), "tables": tables,
+        "banner": round_banner(state), "room": room, "awards": room["awards"],
         "join_path": reverse("join", args=[night.join_token]),
         "seated_names": [s.name for t in state.tables for s in t.seats],
-        "next_round": state.night.round_number if state.night else 1,
-        "start_key": f"{night.pk:08x}-0000-4000-8000-{state.seq:012x}",
         "seating_note": note, "seq": state.seq, "paused": state.paused,
-        "revealed": night.revealed,
+        "revealed": state.revealed,
         "has_ghost_chair": state.next_ghost() is not None,
         "ws_url": f"/ws/host/{night.pk}/",
     }

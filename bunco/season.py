@@ -7,6 +7,7 @@ from collections import defaultdict
 from bunco import screens
 from bunco.models import Night, Player
 from bunco.selectors import live_state
+from scoring import standing_key
 
 
 def season(nights=None) -> list[dict]:
@@ -45,5 +46,5 @@ def season(nights=None) -> list[dict]:
     for person_id, row in rows.items():
         row["prizes"] = prizes.get(person_id, [])
         out.append(row)
-    out.sort(key=lambda r: (-r["wins"], -r["buncos"], -r["points"], r["person"].name.casefold()))
+    out.sort(key=lambda r: standing_key(r["wins"], r["buncos"], r["points"], r["person"].name))
     return out

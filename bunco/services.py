@@ -1,37 +1,28 @@
-"""Writes for the night: one function per command. Each validates against the rules engine,
-appends to the score log inside one transaction, and broadcasts after commit."""
+"""Writes: one function per command, for the host and the tables alike.
+
+Every command that changes a night goes through ``_command``: under the night's own lock it
+catches the fold up with the log, builds one event (refusing, with a message a guest can read,
+when it does not fit), applies it to the fold, writes the log row and any projection rows in
+one short transaction, renders what changed once, and pushes it after the commit. A repeated
+idempotency key is answered with the first acknowledgment, at any later time.
+"""
 
 from __future__ import annotations
 
 import random
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 
-from bunco.live import (
-    ARRIVED,
-    BELL,
-    LEFT,
-    NIGHT_ENDED,
-    PAUSED,
-    RENAMED,
-    RESUMED,
-    ROLL,
-    ROUND_STARTED,
-    SEATED,
-    VOID,
-    Event,
-    LiveNight,
-    cache,
-    fold,
-    tables_to_data,
-)
-from bunco.models import Night, Person, Player
-from bunco.selectors import live_state, log_events, stamp
+from bunco import broadcast
+from bunco.fold import CORRECTABLE, Event, Kind, LiveNight, tables_to_data
+from bunco.models import Night, Person, Player, ScoreEvent, TableLink
+from bunco.selectors import caught_up, folds, live_state
 from scoring import PRESETS, HouseRules, IllegalMove, RulesError, sample_names, seat_night
+from scoring.roll import check_dice, dice_for
 from scoring.seating import clean_names
-from tables.models import ScoreEvent, TableLink
 
 
 class CommandRefused(Exception):
@@ -51,7 +42,7 @@ def _refuse_on_domain_errors(func):
 
 
 def _key(key: str | uuid.UUID | None) -> uuid.UUID:
-    if key is None:
+    if key is None or key == "":
         return uuid.uuid4()
     try:
         return key if isinstance(key, uuid.UUID) else uuid.UUID(str(key))
@@ -59,64 +50,126 @@ def _key(key: str | uuid.UUID | None) -> uuid.UUID:
         raise CommandRefused("this tap carried a broken id; reload the page") from None
 
 
-def event_append(
+@dataclass
+class Ack:
+    """A command's answer: the log row that records it; ``applied`` is False when the key was
+    seen before (the row is the original one) or the tap was for a position already recorded
+    (``duplicate``; then there is no row)."""
+
+    row: ScoreEvent | None
+    applied: bool
+    state: LiveNight
+    duplicate: bool = False
+    message: str = ""
+    frames: list = field(default_factory=list)
+
+
+class _Raced(Exception):
+    """Another worker wrote to this night's log first."""
+
+
+#: Night columns that mirror the fold, written in the same transaction as the event.
+def _projection(kind: str, state: LiveNight) -> dict:
+    if kind == Kind.ROUND_STARTED:
+        return {"status": Night.Status.PLAYING}
+    if kind == Kind.NIGHT_ENDED:
+        return {"status": Night.Status.FINISHED}
+    if kind in (Kind.RULES, Kind.PRIZES):
+        return {"rules_json": state.rules.to_dict(), "rules_id": state.rules_id,
+                "name": state.name, "entry_fee_cents": state.entry_fee_cents,
+                "pot_cents": state.pot_cents}
+    if kind == Kind.ROLL_OFF:
+        return {"roll_offs": state.roll_offs}
+    if kind == Kind.REVEALED:
+        return {"revealed": state.revealed}
+    return {}
+
+
+def _command(
     *,
     night: Night,
-    kind: str,
-    key: str | uuid.UUID | None,
+    key,
     actor: str,
-    table: int | None = None,
-    data: dict | None = None,
-    check: Callable[[LiveNight], None] | None = None,
-) -> tuple[ScoreEvent, bool]:
-    """Append one event to the log. Returns (event, applied); a repeated idempotency key is
-    acknowledged with the first event and ``applied`` False. Raises CommandRefused when the
-    command does not fit the night's state: then nothing is written."""
+    build: Callable[[LiveNight], dict | Ack],
+    also: Callable[[ScoreEvent], None] | None = None,
+) -> Ack:
+    """Run one command against the night. ``build`` looks at the caught-up fold and returns
+    the new event's fields (or an Ack to answer without writing, or raises to refuse);
+    ``also`` writes projection rows in the same transaction as the log row."""
     key = _key(key)
-    data = data or {}
-    with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
-        existing = ScoreEvent.objects.filter(night=locked, key=key).first()
-        if existing is not None:
-            return existing, False
-        state = live_state(locked)
-        event = Event(seq=locked.last_seq + 1, kind=kind, table=table, data=data, actor=actor)
-        try:
-            if check is not None:
-                check(state)
-            if kind == VOID:
-                refolded = fold(locked.rules, [*log_events(locked), event])
-            else:
-                state.apply(event)
-        except (IllegalMove, ValueError) as exc:
-            raise CommandRefused(str(exc)) from None
-        try:
-            row = ScoreEvent.objects.create(
-                night=locked, seq=event.seq, key=key, kind=kind, table=table, data=data,
-                actor=actor[:60],
-            )
-            locked.last_seq = event.seq
-            locked.save(update_fields=["last_seq"])
-        except IntegrityError:
-            cache.drop(night.pk)
-            raise CommandRefused("that tap crossed another one; please try again") from None
-        except Exception:
-            cache.drop(night.pk)
-            raise
-        if kind == VOID:
-            cache.put(night.pk, stamp(refolded, locked))
-        night.last_seq = locked.last_seq
-        transaction.on_commit(lambda: _broadcast(night.pk, kind, table))
-    return row, True
+    for _attempt in range(3):
+        with folds.lock(night.pk):
+            existing = ScoreEvent.objects.filter(night_id=night.pk, key=key).first()
+            if existing is not None:
+                return Ack(existing, applied=False, state=caught_up(night))
+            state = caught_up(night)
+            try:
+                spec = build(state)
+                if isinstance(spec, Ack):
+                    return spec
+                event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
+                before = state.shape()
+                after = state.apply(event)
+            except (IllegalMove, ValueError, RulesError) as exc:
+                raise CommandRefused(str(exc)) from None
+            # ``state`` may have moved in place: from here on only the log can vouch for it.
+            try:
+                with transaction.atomic():
+                    row = ScoreEvent.objects.create(
+                        night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
+                        table=event.table, set_number=event.set_number,
+                        round_number=event.round_number, player=event.player,
+                        ghost=event.ghost, position=event.position, data=dict(event.data),
+                        actor=event.actor,
+                    )
+                    columns = {"last_seq": event.seq, **_projection(event.kind, after)}
+                    if not Night.objects.filter(pk=night.pk, last_seq=event.seq - 1).update(
+                            **columns):
+                        raise _Raced
+                    if also is not None:
+                        also(row)
+                    for name, value in columns.items():
+                        setattr(night, name, value)
+                    after.created_at = night.created_at
+                    folds.put(night.pk, after)
+                    frames = broadcast.frames(night, after, event, before)
+                    transaction.on_commit(lambda frames=frames: broadcast.send(frames))
+            except (_Raced, IntegrityError):
+                folds.drop(night.pk)
+                continue  # read the log again and rebuild the command against it
+            except Exception:
+                folds.drop(night.pk)
+                raise
+            return Ack(row, applied=True, state=after, frames=frames)
+    raise CommandRefused("that tap crossed another one; please try again")
 
 
-def _broadcast(night_id: int, kind: str, table: int | None) -> None:
-    from bunco.broadcast import night_changed
+def event_ack(*, night: Night, key) -> Ack | None:
+    """The acknowledgment of a command already in the log under ``key``, if any."""
+    try:
+        key = uuid.UUID(str(key))
+    except ValueError:
+        return None
+    row = ScoreEvent.objects.filter(night_id=night.pk, key=key).first()
+    return Ack(row, applied=False, state=live_state(night)) if row else None
 
-    night_changed(night_id, kind=kind, table=table)
+
+def _simple(kind: str, **fields) -> Callable[[LiveNight], dict]:
+    return lambda state: {"kind": kind, **fields}
+
+
+def _where(state: LiveNight) -> dict:
+    return {"set_number": state.set_number, "round_number": state.round_number}
 
 
 # -- setting up ---------------------------------------------------------------------------------
+
+def _clean_night_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise CommandRefused("give the night a name, e.g. \"March Bunco\"")
+    return name[:80]
+
 
 @_refuse_on_domain_errors
 def night_create(
@@ -127,38 +180,39 @@ def night_create(
     entry_fee_cents: int = 0,
     player_names: Sequence[str] = (),
 ) -> Night:
-    name = " ".join((name or "").split())
-    if not name:
-        raise CommandRefused("give the night a name, e.g. \"March Bunco\"")
+    name = _clean_night_name(name)
     if rules_id not in PRESETS:
         raise CommandRefused(f"unknown house rules {rules_id!r}")
     if entry_fee_cents < 0:
         raise CommandRefused("the entry fee cannot be negative")
     rules = rules or PRESETS[rules_id]
+    names = _new_names([], player_names) if player_names else []
     with transaction.atomic():
         night = Night.objects.create(
-            name=name[:80], rules_id=rules_id, rules_json=rules.to_dict(),
+            name=name, rules_id=rules_id, rules_json=rules.to_dict(),
             entry_fee_cents=entry_fee_cents,
         )
-        if player_names:
-            players_add(night=night, names=player_names)
+        _command(night=night, key=None, actor="host", build=_simple(
+            Kind.CREATED, data={"name": name, "rules_id": rules_id, "rules": rules.to_dict(),
+                                "entry_fee_cents": entry_fee_cents}))
+        if names:
+            players_add(night=night, names=names)
     return night
 
 
 @_refuse_on_domain_errors
 def night_update_rules(*, night: Night, rules: HouseRules, entry_fee_cents: int | None = None,
-                       name: str | None = None) -> Night:
-    if live_state(night).started:
-        raise CommandRefused("the house rules are fixed once the first round has started")
-    night.rules_json = rules.to_dict()
+                       name: str | None = None, rules_id: str | None = None) -> Night:
+    data = {"rules": rules.to_dict()}
     if entry_fee_cents is not None:
         if entry_fee_cents < 0:
             raise CommandRefused("the entry fee cannot be negative")
-        night.entry_fee_cents = entry_fee_cents
+        data["entry_fee_cents"] = entry_fee_cents
     if name is not None and name.strip():
-        night.name = " ".join(name.split())[:80]
-    night.save()
-    cache.drop(night.pk)
+        data["name"] = _clean_night_name(name)
+    if rules_id is not None:
+        data["rules_id"] = rules_id
+    _command(night=night, key=None, actor="host", build=_simple(Kind.RULES, data=data))
     return night
 
 
@@ -166,15 +220,13 @@ def night_update_rules(*, night: Night, rules: HouseRules, entry_fee_cents: int 
 def awards_update(*, night: Night, awards: list[dict], award_ties: str,
                   one_prize_per_person: bool, pot_cents: int | None) -> Night:
     """The prize list, before or during the night (play does not depend on it)."""
-    if live_state(night).ended:
-        raise CommandRefused("the night has ended: its prizes are settled")
     if pot_cents is not None and pot_cents < 0:
         raise CommandRefused("the pot cannot be negative")
-    rules = night.rules.replace(awards=awards, award_ties=award_ties,
-                                one_prize_per_person=one_prize_per_person)
-    night.rules_json = rules.to_dict()
-    night.pot_cents = pot_cents
-    night.save(update_fields=["rules_json", "pot_cents"])
+    night.rules.replace(awards=awards, award_ties=award_ties,
+                        one_prize_per_person=one_prize_per_person)  # validates
+    _command(night=night, key=None, actor="host", build=_simple(Kind.PRIZES, data={
+        "awards": awards, "award_ties": award_ties,
+        "one_prize_per_person": one_prize_per_person, "pot_cents": pot_cents}))
     return night
 
 
@@ -182,27 +234,34 @@ def awards_update(*, night: Night, awards: list[dict], award_ties: str,
 def night_again(*, night: Night) -> Night:
     """A new night with the last one's players and rules."""
     names = [p.name for p in night.players.all()]
-    again = night_create(name=f"{night.name} (next)", rules_id=night.rules_id,
-                         rules=night.rules, entry_fee_cents=night.entry_fee_cents,
-                         player_names=names)
-    return again
+    return night_create(name=f"{night.name} (next)", rules_id=night.rules_id,
+                        rules=night.rules, entry_fee_cents=night.entry_fee_cents,
+                        player_names=names)
+
+
+def _new_names(existing: Sequence[str], names: Sequence[str]) -> list[str]:
+    names = [n for n in names if n.strip()]
+    if not names:
+        raise CommandRefused("type at least one name")
+    return clean_names([*existing, *names])[len(existing):]
 
 
 @_refuse_on_domain_errors
 def players_add(*, night: Night, names: Sequence[str]) -> list[Player]:
     """Check players in (a pasted list, one name a line). Before the seating only."""
-    if live_state(night).seated:
-        raise CommandRefused("players are already seated; clear the seating to add players")
-    names = [n for n in names if n.strip()]
-    if not names:
-        raise CommandRefused("type at least one name")
     existing = list(night.players.values_list("name", flat=True))
-    cleaned = clean_names([*existing, *names])[len(existing):]
-    start = len(existing)
-    with transaction.atomic():
-        return [Player.objects.create(night=night, name=n, position=start + i,
-                                      person=person_for(n))
-                for i, n in enumerate(cleaned)]
+    cleaned = _new_names(existing, names)
+    created: list[Player] = []
+
+    def rows(_event):
+        start = len(existing)
+        created.extend(Player.objects.create(night=night, name=n, position=start + i,
+                                             person=person_for(n))
+                       for i, n in enumerate(cleaned))
+
+    _command(night=night, key=None, actor="host",
+             build=_simple(Kind.ADDED, data={"names": cleaned}), also=rows)
+    return created
 
 
 def person_for(name: str) -> Person:
@@ -235,76 +294,80 @@ def player_split(*, player: Player) -> Person:
 
 @_refuse_on_domain_errors
 def player_remove(*, night: Night, player: Player) -> None:
-    if live_state(night).seated:
-        raise CommandRefused("players are already seated")
-    player.delete()
+    _command(night=night, key=None, actor="host",
+             build=_simple(Kind.REMOVED, data={"name": player.name}),
+             also=lambda _row: player.delete())
 
 
 @_refuse_on_domain_errors
 def player_rename(*, night: Night, player: Player, name: str, key=None) -> Player:
-    """Fix a typo in a name: before seating, or at any time after (logged, and fixed in the
-    rounds already played too)."""
+    """Fix a typo in a name: before seating, or at any time after (fixed in the rounds
+    already played too)."""
     others = list(night.players.exclude(pk=player.pk).values_list("name", flat=True))
     (clean,) = clean_names([*others, name])[len(others):]
     if clean == player.name:
         return player
-    with transaction.atomic():
-        old = player.name
+    old = player.name
+
+    def rename(_row):
         player.name = clean
         player.save(update_fields=["name"])
-        if live_state(night).seated:
-            event_append(night=night, kind=RENAMED, key=key, actor="host",
-                         data={"old": old, "new": clean})
+
+    _command(night=night, key=key, actor="host",
+             build=_simple(Kind.RENAMED, data={"old": old, "new": clean}), also=rename)
     return player
 
 
 @_refuse_on_domain_errors
 def player_arrive(*, night: Night, name: str, key=None) -> Player:
     """A late arrival takes a ghost's chair from the next round on."""
-    state = live_state(night)
-    if not state.seated:
+    if not live_state(night).seated:
         (player,) = players_add(night=night, names=[name])
         return player
-    ghost = state.next_ghost()
-    if ghost is None:
-        raise CommandRefused("there is no ghost's chair to take: every seat has a player")
     existing = list(night.players.values_list("name", flat=True))
     (clean,) = clean_names([*existing, name])[len(existing):]
-    with transaction.atomic():
-        player = Player.objects.create(night=night, name=clean, position=len(existing),
-                                       person=person_for(clean))
-        event_append(night=night, kind=ARRIVED, key=key, actor="host",
-                     data={"name": clean, "ghost": ghost})
-    return player
+    made: list[Player] = []
+
+    def build(state: LiveNight) -> dict:
+        ghost = state.next_ghost()
+        if ghost is None:
+            raise IllegalMove("there is no ghost's chair to take: every seat has a player")
+        return {"kind": Kind.ARRIVED, "data": {"name": clean, "ghost": ghost}}
+
+    _command(night=night, key=key, actor="host", build=build, also=lambda _row: made.append(
+        Player.objects.create(night=night, name=clean, position=len(existing),
+                              person=person_for(clean))))
+    return made[0]
 
 
 @_refuse_on_domain_errors
 def player_leave(*, night: Night, player: Player, key=None) -> None:
     """A player goes home: a ghost takes their chair from the next round; what they earned
     stays theirs."""
-    state = live_state(night)
-    if not state.seated:
+    if not live_state(night).seated:
         player_remove(night=night, player=player)
         return
     if player.left_early:
         raise CommandRefused(f"{player.name} has already left")
-    with transaction.atomic():
-        event_append(night=night, kind=LEFT, key=key, actor="host",
-                     data={"name": player.name, "ghost": state.new_ghost_name()})
+
+    def left(_row):
         player.left_early = True
         player.save(update_fields=["left_early"])
+
+    _command(night=night, key=key, actor="host", also=left, build=lambda state: {
+        "kind": Kind.LEFT, "data": {"name": player.name, "ghost": state.new_ghost_name()}})
 
 
 @_refuse_on_domain_errors
 def game_pause(*, night: Night, key=None) -> ScoreEvent:
-    row, _ = event_append(night=night, kind=PAUSED, key=key, actor="host")
-    return row
+    return _command(night=night, key=key, actor="host",
+                    build=lambda s: {"kind": Kind.PAUSED, **_where(s)}).row
 
 
 @_refuse_on_domain_errors
 def game_resume(*, night: Night, key=None) -> ScoreEvent:
-    row, _ = event_append(night=night, kind=RESUMED, key=key, actor="host")
-    return row
+    return _command(night=night, key=key, actor="host",
+                    build=lambda s: {"kind": Kind.RESUMED, **_where(s)}).row
 
 
 @_refuse_on_domain_errors
@@ -315,85 +378,310 @@ def night_seat(*, night: Night, key=None, actor: str = "host",
     rules = night.rules
     rules.check_player_count(len(names))
     tables = seat_night(rules, names, rng or random.Random())
-    with transaction.atomic():  # the links exist before anyone is told about the seating
-        _ensure_table_links(night, len(tables))
-        row, _ = event_append(night=night, kind=SEATED, key=key, actor=actor,
-                              data={"tables": tables_to_data(tables)})
-    return row
+
+    def links(_row):  # the links exist before anyone is told about the seating
+        for number in range(1, len(tables) + 1):
+            TableLink.objects.get_or_create(night=night, number=number)
+
+    return _command(night=night, key=key, actor=actor, also=links, build=_simple(
+        Kind.SEATED, data={"tables": tables_to_data(tables)})).row
 
 
 @_refuse_on_domain_errors
 def seats_swap(*, night: Night, first: str, second: str, key=None,
                actor: str = "host") -> ScoreEvent:
     """Swap two people's chairs before the first round."""
-    state = live_state(night)
-    if not state.seated:
-        raise CommandRefused("seat the players first")
-    data = tables_to_data(state.tables)
-    chairs = {s["name"]: s for t in data for s in t["seats"]}
-    if first not in chairs or second not in chairs or first == second:
-        raise CommandRefused("pick two different seated people to swap")
-    a, b = chairs[first], chairs[second]
-    a["name"], b["name"] = b["name"], a["name"]
-    a["ghost"], b["ghost"] = b["ghost"], a["ghost"]
-    for table in data:  # a ghost may not end up partnering a ghost
-        seats = table["seats"]
-        if (len(seats) == 4 and not table["individuals"]
-                and any(seats[i]["ghost"] and seats[i + 2]["ghost"] for i in range(2))):
-            raise CommandRefused("that swap would make two ghosts partners")
-    row, _ = event_append(night=night, kind=SEATED, key=key, actor=actor, data={"tables": data})
-    return row
 
+    def build(state: LiveNight) -> dict:
+        if not state.seated:
+            raise IllegalMove("seat the players first")
+        data = tables_to_data(state.tables)
+        chairs = {s["name"]: s for t in data for s in t["seats"]}
+        if first not in chairs or second not in chairs or first == second:
+            raise IllegalMove("pick two different seated people to swap")
+        a, b = chairs[first], chairs[second]
+        a["name"], b["name"] = b["name"], a["name"]
+        a["ghost"], b["ghost"] = b["ghost"], a["ghost"]
+        for table in data:  # a ghost may not end up partnering a ghost
+            seats = table["seats"]
+            if (len(seats) == 4 and not table["individuals"]
+                    and any(seats[i]["ghost"] and seats[i + 2]["ghost"] for i in range(2))):
+                raise IllegalMove("that swap would make two ghosts partners")
+        return {"kind": Kind.SEATED, "data": {"tables": data}}
 
-def _ensure_table_links(night: Night, count: int) -> None:
-    for number in range(1, count + 1):
-        TableLink.objects.get_or_create(night=night, number=number)
+    return _command(night=night, key=key, actor=actor, build=build).row
 
 
 # -- running the night --------------------------------------------------------------------------
 
-@_refuse_on_domain_errors
-def round_start(*, night: Night, key=None, actor: str = "host") -> ScoreEvent:
-    """The head table's bell that starts a round."""
-    row, applied = event_append(night=night, kind=ROUND_STARTED, key=key, actor=actor)
-    if applied and night.status != Night.Status.PLAYING:
-        Night.objects.filter(pk=night.pk).update(status=Night.Status.PLAYING)
-        night.status = Night.Status.PLAYING
-    return row
+def _round_name(set_number: int | None, round_number: int | None, sets: int) -> str:
+    if sets > 1 and set_number:
+        return f"round {round_number} of set {set_number}"
+    return f"round {round_number}"
 
 
 @_refuse_on_domain_errors
-def bell_ring(*, night: Night, key=None, actor: str = "host") -> ScoreEvent:
+def round_start(*, night: Night, key=None, actor: str = "host",
+                round_number: int | None = None, set_number: int | None = None) -> Ack:
+    """The head table's bell that starts a round. ``round_number``/``set_number`` name the
+    round the host's page offered: a second press for a round that has started is answered,
+    not applied."""
+
+    def build(state: LiveNight) -> dict | Ack:
+        claimed = (set_number or state.set_number, round_number)
+        if (round_number is not None and state.room is not None
+                and claimed == (state.room_set, state.room.round_number)):
+            return Ack(None, applied=False, state=state, duplicate=True,
+                       message=f"{_round_name(*claimed, state.rules.sets).capitalize()} has "
+                               "already started")
+        if round_number is not None and state.night is not None and claimed != (
+                state.set_number, state.round_number):
+            raise IllegalMove(f"that bell was for {_round_name(*claimed, state.rules.sets)}, "
+                              "which has been played")
+        return {"kind": Kind.ROUND_STARTED, **_where(state)}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+@_refuse_on_domain_errors
+def bell_ring(*, night: Night, key=None, actor: str = "host",
+              round_number: int | None = None, set_number: int | None = None) -> Ack:
     """The host's bell (or horn) that ends the round in play at every table."""
-    row, _ = event_append(night=night, kind=BELL, key=key, actor=actor)
-    return row
+
+    def build(state: LiveNight) -> dict:
+        _check_round(state, set_number, round_number, what="that bell")
+        return {"kind": Kind.BELL, **_where(state)}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+def _check_round(state: LiveNight, set_number, round_number, what: str) -> None:
+    """A command made for a round that is not the one in play is refused, naming it."""
+    if state.ended:
+        raise IllegalMove(f"the night has ended; {what} was not counted")
+    if round_number is None:
+        return
+    claimed = (set_number or state.set_number, round_number)
+    name = _round_name(*claimed, state.rules.sets)
+    if state.room is None:
+        if state.night is not None and claimed == (state.set_number, state.round_number):
+            raise IllegalMove(f"{name.capitalize()} has not started yet: wait for the bell")
+        raise IllegalMove(f"{what} was for {name}, which is over")
+    if claimed != (state.room_set, state.room.round_number):
+        raise IllegalMove(f"{what} was for {name}, which is over")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Where a tap was made, as the screen showed it: the round, the table and the table's
+    position (how many commands had been entered there this round)."""
+
+    set_number: int | None
+    round_number: int
+    table: int
+    position: int
+
+
+def claim_for(state: LiveNight, table: int) -> Claim:
+    """The claim a screen showing ``table`` right now would make."""
+    return Claim(state.room_set if state.room else state.set_number, state.round_number, table,
+                 state.position(table))
+
+
+def _table_claim(state: LiveNight, claim: Claim, what: str) -> Ack | None:
+    """Check a table's tap against the night; a tap for a position already passed is answered
+    "already recorded" (an Ack without a row), anything else that does not fit is refused."""
+    _check_round(state, claim.set_number, claim.round_number, what)
+    if state.paused:
+        raise IllegalMove("the host has paused the game; that tap was not counted")
+    if not 1 <= claim.table <= len(state.room.tables):
+        raise IllegalMove(f"there is no table {claim.table} tonight")
+    now = state.position(claim.table)
+    if claim.position < now:
+        return Ack(None, applied=False, state=state, duplicate=True,
+                   message="Already recorded: the table has moved on since that tap")
+    if claim.position > now:
+        raise IllegalMove("this screen is ahead of the table; reload the page")
+    return None
+
+
+def roll_record(
+    *,
+    night: Night,
+    claim: Claim,
+    key,
+    actor: str,
+    dice: Sequence[int] | None = None,
+    quick: str | None = None,
+) -> Ack:
+    """Score one roll at the claimed table and position: three tapped dice, a quick button
+    (miss, hit1, hit2, mini, low, high, bunco, wipeout), or a single die (``die1``..``die6``)
+    during a one-die tie-break. The roll is recorded with who rolled it (and the ghost's chair
+    when a partner rolls for a ghost); quick buttons are read in the claimed round."""
+
+    def build(state: LiveNight) -> dict | Ack:
+        answered = _table_claim(state, claim, "that roll")
+        if answered is not None:
+            return answered
+        table = state.room.tables[claim.table - 1]
+        if table.done:
+            raise IllegalMove(f"table {claim.table} has finished this round")
+        rolled = dice
+        if quick is not None:
+            if quick.startswith("die") and quick[3:].isdigit() and len(quick) == 4:
+                rolled = (int(quick[3:]),)
+            else:
+                rolled = dice_for(state.rules, claim.round_number, quick)
+        if rolled is None:
+            raise IllegalMove("tap three dice or a button")
+        rolled = check_dice(list(rolled), count=table.dice_expected or 3)
+        spec = table.spec
+        chair = spec.seats[table.current]
+        player = spec.seats[spec.roller_of(table.current)].name
+        return {"kind": Kind.ROLL, "table": claim.table, **_where(state),
+                "player": player, "ghost": chair.name if chair.ghost else "",
+                "position": claim.position, "data": {"dice": list(rolled)}}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
+    """Take back this table's last roll (or its "done") of the round in play. Only this
+    table's own entries: if taking it back would undo another table's too, the host decides."""
+
+    def build(state: LiveNight) -> dict | Ack:
+        answered = _table_claim(state, claim, "that undo")
+        if answered is not None:
+            return answered
+        last = state.latest((Kind.ROLL, Kind.FINISH), table=claim.table)
+        if last is None:
+            raise IllegalMove("there is nothing to undo at this table this round")
+        seqs, _ = state.plan_void(last.seq)
+        others = [s for s in seqs if state.event(s).table != claim.table]
+        if others:
+            raise IllegalMove("undoing that roll would also undo another table's entries "
+                              "(it rang the bell): ask the host to take it back")
+        return {"kind": Kind.VOID, "table": claim.table, **_where(state),
+                "position": claim.position, "data": {"seqs": seqs}}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+def table_finish(*, night: Night, claim: Claim, key, actor: str) -> Ack:
+    """After the bell: nobody was mid-roll, so this table stops rolling."""
+
+    def build(state: LiveNight) -> dict | Ack:
+        answered = _table_claim(state, claim, "that tap")
+        if answered is not None:
+            return answered
+        return {"kind": Kind.FINISH, "table": claim.table, **_where(state),
+                "position": claim.position}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+# -- the host's take-backs ----------------------------------------------------------------------
+
+TAKE_BACK_TARGETS = ("bell", "close")
+
+
+def take_back_target(state: LiveNight, what: str | int) -> Event:
+    """The event a take-back names: a sequence number, ``bell`` (the host's bell, or the roll
+    that rang it) or ``close`` (the entry that closed the round)."""
+    if what == "bell":
+        if state.bell_by is None:
+            raise IllegalMove("no bell has rung this round")
+        return state.event(state.bell_by)
+    if what == "close":
+        if state.closed_by is None or state.room is not None:
+            raise IllegalMove("no round has closed since the last bell")
+        return state.event(state.closed_by)
+    try:
+        seq = int(what)
+    except (TypeError, ValueError):
+        raise IllegalMove("pick an entry to take back") from None
+    event = state.event(seq)
+    if event is None:
+        raise IllegalMove(f"#{seq} is not in the round in play (or the one just closed); "
+                          "earlier rounds can no longer be changed")
+    if event.kind not in CORRECTABLE:
+        raise IllegalMove(f"#{seq} is not a roll, a bell or a table's finish")
+    if seq in state.voided:
+        raise IllegalMove(f"#{seq} was already taken back")
+    return event
+
+
+@dataclass
+class TakeBack:
+    """What taking back an entry would change, for the host to confirm."""
+
+    target: Event
+    seqs: list[int]
+    before: LiveNight
+    after: LiveNight
+
+
+def take_back_preview(*, night: Night, what: str | int) -> TakeBack:
+    with folds.lock(night.pk):
+        state = live_state(night)
+        try:
+            target = take_back_target(state, what)
+            seqs, after = state.plan_void(target.seq)
+        except IllegalMove as exc:
+            raise CommandRefused(str(exc)) from None
+    return TakeBack(target, seqs, state, after)
 
 
 @_refuse_on_domain_errors
-def event_void(*, night: Night, seq: int, key=None, actor: str = "host") -> ScoreEvent:
-    """A correction: the roll ``seq`` no longer counts. Only rolls of the round in play can be
-    voided, and only if every later tap still fits without it."""
-    target = ScoreEvent.objects.filter(night=night, seq=seq).first()
-    if target is None or target.kind != ROLL:
-        raise CommandRefused(f"there is no roll #{seq} to correct")
+def event_void(*, night: Night, seq: int | str, key=None, actor: str = "host") -> Ack:
+    """The host takes back an entry of the round in play (or of the round just closed, until
+    the next round starts): a roll, the bell, a table's "done", or the entry that closed the
+    round. Later bells, rolls and "done"s that no longer fit without it go with it, as the
+    preview showed."""
 
-    def check(state: LiveNight) -> None:
-        if seq in state.voided:
-            raise IllegalMove(f"roll #{seq} was already taken back")
-        if state.room is None or seq <= state.round_start_seq:
-            raise IllegalMove("that round is closed; only the round in play can be corrected")
+    def build(state: LiveNight) -> dict:
+        target = take_back_target(state, seq)
+        seqs, _ = state.plan_void(target.seq)
+        return {"kind": Kind.VOID, "table": target.table, **_where(state),
+                "data": {"seqs": seqs}}
 
-    row, _ = event_append(night=night, kind=VOID, key=key, actor=actor, table=target.table,
-                          data={"seq": seq}, check=check)
-    return row
+    return _command(night=night, key=key, actor=actor, build=build)
 
 
 @_refuse_on_domain_errors
 def night_end(*, night: Night, key=None, actor: str = "host") -> ScoreEvent:
-    row, _ = event_append(night=night, kind=NIGHT_ENDED, key=key, actor=actor)
-    Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED)
-    night.status = Night.Status.FINISHED
-    return row
+    return _command(night=night, key=key, actor=actor,
+                    build=lambda s: {"kind": Kind.NIGHT_ENDED, **_where(s)}).row
+
+
+@_refuse_on_domain_errors
+def prize_roll_off(*, night: Night, category: str, contenders: Sequence[str],
+                   winner: str | None, rng: random.Random | None = None, key=None) -> str:
+    """Settle a tied prize: the host enters the roll-off's winner, or the app rolls."""
+    from scoring import roll_off
+
+    if not contenders:
+        raise CommandRefused("that prize has no tie to roll off")
+    if winner is None:
+        winner = roll_off(list(contenders), rng or random.SystemRandom(),
+                          lowest=category == "lowest_points")
+    elif winner not in contenders:
+        raise CommandRefused(f"{winner} is not tied for that prize")
+    _command(night=night, key=key, actor="host", build=_simple(
+        Kind.ROLL_OFF, data={"category": category, "winner": winner}))
+    return winner
+
+
+@_refuse_on_domain_errors
+def prize_reveal(*, night: Night, key=None) -> int:
+    """Show the next prize on the TV (after the last one, start the reveal over)."""
+
+    def build(state: LiveNight) -> dict:
+        total = len(state.rules.awards)
+        count = state.revealed + 1 if state.revealed < total else 0
+        return {"kind": Kind.REVEALED, "data": {"count": count}}
+
+    return _command(night=night, key=key, actor="host", build=build).state.revealed
 
 
 def demo_night_create(*, rules_id: str = "babz") -> Night:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
-from bunco.live import LiveNight
-from bunco.models import Night
-from scoring.night import ROUNDS_PER_SET
-from tables.models import ScoreEvent
+from bunco.fold import Kind, LiveNight, void_targets
+from bunco.models import Night, ScoreEvent
+from bunco.selectors import as_event
+from scoring import ROUNDS_PER_SET, round_of
 
 CSV_COLUMNS = ["player", "set", "round", "table", "partner", "result", "points", "buncos",
                "mini_buncos"]
@@ -54,31 +54,36 @@ def master_sheet_csv(night: Night, state: LiveNight) -> str:
 
 def tally_history(night: Night, state: LiveNight) -> list[dict]:
     """Every round's taps, table by table, as logged: who entered each, and every correction."""
-    events = list(ScoreEvent.objects.filter(night=night).order_by("seq"))
-    voided_by = {e.data["seq"]: e for e in events if e.kind == "void"}
+    rows = list(ScoreEvent.objects.filter(night=night).order_by("seq"))
+    voided_by = {}
+    for row in rows:
+        if row.kind == Kind.VOID:
+            for seq in void_targets(as_event(row)):
+                voided_by[seq] = row
     rounds: list[dict] = []
     current = None
-    for event in events:
-        if event.kind == "round_started":
-            current = {"seq": event.seq, "tables": {}, "started": event.created_at}
+    for row in rows:
+        if row.kind == Kind.ROUND_STARTED:
+            current = {"seq": row.seq, "tables": {}, "started": row.created_at}
             rounds.append(current)
             continue
-        if current is None or event.kind not in ("roll", "finish", "void"):
+        if current is None or row.kind not in (Kind.ROLL, Kind.FINISH, Kind.VOID):
             continue
-        rows = current["tables"].setdefault(event.table, [])
-        entry = state.all_rolls.get(event.seq)
-        rows.append({
-            "seq": event.seq, "kind": event.kind, "actor": event.actor, "at": event.created_at,
-            "dice": event.data.get("dice", []), "target": event.data.get("seq"),
-            "roller": entry.roller if entry else None,
+        entries = current["tables"].setdefault(row.table, [])
+        entry = state.all_rolls.get(row.seq)
+        entries.append({
+            "seq": row.seq, "kind": row.kind, "actor": row.actor, "at": row.created_at,
+            "dice": row.data.get("dice", []),
+            "target": ", ".join(f"#{s}" for s in void_targets(as_event(row)))
+            if row.kind == Kind.VOID else None,
+            "roller": entry.roller if entry else (row.ghost or row.player or None),
+            "rolled_by": row.player if row.ghost else None,
             "points": entry.points if entry else None,
             "scored": entry.kind if entry else None,
-            "voided_by": voided_by.get(event.seq),
+            "voided_by": voided_by.get(row.seq),
         })
     for number, r in enumerate(rounds, 1):
         r["number"] = number
-        r["set"], r["round"] = divmod(number - 1, ROUNDS_PER_SET)
-        r["set"] += 1
-        r["round"] += 1
+        r["set"], r["round"] = round_of(number)
         r["tables"] = sorted(r["tables"].items())
     return rounds

@@ -6,9 +6,18 @@ Public contract used by other tools::
     score_roll(PRESETS["babz"], 4, (4, 4, 2)).points  # -> 2
 """
 
-from .awards import AwardResult, decide_awards, roll_off, split_evenly, split_pot
+from .awards import AwardResult, decide_awards, pot_for, roll_off, split_evenly, split_pot
 from .errors import IllegalMove, RulesError
-from .night import Night, PlayerStats, RoundRecord, TablePlay
+from .night import (
+    ROUNDS_PER_SET,
+    Night,
+    PlayerStats,
+    RoundRecord,
+    TablePlay,
+    ranked,
+    round_of,
+    standing_key,
+)
 from .presets import PRESETS, preset
 from .roll import RollScore, roll_table, score_roll
 from .rotation import TableOutcome, first_seats, move_plan, rotate
@@ -19,10 +28,10 @@ from .simulate import night_summary, night_to_json, sample_names, simulate_night
 from .table import Phase, Seat, TableRound, TableSpec
 
 __all__ = [
-    "PRESETS", "Award", "AwardResult", "Category", "HouseRules", "IllegalMove", "Night", "Phase",
-    "PlayerStats", "RollScore", "RoomRound", "RoundRecord", "RulesError", "Seat", "TableOutcome",
-    "TablePlay", "TableRound", "TableSpec", "award", "decide_awards", "first_seats", "move_plan",
-    "night_summary", "night_to_json", "preset", "roll_off", "roll_table", "rotate",
-    "sample_names", "score_roll", "seat_night", "simulate_night", "split_evenly", "split_pot",
-    "table_sizes",
+    "Award", "AwardResult", "Category", "HouseRules", "IllegalMove", "Night", "PRESETS", "Phase",
+    "PlayerStats", "ROUNDS_PER_SET", "RollScore", "RoomRound", "RoundRecord", "RulesError", "Seat",
+    "TableOutcome", "TablePlay", "TableRound", "TableSpec", "award", "decide_awards",
+    "first_seats", "move_plan", "night_summary", "night_to_json", "pot_for", "preset", "ranked",
+    "roll_off", "roll_table", "rotate", "round_of", "sample_names", "score_roll", "seat_night",
+    "simulate_night", "split_evenly", "split_pot", "standing_key", "table_sizes",
 ]

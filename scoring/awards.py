@@ -51,6 +51,11 @@ class AwardResult:
         return f"{self.share_percent.normalize():f}%"
 
 
+def pot_for(*, typed_cents: int | None, entry_fee_cents: int, players: int) -> int:
+    """The pot: the amount the host typed, or the entry fee of every player checked in."""
+    return typed_cents if typed_cents is not None else entry_fee_cents * players
+
+
 def split_pot(pot_cents: int, percents: Sequence[Decimal]) -> list[int]:
     """Cents for each share; the shares add up to 100, so the cents add up to the pot."""
     if pot_cents < 0:

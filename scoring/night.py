@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import IllegalMove
 from .rotation import TableOutcome, first_seats, rotate
@@ -28,6 +28,24 @@ class PlayerStats:
     mini_buncos: int = 0
     wipeouts: int = 0
     points: int = 0
+
+
+def standing_key(wins: int, buncos: int, points: int, name: str) -> tuple:
+    """The order of the standings: most wins, then most buncos, then most points, then name."""
+    return (-wins, -buncos, -points, name.casefold())
+
+
+def ranked(stats) -> list[PlayerStats]:
+    """The players (never the ghosts) of ``stats`` in standings order."""
+    rows = [s for s in stats.values() if not s.ghost]
+    rows.sort(key=lambda s: standing_key(s.wins, s.buncos, s.points, s.name))
+    return rows
+
+
+def round_of(number: int) -> tuple[int, int]:
+    """The (set, round) of the ``number``-th round of a night, counting from 1."""
+    set_index, round_index = divmod(number - 1, ROUNDS_PER_SET)
+    return set_index + 1, round_index + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +96,15 @@ class Night:
             for seat in spec.seats
         }
         return cls(rules=rules, tables=tables, stats=stats)
+
+    def copy(self) -> Night:
+        """An independent copy to play on (the finished rounds are immutable and shared)."""
+        return Night(
+            rules=self.rules, tables=list(self.tables),
+            stats={name: replace(s) for name, s in self.stats.items()},
+            history=list(self.history), set_number=self.set_number,
+            round_number=self.round_number,
+        )
 
     @property
     def finished(self) -> bool:

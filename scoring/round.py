@@ -44,11 +44,14 @@ class RoomRound:
     def done(self) -> bool:
         return all(t.done for t in self.tables)
 
-    def roll(self, table_index: int, dice: Sequence[int]) -> RollScore | None:
+    def roll(self, table_index: int, dice: Sequence[int],
+             seat: int | None = None) -> RollScore | None:
+        """A roll at one table (credited to ``seat`` when the log names it; see
+        ``TableRound.roll``); a roll that rings the bell for the room rings it everywhere."""
         if table_index < 0 or table_index >= len(self.tables):
             raise IllegalMove(f"there is no table {table_index + 1} tonight")
         table = self.tables[table_index]
-        score = table.roll(dice)
+        score = table.roll(dice, seat)
         if table.rang_bell_for_room and not self.bell_rung:
             self.ring_bell()
         return score

@@ -56,6 +56,19 @@ class TableSpec:
     def partner_of(self, seat: int) -> int | None:
         return None if self.individuals else (seat + 2) % 4
 
+    def roller_of(self, seat: int) -> int:
+        """The chair of the player who physically rolls for ``seat``: a ghost's partner rolls
+        for it; everyone else rolls for themselves."""
+        if self.seats[seat].ghost and not self.individuals:
+            return self.partner_of(seat)
+        return seat
+
+    def index_of(self, name: str) -> int:
+        for i, seat in enumerate(self.seats):
+            if seat.name == name:
+                return i
+        raise IllegalMove(f"{name} is not at table {self.number}")
+
 
 class Phase(StrEnum):
     PLAYING = "playing"
@@ -155,9 +168,23 @@ class TableRound:
 
     # -- commands ----------------------------------------------------------------------------
 
-    def roll(self, dice: Sequence[int]) -> RollScore | None:
+    def roll(self, dice: Sequence[int], seat: int | None = None) -> RollScore | None:
         """The player whose turn it is rolled ``dice``; returns how it scored (None for a
-        one-die tie-break roll, which scores nothing)."""
+        one-die tie-break roll, which scores nothing).
+
+        ``seat`` names the chair the roll is credited to, as the score log recorded it. In
+        normal play a recorded roll is credited to its chair even if the turn order would say
+        otherwise (an earlier roll was taken back), and the turn moves on from that chair. After
+        the bell, when every roll is owed by a particular chair, a roll for another chair does
+        not fit and is refused."""
+        if seat is not None and seat != self.current:
+            if not 0 <= seat < self._n:
+                raise IllegalMove(f"table {self.spec.number} has no seat {seat + 1}")
+            if self.phase is not Phase.PLAYING:
+                raise IllegalMove(
+                    f"it is {self.spec.seats[self.current].name}'s roll at table "
+                    f"{self.spec.number}, not {self.spec.seats[seat].name}'s")
+            self.current = seat
         if self.phase is not Phase.PLAYING:
             return self._roll_outside_play(dice)
         # The common case, kept flat because a simulated night makes thousands of these.

@@ -5,12 +5,13 @@ import uuid
 
 from bunco import services
 from bunco.selectors import live_state
-from tables.services import roll_record
+from bunco.services import claim_for
 
 
 def tap(night, table, rng=None):
-    """One roll at ``table``: random dice with ``rng``; otherwise a bunco opens a tied table,
-    a hit breaks a tie, and misses end turns, so every round closes in a few taps."""
+    """One roll at ``table`` (a scoring TableRound): random dice with ``rng``; otherwise a
+    bunco opens a tied table, a hit breaks a tie, and misses end turns, so every round closes
+    in a few taps. The tap names the position the table is at, as a phone showing it would."""
     if table.dice_expected == 1:
         quick, dice = ("die6" if table.current % 2 else "die1"), None
     elif rng is not None:
@@ -20,8 +21,16 @@ def tap(night, table, rng=None):
         quick = "bunco" if tied and table.phase.value == "playing" else (
             "hit1" if tied else "miss")
         dice = None
-    return roll_record(night=night, table=table.spec.number, key=uuid.uuid4(), actor="test",
-                       quick=quick, dice=dice)
+    claim = claim_for(live_state(night), table.spec.number)
+    return services.roll_record(night=night, claim=claim, key=uuid.uuid4(), actor="test",
+                                quick=quick, dice=dice)
+
+
+def roll(night, number, quick=None, dice=None, key=None, actor=None, claim=None):
+    """Tap a roll at table ``number`` for the position its screen shows now."""
+    claim = claim or claim_for(live_state(night), number)
+    return services.roll_record(night=night, claim=claim, key=key or uuid.uuid4(),
+                                actor=actor or f"table {number}", quick=quick, dice=dice)
 
 
 def play_round(night, *, start=True, rng=None):

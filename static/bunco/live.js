@@ -6,28 +6,34 @@
     return Math.min(3000, 300 * Math.pow(2, retry)); // reconnect fast: capped at 3 s
   };
 
-  // Leave alone what a push did not change: a button being tapped must not be swapped out from
-  // under a finger just because another table rolled.
-  htmx.defineExtension("bunco-diff", {
-    transformResponse: function (text) {
-      var tpl = document.createElement("template");
-      tpl.innerHTML = text;
-      Array.prototype.slice.call(tpl.content.children).forEach(function (el) {
-        var old = el.id && document.getElementById(el.id);
-        if (old && el.id !== "sync" && old.innerHTML === el.innerHTML && old.className === el.className) {
-          el.remove();
-        }
-      });
-      return tpl.innerHTML;
-    }
-  });
+  // Every pushed fragment carries data-seq: the sequence number of the last event that changed
+  // it. An older copy than the one shown is dropped, and so is an unchanged one, so a button
+  // being tapped is not swapped out from under a finger because another table rolled.
+  function keepNewer(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    Array.prototype.slice.call(tpl.content.children).forEach(function (el) {
+      var old = el.id && document.getElementById(el.id);
+      if (!old) return;
+      var seqNew = Number(el.dataset.seq || 0), seqOld = Number(old.dataset.seq || 0);
+      if (seqNew < seqOld || (old.innerHTML === el.innerHTML && old.className === el.className
+          && seqNew === seqOld)) {
+        el.remove();
+      }
+    });
+    return tpl.innerHTML;
+  }
+  htmx.defineExtension("bunco-diff", {transformResponse: keepNewer});
 
-  var lastSeq = Number((document.getElementById("sync") || {dataset: {}}).dataset.seq || 0);
   var socket = null;
 
-  function seqOf(html) {
-    var m = /id="sync" data-seq="(\d+)"/.exec(html);
-    return m ? Number(m[1]) : null;
+  // What this screen shows: each live fragment's id and seq, for the periodic resync.
+  function shows() {
+    var out = {};
+    document.querySelectorAll("[id][data-seq]").forEach(function (el) {
+      out[el.id] = Number(el.dataset.seq || 0);
+    });
+    return out;
   }
 
   document.body.addEventListener("htmx:wsOpen", function (e) {
@@ -38,22 +44,20 @@
   document.body.addEventListener("htmx:wsClose", function () {
     document.body.classList.add("offline");
   });
-  document.body.addEventListener("htmx:wsBeforeMessage", function (e) {
-    var seq = seqOf(e.detail.message);
-    if (seq !== null && seq < lastSeq) { e.preventDefault(); return; } // an older push
-    if (seq !== null) lastSeq = seq;
+  document.body.addEventListener("htmx:wsBeforeMessage", function () {
     bellWatch.before();
   });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     bellWatch.after();
-    applyScorerToggle();
-    showChosen();
+    refresh();
   });
-  // Pushes are at most once: every 15 s the screen says what it has; the server answers with a
-  // fresh snapshot if the night has moved on.
+  // Pushes are at most once: every 10 s the screen says what it shows; the server answers
+  // with a fresh snapshot only if one of those fragments is behind.
   setInterval(function () {
-    if (socket) socket.send(JSON.stringify({type: "sync", seq: lastSeq}));
-  }, 15000);
+    if (socket) socket.send(JSON.stringify({type: "sync", shows: shows()}));
+  }, 10000);
+
+  function refresh() { applyScorerToggle(); showChosen(); syncPad(); applyPhase(); }
 
   // -- taps: kept in an outbox until the server has them, each with its own id ----------------
   function uuid4() {
@@ -76,32 +80,35 @@
     clearTimeout(toast.timer);
     toast.timer = setTimeout(function () { t.hidden = true; }, 4000);
   }
-  function replaceById(html, seq) {
-    if (!html || (seq && seq < lastSeq)) return; // a push already brought something newer
-    if (seq) lastSeq = seq;
+  function replaceById(html) {
+    if (!html) return;
     var tpl = document.createElement("template");
-    tpl.innerHTML = html.trim();
+    tpl.innerHTML = keepNewer(html.trim());
     var fresh = tpl.content.firstElementChild;
     var old = fresh && document.getElementById(fresh.id);
-    if (old && (old.innerHTML !== fresh.innerHTML || old.className !== fresh.className)) {
-      old.replaceWith(fresh); htmx.process(fresh); applyScorerToggle(); showChosen();
-    }
+    if (old) { old.replaceWith(fresh); htmx.process(fresh); refresh(); }
   }
 
   function flush() {
     if (flushing) return;
     var q = load();
+    pendingShown();
     if (!q.length) { document.body.classList.remove("pending"); return; }
     flushing = true;
     document.body.classList.add("pending");
     var item = q[0];
     var body = new URLSearchParams(item.fields);
     fetch(item.url, {method: "POST", body: body, headers: {"X-CSRFToken": csrf()}, credentials: "same-origin"})
-      .then(function (r) { return r.json().then(function (j) { return {status: r.status, json: j}; }); })
+      .then(function (r) {
+        return r.json().then(function (j) { return {status: r.status, json: j}; },
+          function () { return {status: r.status, json: {ok: false, error: "The app could not take that tap (" + r.status + ")"}}; });
+      })
       .then(function (res) {
+        // Answered, one way or the other: the tap leaves the outbox.
         save(load().filter(function (x) { return x.fields.key !== item.fields.key; }));
         if (!res.json.ok) toast(res.json.error || "That tap was not accepted");
-        replaceById(res.json.html, res.json.seq);
+        else if (res.json.duplicate || res.json.message) toast(res.json.message || "Already recorded");
+        replaceById(res.json.html);
         flushing = false; flush();
       })
       .catch(function () { flushing = false; setTimeout(flush, 2000); }); // offline: keep it
@@ -123,6 +130,14 @@
     var fields = {};
     new FormData(form, e.submitter).forEach(function (v, k) { fields[k] = v; });
     fields.key = uuid4();
+    if (form.hasAttribute("data-claim")) {
+      // The tap names what the screen showed: the round, the table and its position. A second
+      // tap before the screen moves on names the same position, and counts once.
+      var t = document.querySelector(".table-live");
+      if (!t) return;
+      fields.set = t.dataset.set; fields.round = t.dataset.round;
+      fields.table = t.dataset.table; fields.pos = t.dataset.pos;
+    }
     var q = load();
     q.push({url: new URL(form.getAttribute("action"), location.href).href, fields: fields});
     save(q);
@@ -155,6 +170,73 @@
     form.requestSubmit();
   });
 
+  // -- the scorekeeper's pad follows the table fragment the screen shows ----------------------
+  function syncPad() {
+    var pad = document.querySelector("[data-pad]");
+    if (!pad) return;
+    var t = document.querySelector(".table-live");
+    var d = t ? t.dataset : {};
+    var canRoll = d.canRoll === "1", oneDie = d.oneDie === "1";
+    var quick = (d.quick || "").split(" ");
+    pad.hidden = !(canRoll || d.canUndo === "1");
+    pad.querySelectorAll("[data-quick-kind]").forEach(function (b) {
+      b.hidden = !canRoll || oneDie || quick.indexOf(b.dataset.quickKind) < 0;
+    });
+    pad.querySelectorAll("[data-one-die]").forEach(function (b) { b.hidden = !(canRoll && oneDie); });
+    var dicepad = pad.querySelector("[data-dicepad]");
+    if (dicepad) dicepad.hidden = !canRoll || oneDie;
+    pad.querySelectorAll("[data-needs=undo]").forEach(function (f) { f.hidden = d.canUndo !== "1"; });
+    pad.querySelectorAll("[data-needs=finish]").forEach(function (f) { f.hidden = d.canFinish !== "1"; });
+  }
+
+  // -- the host's controls follow the banner: which show, and the round they name -------------
+  function applyPhase() {
+    var b = document.getElementById("banner");
+    if (!b) return;
+    var d = b.dataset, flags = {"paused": d.paused === "1", "bell-rung": d.bellRung === "1",
+      "can-unbell": d.canUnbell === "1", "can-reopen": d.canReopen === "1"};
+    document.querySelectorAll("[data-phases]").forEach(function (el) {
+      el.hidden = el.dataset.phases.split(" ").indexOf(d.phase) < 0;
+    });
+    document.querySelectorAll("[data-when]").forEach(function (el) { el.hidden = !flags[el.dataset.when]; });
+    document.querySelectorAll("[data-unless]").forEach(function (el) {
+      if (el.dataset.phases && el.hidden) return;
+      el.hidden = !!flags[el.dataset.unless];
+    });
+    document.querySelectorAll("[data-fill=next-round]").forEach(function (el) {
+      el.textContent = "round " + d.round + (d.set && d.set !== "1" ? " of set " + d.set : "");
+    });
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.hasAttribute("data-claim-round")) return;
+    var b = document.getElementById("banner");
+    if (!b) return;
+    form.querySelector("[name=set]").value = b.dataset.set || "";
+    form.querySelector("[name=round]").value = b.dataset.round || "";
+  }, true);
+
+  // -- the host takes back an entry: first see what it changes, then confirm ------------------
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("[data-takeback]");
+    var main = document.querySelector("[data-takeback-url]");
+    if (!btn || !main) return;
+    var dialog = document.getElementById("takeback");
+    fetch(main.dataset.takebackUrl + "?what=" + encodeURIComponent(btn.dataset.takeback), {credentials: "same-origin"})
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        dialog.querySelector("[data-takeback-body]").innerHTML = html;
+        dialog.querySelectorAll("form[method=post]").forEach(function (f) {
+          if (!f.querySelector("[name=csrfmiddlewaretoken]")) {
+            var i = document.createElement("input");
+            i.type = "hidden"; i.name = "csrfmiddlewaretoken"; i.value = csrf(); f.appendChild(i);
+          }
+        });
+        dialog.showModal();
+      })
+      .catch(function () { toast("Could not reach the app; try again"); });
+  });
+
   // -- who keeps score on this phone -----------------------------------------------------------
   var TOGGLE = "bunco-scorer:" + location.pathname;
   function applyScorerToggle() {
@@ -164,13 +246,19 @@
     if (stored !== null) box.checked = stored === "1";
     document.body.classList.toggle("scorer", box.checked);
   }
+  function pendingShown() {
+    var waiting = load().length;
+    document.querySelectorAll(".pending-note").forEach(function (p) {
+      p.textContent = waiting ? (waiting === 1 ? "Sending your tap…" : waiting + " taps waiting to send…") : "";
+    });
+  }
   document.addEventListener("change", function (e) {
     if (e.target.matches("[data-scorer-toggle]")) {
       localStorage.setItem(TOGGLE, e.target.checked ? "1" : "0");
       applyScorerToggle();
     }
   });
-  applyScorerToggle();
+  refresh();
 
   // -- the bell: sound and vibration when it rings --------------------------------------------
   var audio = null;

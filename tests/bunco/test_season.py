@@ -3,7 +3,7 @@
 import pytest
 
 from bunco import services
-from bunco.host import host_secret
+from bunco.host.auth import host_secret
 from bunco.models import Person
 from bunco.season import season
 from tests.playing import finish_night

@@ -5,7 +5,7 @@ from unittest import mock
 
 from django.core.management import call_command
 
-from bunco.host import host_secret
+from bunco.host.auth import host_secret
 
 
 def test_serve_prints_the_host_link_and_the_join_address_then_runs_daphne():

@@ -5,13 +5,11 @@ import uuid
 import pytest
 
 from bunco import services
-from bunco.models import Night
+from bunco.models import Night, ScoreEvent, TableLink
 from bunco.selectors import live_state
 from bunco.services import CommandRefused
 from scoring import PRESETS
-from tables.models import ScoreEvent, TableLink
-from tables.services import roll_record
-from tests.playing import play_round
+from tests.playing import play_round, roll
 
 
 @pytest.mark.django_db
@@ -51,7 +49,8 @@ def test_seating_logs_the_tables_and_makes_a_join_link_per_table(seated_night):
     state = live_state(seated_night)
     assert state.phase == "ready" and len(state.tables) == 3
     assert TableLink.objects.filter(night=seated_night).count() == 3
-    assert ScoreEvent.objects.get(night=seated_night, seq=1).kind == "seated"
+    kinds = list(ScoreEvent.objects.filter(night=seated_night).values_list("kind", flat=True))
+    assert kinds == ["created", "added", "seated"]
 
 
 @pytest.mark.django_db
@@ -59,7 +58,7 @@ def test_seating_too_few_players_is_refused():
     night = services.night_create(name="X", rules_id="babz", player_names=["Ann", "Bo"])
     with pytest.raises(CommandRefused, match="4 to 400 players, not 2"):
         services.night_seat(night=night)
-    assert not ScoreEvent.objects.exists()
+    assert not ScoreEvent.objects.filter(kind="seated").exists()
 
 
 def test_swapping_two_seats_before_the_start(seated_night):
@@ -86,31 +85,31 @@ def test_a_repeated_key_is_acknowledged_not_applied_twice(seated_night):
     key = uuid.uuid4()
     first = services.round_start(night=seated_night, key=key)
     again = services.round_start(night=seated_night, key=key)
-    assert first.pk == again.pk
-    assert ScoreEvent.objects.filter(night=seated_night).count() == 2
+    assert first.row.pk == again.row.pk and not again.applied
+    assert ScoreEvent.objects.filter(night=seated_night, kind="round_started").count() == 1
 
 
 def test_a_correction_voids_a_roll_and_the_tally_is_refolded(seated_night):
     services.round_start(night=seated_night)
-    row, _ = roll_record(night=seated_night, table=2, key=uuid.uuid4(), actor="t2", quick="hit2")
+    row = roll(seated_night, 2, quick="hit2").row
     assert live_state(seated_night).room.tables[1].team_scores == [2, 0]
     services.event_void(night=seated_night, seq=row.seq, actor="host")
     assert live_state(seated_night).room.tables[1].team_scores == [0, 0]
     with pytest.raises(CommandRefused, match="already taken back"):
         services.event_void(night=seated_night, seq=row.seq)
-    with pytest.raises(CommandRefused, match="no roll #1"):
+    with pytest.raises(CommandRefused, match="not in the round in play"):
         services.event_void(night=seated_night, seq=1)
 
 
 def test_the_log_refolds_to_the_same_state_after_a_restart(seated_night):
     """A server restart loses the in-memory fold; the log alone rebuilds the same night."""
-    from bunco.live import cache
+    from bunco.selectors import folds
 
     services.round_start(night=seated_night)
     for _ in range(5):
-        roll_record(night=seated_night, table=1, key=uuid.uuid4(), actor="t1", quick="hit1")
+        roll(seated_night, 1, quick="hit1")
     before = live_state(seated_night).room.tables[0].team_scores
-    cache.drop(seated_night.pk)
+    folds.drop(seated_night.pk)
     assert live_state(seated_night).room.tables[0].team_scores == before == [5, 0]
 
 
@@ -162,20 +161,20 @@ def test_a_typo_can_be_fixed_in_the_middle_of_the_night(seated_night):
     services.player_rename(night=seated_night, player=ava, name="Eva")
     state = live_state(seated_night)
     assert state.seat_of("Eva") and state.seat_of("Ava") is None
-    from bunco.live import cache
-    cache.drop(seated_night.pk)  # the log alone rebuilds the same names
+    from bunco.selectors import folds
+    folds.drop(seated_night.pk)  # the log alone rebuilds the same names
     assert live_state(seated_night).seat_of("Eva")
     with pytest.raises(CommandRefused, match="listed twice"):
         services.player_rename(night=seated_night, player=ava, name="ben")
 
 
 def test_pausing_stops_the_taps_until_the_host_resumes(seated_night):
-    from tables.services import roll_record
+    from tests.playing import roll
 
     services.round_start(night=seated_night)
     services.game_pause(night=seated_night)
     with pytest.raises(CommandRefused, match="paused"):
-        roll_record(night=seated_night, table=1, key=uuid.uuid4(), actor="t", quick="hit1")
+        roll(seated_night, 1, quick="hit1")
     services.game_resume(night=seated_night)
-    roll_record(night=seated_night, table=1, key=uuid.uuid4(), actor="t", quick="hit1")
+    roll(seated_night, 1, quick="hit1")
     assert live_state(seated_night).room.tables[0].team_scores == [1, 0]

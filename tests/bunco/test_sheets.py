@@ -2,17 +2,15 @@
 
 import csv
 import io
-import uuid
 from pathlib import Path
 
 import pytest
 
 from bunco import services
-from bunco.host import host_secret
+from bunco.host.auth import host_secret
+from bunco.models import TableLink
 from bunco.selectors import live_state
-from tables.models import TableLink
-from tables.services import roll_record
-from tests.playing import play_round
+from tests.playing import play_round, roll
 
 
 @pytest.fixture
@@ -56,8 +54,7 @@ def test_the_master_sheet_prints_one_page_per_set(host_client, seated_night):
 
 def test_the_tally_history_keeps_corrections_and_who_made_them(host_client, seated_night):
     services.round_start(night=seated_night)
-    row, _ = roll_record(night=seated_night, table=2, key=uuid.uuid4(), actor="table 2",
-                         quick="hit2")
+    row = roll(seated_night, 2, quick="hit2").row
     services.event_void(night=seated_night, seq=row.seq, actor="host")
     html = host_client.get(f"/host/nights/{seated_night.pk}/log/").content.decode()
     assert f"#{row.seq}" in html and "by table 2" in html

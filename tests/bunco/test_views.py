@@ -6,10 +6,9 @@ import uuid
 import pytest
 
 from bunco import services
-from bunco.host import host_secret
-from bunco.models import Night
+from bunco.host.auth import host_secret
+from bunco.models import Night, ScoreEvent, TableLink
 from bunco.selectors import live_state
-from tables.models import ScoreEvent, TableLink
 
 
 @pytest.fixture
@@ -24,6 +23,9 @@ def test_host_pages_are_closed_without_the_secret(client):
     assert client.get("/host/wrong-secret/").status_code == 403
     assert client.post("/host/demo/").status_code == 403
     assert Night.objects.count() == 0
+
+
+TAP_AT_START = {"set": 1, "round": 1, "table": 1, "pos": 0}  # what a phone shows first
 
 
 def test_the_host_link_opens_the_dashboard(host_client):
@@ -53,7 +55,7 @@ def test_a_bad_entry_fee_is_explained_and_nothing_is_created(host_client, fee, m
 def test_the_demo_night_is_one_click(host_client):
     response = host_client.post("/host/demo/", follow=True)
     html = response.content.decode()
-    assert "Ring the bell: start round 1" in html
+    assert 'Ring the bell: start <span data-fill="next-round">round 1' in html
     assert html.count("scorekeeping link") == 3
 
 
@@ -92,13 +94,17 @@ def test_rules_are_fixed_once_play_starts(host_client, seated_night):
 
 
 def test_the_host_rings_the_bell_and_takes_back_a_roll(host_client, seated_night):
-    host_client.post(f"/host/nights/{seated_night.pk}/start/")
+    host_client.post(f"/host/nights/{seated_night.pk}/start/", {"set": 1, "round": 1})
     link = TableLink.objects.get(night=seated_night, number=2)
-    host_client.post(f"/t/{link.token}/roll/", {"quick": "hit2", "key": str(uuid.uuid4())})
+    host_client.post(f"/t/{link.token}/roll/", {"quick": "hit2", "key": str(uuid.uuid4()),
+                                                 **TAP_AT_START, "table": 2})
     roll = ScoreEvent.objects.filter(kind="roll").get()
     page = host_client.get(f"/host/nights/{seated_night.pk}/").content.decode()
-    assert "take back" in page and "by table 2" in page
-    host_client.post(f"/host/nights/{seated_night.pk}/void/", {"seq": roll.seq})
+    assert f'data-takeback="{roll.seq}"' in page and "by table 2" in page
+    preview = host_client.get(f"/host/nights/{seated_night.pk}/takeback/",
+                              {"what": roll.seq}).content.decode()
+    assert "Table 2" in preview and "2 → <b>0</b>" in preview
+    host_client.post(f"/host/nights/{seated_night.pk}/void/", {"what": roll.seq})
     assert live_state(seated_night).room.tables[1].team_scores == [0, 0]
 
 
@@ -107,19 +113,23 @@ def test_a_table_phone_taps_and_gets_its_table_back(client, seated_night):
     link = TableLink.objects.get(night=seated_night, number=1)
     page = client.get(f"/t/{link.token}/").content.decode()
     assert "I keep score at this table" in page and "BUNCO!" in page
+    assert 'data-round="1" data-pos="0"' in page
     key = str(uuid.uuid4())
-    for _ in range(2):  # a double tap
-        answer = client.post(f"/t/{link.token}/roll/", {"dice": "1,1,5", "key": key})
+    for _ in range(2):  # the outbox resends the same tap
+        answer = client.post(f"/t/{link.token}/roll/", {"dice": "1,1,5", "key": key,
+                                                        **TAP_AT_START})
         assert answer.status_code == 200 and answer.json()["ok"]
     assert live_state(seated_night).room.tables[0].team_scores == [2, 0]
     assert 'data-testid="score">2<' in answer.json()["html"]
+    assert answer.json()["message"] == "Already recorded"
 
 
 def test_a_refused_tap_says_why(client, seated_night):
     link = TableLink.objects.get(night=seated_night, number=1)
-    answer = client.post(f"/t/{link.token}/roll/", {"quick": "hit1", "key": str(uuid.uuid4())})
+    answer = client.post(f"/t/{link.token}/roll/", {"quick": "hit1", "key": str(uuid.uuid4()),
+                                                    **TAP_AT_START})
     assert answer.status_code == 409
-    assert "wait for the bell" in json.loads(answer.content)["error"]
+    assert "has not started yet: wait for the bell" in json.loads(answer.content)["error"]
     assert client.post("/t/not-a-table/roll/", {"quick": "hit1"}).status_code == 404
 
 
@@ -151,9 +161,9 @@ def test_the_host_pauses_and_resumes_and_phones_see_it(host_client, seated_night
     host_client.post(f"/host/nights/{seated_night.pk}/pause/")
     link = TableLink.objects.get(night=seated_night, number=1)
     page = host_client.get(f"/t/{link.token}/").content.decode()
-    assert "Paused" in page and "BUNCO!" not in page  # no scoring buttons while paused
+    assert "Paused" in page and 'data-can-roll=""' in page  # the pad stays hidden
     host_client.post(f"/host/nights/{seated_night.pk}/pause/")
-    assert "BUNCO!" in host_client.get(f"/t/{link.token}/").content.decode()
+    assert 'data-can-roll="1"' in host_client.get(f"/t/{link.token}/").content.decode()
 
 
 def test_the_host_fixes_a_name_and_a_late_arrival_takes_a_ghost_chair(host_client, db):

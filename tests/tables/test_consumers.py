@@ -8,11 +8,12 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from bunco import host, services
+from bunco import services
 from bunco.asgi import application
+from bunco.host import auth as host
+from bunco.models import TableLink
 from bunco.selectors import live_state
-from tables.models import TableLink
-from tables.services import roll_record
+from tests.playing import roll
 
 ORIGIN = (b"origin", b"http://localhost")
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,38 +42,46 @@ def score_of(html, table):
     return [int(s) for s in re.findall(r'data-testid="score">(\d+)<', section)]
 
 
-async def test_a_tap_at_table_2_reaches_its_phones_the_host_and_the_tv_only():
+def roll_record(*, night, table, quick, **_):
+    return roll(night, table, quick=quick)
+
+
+async def test_a_tap_is_rendered_once_and_reaches_its_tables_phones_the_host_and_the_tv():
     night, links, session_key = await database_sync_to_async(make_night)()
     table1 = await connect(f"/ws/table/{links[1]}/")
     table2 = await connect(f"/ws/table/{links[2]}/")
     tv = await connect(f"/ws/tv/{night.tv_token}/")
     host_ws = await connect(f"/ws/host/{night.pk}/", cookie=session_key)
     for ws in (table1, table2, tv, host_ws):  # every screen starts with a snapshot
-        assert 'id="sync"' in await ws.receive_from()
+        assert 'id="banner"' in await ws.receive_from()
 
-    await database_sync_to_async(roll_record)(night=night, table=2, key=uuid.uuid4(),
-                                              actor="table 2", quick="hit2")
+    await database_sync_to_async(roll_record)(night=night, table=2, quick="hit2")
     pushed = await table2.receive_from()
     assert score_of(pushed, 2) == [2, 0]
-    assert 'id="tv"' in await tv.receive_from()
-    assert 'id="host-board"' in await host_ws.receive_from()
+    assert pushed.startswith('<section id="table-2"') and "<form" not in pushed
+    assert await tv.receive_from() == pushed
+    assert await host_ws.receive_from() == pushed
     assert await table1.receive_nothing()
     for ws in (table1, table2, tv, host_ws):
         await ws.disconnect()
 
 
-async def test_every_push_carries_the_nights_sequence_number_and_resync_sends_a_snapshot():
+def shows(html):
+    return {i: int(s) for i, s in re.findall(r'id="([\w-]+)"[^>]*?data-seq="(\d+)"', html)}
+
+
+async def test_resync_compares_what_the_screen_shows_so_a_quiet_table_is_not_resent():
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
-    first = await ws.receive_from()
-    seq = int(re.search(r'data-seq="(\d+)"', first).group(1))
-    await database_sync_to_async(roll_record)(night=night, table=1, key=uuid.uuid4(),
-                                              actor="t1", quick="hit1")
+    first = shows(await ws.receive_from())
+    assert set(first) == {"banner", "table-1"}
+    await database_sync_to_async(roll_record)(night=night, table=2, quick="hit1")
+    await ws.send_json_to({"type": "sync", "shows": first})
+    assert await ws.receive_nothing()  # another table tapped: this one is still current
+    await database_sync_to_async(roll_record)(night=night, table=1, quick="hit1")
     pushed = await ws.receive_from()
-    assert int(re.search(r'data-seq="(\d+)"', pushed).group(1)) == seq + 1
-    await ws.send_json_to({"type": "sync", "seq": seq + 1})
-    assert await ws.receive_nothing()  # up to date: nothing to send
-    await ws.send_json_to({"type": "sync", "seq": seq})
+    assert shows(pushed)["table-1"] > first["table-1"]
+    await ws.send_json_to({"type": "sync", "shows": first})  # as if that push was lost
     again = await ws.receive_from()  # behind: a fresh snapshot
     assert score_of(again, 1) == [1, 0]
     await ws.disconnect()
@@ -100,12 +109,12 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
                 if not t.done:
                     number = t.spec.number
                     if t.phase.value == "finishing":
-                        from tables.services import table_finish
-                        table_finish(night=night, table=number, key=uuid.uuid4(), actor="t")
+                        services.table_finish(
+                            night=night, claim=services.claim_for(state, number),
+                            key=uuid.uuid4(), actor="t")
                     else:  # a tie-break: one hit breaks the tie, then misses end the lap
                         tied = len(set(t.team_scores)) == 1
-                        roll_record(night=night, table=number, key=uuid.uuid4(), actor="t",
-                                    quick="hit1" if tied else "miss")
+                        roll(night, number, quick="hit1" if tied else "miss")
                     break
             state = live_state(night)
         return state.seat_of("Ava")[0]

@@ -2,7 +2,6 @@
 seating, the bell, every roll and tie-break, rotation, to the end of the set."""
 
 import random
-import uuid
 from unittest import mock
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from bunco import services
 from bunco.selectors import live_state
 from scoring import PRESETS, sample_names
-from tables.services import roll_record
+from tests.playing import roll
 
 CASES = [
     ("fuzzy-die", 12), ("winning-moves", 7), ("winning-moves", 9), ("winning-moves", 12),
@@ -26,7 +25,7 @@ def test_a_whole_set_is_playable_through_the_services(rules_id, players):
     night = services.night_create(name="Play", rules_id=rules_id,
                                   player_names=sample_names(players))
     services.night_update_rules(night=night, rules=PRESETS[rules_id].replace(sets=1))
-    with mock.patch("bunco.services._broadcast"):  # pushes are covered by the consumer tests
+    with mock.patch("bunco.broadcast.send"):  # pushes are covered by the consumer tests
         services.night_seat(night=night, rng=rng)
         rounds = 0
         for _ in range(20_000):
@@ -40,8 +39,7 @@ def test_a_whole_set_is_playable_through_the_services(rules_id, players):
             for table in state.room.tables:
                 if not table.done:
                     dice = [rng.randint(1, 6) for _ in range(table.dice_expected)]
-                    roll_record(night=night, table=table.spec.number, key=uuid.uuid4(),
-                                actor="test", dice=dice)
+                    roll(night, table.spec.number, dice=dice)
         state = live_state(night)
     assert state.phase == "over" and rounds == 6
     history = state.night.history

@@ -4,7 +4,7 @@ import segno
 from daphne.cli import CommandLineInterface
 from django.core.management.base import BaseCommand, CommandParser
 
-from bunco.host import host_secret
+from bunco.host.auth import host_secret
 from bunco.lan import best_address
 
 

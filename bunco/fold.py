@@ -1,0 +1,568 @@
+"""The fold of a night's score log: event in, state out.
+
+Pure Python like ``scoring/``: no Django, no I/O, no clock. The score log is the truth; this
+module turns it into the night as it stands (tallies, turns, the bell, results, rotation, the
+roster, the prizes), advancing once per event as each is written.
+
+A correction (a *void*) never replays the night: the night is checkpointed as each round
+starts, and a void replays only that round's events from the checkpoint into a new state,
+which replaces the old one whole, so nothing ever reads a state half-way through a replay.
+Every roll carries the chair it was credited to, so taking back an older roll removes exactly
+that roll's points and moves nobody else's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from scoring import HouseRules, IllegalMove, Night, RoomRound, Seat, TableSpec
+from scoring.seating import ghost_names
+
+
+class Kind(StrEnum):
+    """Every kind of event the log holds: everything that changes a night."""
+
+    CREATED = "created"  # name, rules id, rules, entry fee
+    RULES = "rules"  # the house rules (and name, entry fee) changed before play
+    PRIZES = "prizes"  # the prize list, tie policy and typed pot
+    ADDED = "added"  # players checked in before seating
+    REMOVED = "removed"  # a player removed before seating
+    SEATED = "seated"
+    ROUND_STARTED = "round_started"
+    ROLL = "roll"
+    FINISH = "finish"
+    BELL = "bell"
+    VOID = "void"
+    ARRIVED = "arrived"
+    LEFT = "left"
+    RENAMED = "renamed"
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    NIGHT_ENDED = "night_ended"
+    ROLL_OFF = "roll_off"  # a tied prize's winner
+    REVEALED = "revealed"  # how many prizes the TV shows
+
+
+#: What a table's scorekeeper or the host can take back.
+CORRECTABLE = frozenset({Kind.ROLL, Kind.FINISH, Kind.BELL})
+#: Commands made at a table: each moves the table's position on by one.
+TABLE_KINDS = frozenset({Kind.ROLL, Kind.FINISH})
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One row of the log. ``set_number``/``round_number``/``table`` say where it belongs; for
+    a roll ``player`` is who rolled and ``ghost`` the ghost's chair it was rolled for, if any;
+    ``position`` is the table's position the screen showed when it was tapped."""
+
+    seq: int
+    kind: str
+    table: int | None = None
+    set_number: int | None = None
+    round_number: int | None = None
+    player: str = ""
+    ghost: str = ""
+    position: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    actor: str = ""
+
+    @property
+    def chair(self) -> str:
+        """The chair a roll is credited to: the ghost's when rolled for one."""
+        return self.ghost or self.player
+
+
+@dataclass(slots=True)
+class RollEntry:
+    seq: int
+    table: int
+    roller: str  # the chair credited
+    ghost: bool
+    dice: tuple[int, ...]
+    kind: str
+    points: int
+    actor: str
+    rolled_by: str = ""  # who rolled it: a ghost's partner for a ghost
+
+
+class Conflict(IllegalMove):
+    """A later event no longer fits once an earlier one is taken back."""
+
+    def __init__(self, event: Event, reason: str):
+        super().__init__(reason)
+        self.event = event
+
+
+def tables_to_data(tables: Iterable[TableSpec]) -> list[dict]:
+    return [
+        {"number": t.number, "individuals": t.individuals,
+         "seats": [{"name": s.name, "ghost": s.ghost} for s in t.seats]}
+        for t in tables
+    ]
+
+
+def tables_from_data(data: list[dict]) -> list[TableSpec]:
+    return [
+        TableSpec(number=t["number"], individuals=t["individuals"],
+                  seats=tuple(Seat(s["name"], ghost=s["ghost"]) for s in t["seats"]))
+        for t in data
+    ]
+
+
+class LiveNight:
+    """A night as of sequence number ``seq``."""
+
+    def __init__(self, rules: HouseRules, *, name: str = "", rules_id: str = "",
+                 entry_fee_cents: int = 0, pot_cents: int | None = None):
+        # the night's setup
+        self.name = name
+        self.rules_id = rules_id
+        self.rules = rules
+        self.entry_fee_cents = entry_fee_cents
+        self.pot_cents = pot_cents
+        self.roster: list[str] = []  # everyone checked in, in order
+        self.left: set[str] = set()
+        self.roll_offs: dict[str, str] = {}
+        self.revealed = 0
+        # play
+        self.seq = 0
+        self.night: Night | None = None
+        self.room: RoomRound | None = None
+        self.last_room: RoomRound | None = None  # the round just closed (results, movement)
+        self.paused = False
+        self.ended = False
+        self.checkpoint: Night | None = None  # the night as the latest round started
+        self.checkpoint_bunco: RollEntry | None = None
+        self.round_events: list[Event] = []  # the latest round's events, its start included
+        self.rolls: list[RollEntry] = []  # the latest round's rolls that count
+        self.all_rolls: dict[int, RollEntry] = {}  # every roll that counts, by seq
+        self.voided: set[int] = set()
+        self.last_bunco: RollEntry | None = None
+        self.positions: dict[int, int] = {}  # table -> commands entered there this round
+        self.table_seq: dict[int, int] = {}  # table -> seq of the last event that changed it
+        self.room_seq = 0  # seq of the last event that changed every screen
+        self.closed_by: int | None = None  # the event that closed the latest round
+        self.bell_by: int | None = None  # the event that rang the latest round's bell
+        self.room_set: int | None = None  # the set of the round in play
+
+    # -- what screens ask --------------------------------------------------------------------
+
+    @property
+    def seated(self) -> bool:
+        return self.night is not None
+
+    @property
+    def started(self) -> bool:
+        return self.night is not None and (self.room is not None or bool(self.night.history))
+
+    @property
+    def phase(self) -> str:
+        if self.ended:
+            return "ended"
+        if self.night is None:
+            return "setup"
+        if self.room is not None:
+            return "playing"
+        if self.night.finished:
+            return "over"
+        return "between_rounds" if self.night.history else "ready"
+
+    @property
+    def set_number(self) -> int | None:
+        """The set of the round in play (or of the next round between rounds)."""
+        if self.room is not None:
+            return self.room_set
+        return self.night.set_number if self.night else None
+
+    @property
+    def round_number(self) -> int | None:
+        if self.room is not None:
+            return self.room.round_number
+        return self.night.round_number if self.night else None
+
+    @property
+    def tables(self) -> list[TableSpec]:
+        """The seating of the round in play, or of the next round between rounds."""
+        if self.room is not None:
+            return [t.spec for t in self.room.tables]
+        return list(self.night.tables) if self.night else []
+
+    def table_rolls(self, number: int) -> list[RollEntry]:
+        return [r for r in self.rolls if r.table == number]
+
+    def position(self, number: int) -> int:
+        return self.positions.get(number, 0)
+
+    def seat_of(self, name: str) -> tuple[int, int] | None:
+        for spec in self.tables:
+            for i, seat in enumerate(spec.seats):
+                if seat.name == name:
+                    return spec.number, i
+        return None
+
+    def shape(self) -> tuple:
+        """What every screen shows in common: when it changes, every screen changes."""
+        room = self.room
+        return (self.phase, self.set_number, self.round_number, self.paused,
+                bool(room and room.bell_rung), self.closed_by)
+
+    def next_ghost(self) -> str | None:
+        """The chair a late arrival takes: the first ghost in table order."""
+        return next((s.name for t in self.tables for s in t.seats if s.ghost), None)
+
+    def new_ghost_name(self) -> str:
+        return ghost_names(1, list(self.night.stats) if self.night else [])[0]
+
+    def latest(self, kinds: Iterable[str], table: int | None = None) -> Event | None:
+        """The latest event of the latest round of one of ``kinds`` that still counts."""
+        kinds = set(kinds)
+        for event in reversed(self.round_events):
+            if (event.kind in kinds and event.seq not in self.voided
+                    and (table is None or event.table == table)):
+                return event
+        return None
+
+    def event(self, seq: int) -> Event | None:
+        return next((e for e in self.round_events if e.seq == seq), None)
+
+    # -- applying events ---------------------------------------------------------------------
+
+    def apply(self, event: Event) -> LiveNight:
+        """Apply one event and return the state after it: ``self``, changed in place, or for a
+        correction a new state replayed from the round's checkpoint. Raises IllegalMove (and
+        changes nothing) if the event does not fit."""
+        if event.seq <= self.seq:
+            raise IllegalMove(f"event #{event.seq} is already in the fold")
+        if event.kind == Kind.VOID:
+            if self.ended:
+                raise IllegalMove("the night has ended; its rounds can no longer be changed")
+            seqs = set(void_targets(event))
+            state = self.replayed(self.voided | seqs)
+            state.round_events.append(event)
+            state._touch(event, tables={e.table for e in self.round_events
+                                        if e.seq in seqs and e.table is not None})
+            if state.shape() != self.shape():
+                state.room_seq = event.seq
+            state.seq = event.seq
+            return state
+        self._apply(event)
+        if self.round_events and event.kind != Kind.ROUND_STARTED:
+            self.round_events.append(event)
+        if event.kind not in TABLE_KINDS:
+            self.room_seq = event.seq  # anything but a table's own tap changes every screen
+        self.seq = event.seq
+        return self
+
+    @property
+    def changed_everything(self) -> bool:
+        """Whether the latest event changed what every screen shows (not just one table)."""
+        return self.room_seq == self.seq
+
+    def _apply(self, event: Event) -> None:
+        handler = getattr(self, f"_on_{event.kind}", None)
+        if handler is None:
+            raise IllegalMove(f"unknown event {event.kind!r}")
+        handler(event)
+
+    def _touch(self, event: Event, tables: Iterable[int] = ()) -> None:
+        for number in tables:
+            self.positions[number] = self.positions.get(number, 0) + 1
+            self.table_seq[number] = event.seq
+
+    def _room_changed(self, event: Event) -> None:
+        self.room_seq = event.seq
+
+    # -- corrections -------------------------------------------------------------------------
+
+    def replayed(self, skip: set[int]) -> LiveNight:
+        """The latest round replayed from its checkpoint without the events in ``skip``.
+        Raises Conflict naming the first later event that no longer fits."""
+        if not self.round_events or self.checkpoint is None:
+            raise IllegalMove("only the round in play (or the one just closed) can be corrected")
+        known = {e.seq: e for e in self.round_events}
+        for seq in skip - self.voided:
+            target = known.get(seq)
+            if target is None:
+                raise IllegalMove("only the round in play (or the one just closed, until the "
+                                  "next round starts) can be corrected")
+            if target.kind not in CORRECTABLE:
+                raise IllegalMove(f"#{seq} is not a roll, a bell or a table's finish")
+        new = LiveNight(self.rules, name=self.name, rules_id=self.rules_id,
+                        entry_fee_cents=self.entry_fee_cents, pot_cents=self.pot_cents)
+        new.roster, new.left = list(self.roster), set(self.left)
+        new.roll_offs, new.revealed = dict(self.roll_offs), self.revealed
+        new.night = self.checkpoint.copy()
+        new.last_bunco = self.checkpoint_bunco
+        new.voided = set(self.voided) | skip
+        start = self.round_events[0].seq
+        new.all_rolls = {s: r for s, r in self.all_rolls.items() if s < start}
+        new.table_seq = dict(self.table_seq)
+        new.room_seq = self.room_seq
+        for event in self.round_events:
+            if event.seq in new.voided or event.kind == Kind.VOID:
+                new.round_events.append(event)
+                if event.kind == Kind.VOID:
+                    targets = set(void_targets(event))
+                    new._touch(event, {e.table for e in self.round_events
+                                       if e.seq in targets and e.table is not None})
+                else:
+                    new._touch(event, [event.table] if event.kind in TABLE_KINDS else [])
+                new.seq = event.seq
+                continue
+            try:
+                new.apply(event)
+            except IllegalMove as exc:
+                raise Conflict(event, str(exc)) from None
+        new.seq = self.seq
+        return new
+
+    def plan_void(self, seq: int) -> tuple[list[int], LiveNight]:
+        """Taking back ``seq``: every event it takes back (``seq`` and any later bell, finish
+        or roll that no longer fits without it) and the night after. Refuses when a later
+        event that is not play (a late arrival, say) depends on it."""
+        if seq in self.voided:
+            raise IllegalMove(f"#{seq} was already taken back")
+        skip = {seq}
+        while True:
+            try:
+                return sorted(skip), self.replayed(self.voided | skip)
+            except Conflict as conflict:
+                if conflict.event.kind not in CORRECTABLE:
+                    raise IllegalMove(
+                        "players changed after that round closed, so it can no longer be "
+                        "reopened") from None
+                skip.add(conflict.event.seq)
+
+    # -- the handlers ------------------------------------------------------------------------
+
+    def _on_created(self, event: Event) -> None:
+        self._setup(event.data)
+
+    def _on_rules(self, event: Event) -> None:
+        if self.started or self.ended:
+            raise IllegalMove("the house rules are fixed once the first round has started")
+        self._setup(event.data)
+        if self.night is not None:  # seated: the same chairs under the new rules
+            self.night = Night.from_tables(self.rules, list(self.night.tables))
+        self._room_changed(event)
+
+    def _setup(self, data: Mapping) -> None:
+        if "rules" in data:
+            self.rules = HouseRules.from_dict(data["rules"])
+        self.name = data.get("name", self.name)
+        self.rules_id = data.get("rules_id", self.rules_id)
+        self.entry_fee_cents = data.get("entry_fee_cents", self.entry_fee_cents)
+
+    def _on_prizes(self, event: Event) -> None:
+        if self.ended:
+            raise IllegalMove("the night has ended: its prizes are settled")
+        data = event.data
+        self.rules = self.rules.replace(awards=data["awards"], award_ties=data["award_ties"],
+                                        one_prize_per_person=data["one_prize_per_person"])
+        self.pot_cents = data.get("pot_cents")
+        if self.night is not None:
+            self.night.rules = self.rules
+        self._room_changed(event)
+
+    def _on_added(self, event: Event) -> None:
+        if self.seated:
+            raise IllegalMove("players are already seated; clear the seating to add players")
+        taken = set(self.roster)
+        for name in event.data["names"]:
+            if name in taken:
+                raise IllegalMove(f"{name} is already checked in")
+            taken.add(name)
+        self.roster.extend(event.data["names"])
+
+    def _on_removed(self, event: Event) -> None:
+        if self.seated:
+            raise IllegalMove("players are already seated")
+        name = event.data["name"]
+        if name not in self.roster:
+            raise IllegalMove(f"{name} is not checked in")
+        self.roster.remove(name)
+
+    def _on_seated(self, event: Event) -> None:
+        if self.started or self.ended:
+            raise IllegalMove("seats can only change before the first round starts")
+        self.night = Night.from_tables(self.rules, tables_from_data(event.data["tables"]))
+        self._room_changed(event)
+
+    def _on_round_started(self, event: Event) -> None:
+        if self.ended:
+            raise IllegalMove("the night has ended")
+        if self.night is None:
+            raise IllegalMove("seat the players before starting a round")
+        if self.room is not None:
+            raise IllegalMove("a round is already being played")
+        if self.night.finished:
+            raise IllegalMove("every set has been played; end the night for the prizes")
+        if not self.round_events or self.round_events[0] is not event:  # not a replay
+            self.checkpoint = self.night.copy()
+            self.checkpoint_bunco = self.last_bunco
+            self.round_events = [event]
+            self.rolls = []
+        self.room_set = self.night.set_number
+        self.room = self.night.start_round()
+        self.paused = False
+        self.last_room = None
+        self.closed_by = None
+        self.bell_by = None
+        self.positions = {}
+        self._room_changed(event)
+
+    def _playing(self) -> RoomRound:
+        if self.ended:
+            raise IllegalMove("the night has ended")
+        if self.room is None:
+            raise IllegalMove("no round is being played; the host rings the bell to start one")
+        return self.room
+
+    def _table(self, event: Event):
+        room = self._playing()
+        if self.paused:
+            raise IllegalMove("the host has paused the game")
+        if event.table is None or not 1 <= event.table <= len(room.tables):
+            raise IllegalMove(f"there is no table {event.table} tonight")
+        return room.tables[event.table - 1]
+
+    def _on_roll(self, event: Event) -> None:
+        table = self._table(event)
+        dice = tuple(event.data.get("dice", ()))
+        spec = table.spec
+        if event.chair:
+            chair = spec.index_of(event.chair)
+        elif not table.done:  # an old row that did not record its roller: the turn's chair
+            chair = table.current
+        else:
+            raise IllegalMove(f"table {event.table} has finished this round")
+        seat = spec.seats[chair]
+        bell_before = self.room.bell_rung
+        score = self.room.roll(event.table - 1, dice, seat=chair)
+        entry = RollEntry(
+            seq=event.seq, table=event.table, roller=seat.name, ghost=seat.ghost, dice=dice,
+            kind=score.kind if score else "die", points=score.points if score else 0,
+            actor=event.actor, rolled_by=event.player or spec.seats[spec.roller_of(chair)].name,
+        )
+        self.rolls.append(entry)
+        self.all_rolls[entry.seq] = entry
+        if entry.kind == "bunco" and not entry.ghost:
+            self.last_bunco = entry
+        self._touch(event, [event.table])
+        if self.room.bell_rung != bell_before:
+            self.bell_by = event.seq
+            self._room_changed(event)
+        self._close_if_done(event)
+
+    def _on_finish(self, event: Event) -> None:
+        self._table(event).finish()
+        self._touch(event, [event.table])
+        self._close_if_done(event)
+
+    def _on_bell(self, event: Event) -> None:
+        room = self._playing()
+        if room.bell_rung:
+            raise IllegalMove("the bell has already rung this round")
+        room.ring_bell()
+        self.bell_by = event.seq
+        self._room_changed(event)
+        self._close_if_done(event)
+
+    def _on_night_ended(self, event: Event) -> None:
+        if self.ended:
+            raise IllegalMove("the night has already ended")
+        self.ended = True
+        self.room = None  # a round cut short by the end of the night does not count
+        self._room_changed(event)
+
+    def _between_rounds(self) -> Night:
+        if self.ended:
+            raise IllegalMove("the night has ended")
+        if self.night is None:
+            raise IllegalMove("seat the players first")
+        if self.room is not None:
+            raise IllegalMove("wait for this round to end: changes take effect from the next "
+                              "round")
+        return self.night
+
+    def _on_arrived(self, event: Event) -> None:
+        self._between_rounds().substitute(event.data["ghost"], Seat(event.data["name"]))
+        self.roster.append(event.data["name"])
+        self._room_changed(event)
+
+    def _on_left(self, event: Event) -> None:
+        night = self._between_rounds()
+        night.substitute(event.data["name"], Seat(event.data["ghost"], ghost=True))
+        self.left.add(event.data["name"])
+        self._room_changed(event)
+
+    def _on_renamed(self, event: Event) -> None:
+        old, new = event.data["old"], event.data["new"]
+        if self.night is None:
+            if old not in self.roster:
+                raise IllegalMove(f"nobody called {old} is checked in")
+            self.roster[self.roster.index(old)] = new
+            return
+        self.night.rename(old, new)
+        if self.room is not None:
+            self.room.rename(old, new)
+        for entry in self.rolls:
+            if entry.roller == old:
+                entry.roller = new
+            if entry.rolled_by == old:
+                entry.rolled_by = new
+        self.roster = [new if n == old else n for n in self.roster]
+        self.left = {new if n == old else n for n in self.left}
+        self._room_changed(event)
+
+    def _on_paused(self, event: Event) -> None:
+        self._playing()
+        if self.paused:
+            raise IllegalMove("the game is already paused")
+        self.paused = True
+        self._room_changed(event)
+
+    def _on_resumed(self, event: Event) -> None:
+        if not self.paused:
+            raise IllegalMove("the game is not paused")
+        self.paused = False
+        self._room_changed(event)
+
+    def _on_roll_off(self, event: Event) -> None:
+        if not self.ended:
+            raise IllegalMove("roll-offs for prizes come after the night has ended")
+        self.roll_offs = {**self.roll_offs, event.data["category"]: event.data["winner"]}
+        self._room_changed(event)
+
+    def _on_revealed(self, event: Event) -> None:
+        if not self.ended:
+            raise IllegalMove("prizes are revealed after the night has ended")
+        count = event.data["count"]
+        if not 0 <= count <= len(self.rules.awards):
+            raise IllegalMove("there is no such prize to reveal")
+        self.revealed = count
+        self._room_changed(event)
+
+    def _close_if_done(self, event: Event) -> None:
+        if self.room is not None and self.room.done:
+            self.night.finish_round(self.room)
+            self.last_room, self.room = self.room, None
+            self.closed_by = event.seq
+            self._room_changed(event)
+
+
+def void_targets(event: Event) -> list[int]:
+    """The events a void takes back (older rows name a single ``seq``)."""
+    data = event.data
+    return list(data["seqs"]) if "seqs" in data else [data["seq"]]
+
+
+def fold(rules: HouseRules, events: Iterable[Event], **setup) -> LiveNight:
+    """Replay a whole log from the start. Any event that no longer fits raises."""
+    state = LiveNight(rules, **setup)
+    for event in events:
+        state = state.apply(event)
+    return state

@@ -1,0 +1,407 @@
+"""The host's pages and form posts: set up the night, run it, correct it, end it."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal, InvalidOperation
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bunco import screens, services, sheets
+from bunco.forms import first_error
+from bunco.host import auth as host
+from bunco.host.forms import (
+    NameForm,
+    NamesForm,
+    RollOffForm,
+    RoundClaimForm,
+    SwapForm,
+    TakeBackForm,
+)
+from bunco.host.rules_form import rule_fields, rules_from_post
+from bunco.host.takeback import describe_take_back
+from bunco.models import Night, Person, Player
+from bunco.selectors import live_state
+from bunco.services import CommandRefused
+from scoring import PRESETS, RulesError
+
+
+def parse_money(text: str) -> int:
+    cleaned = (text or "0").strip().lstrip("$€£").replace(",", "") or "0"
+    if len(cleaned) > 12:
+        raise CommandRefused("that amount is too large")
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        raise CommandRefused(f"{text!r} is not an amount of money, e.g. 10 or 7.50") from None
+    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
+        raise CommandRefused("the entry fee must be a positive amount, to the cent")
+    return int(value * 100)
+
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    if host.is_host(request):
+        return redirect("host_dashboard")
+    return render(request, "bunco/home.html", {"presets": PRESETS})
+
+
+@require_GET
+def host_login(request: HttpRequest, secret: str) -> HttpResponse:
+    if not host.secret_matches(secret):
+        return render(request, "bunco/not_host.html", status=403)
+    request.session[host.SESSION_KEY] = True
+    return redirect("host_dashboard")
+
+
+@require_GET
+@host.host_required
+def host_dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "bunco/host/dashboard.html",
+                  {"presets": PRESETS, "nights": Night.objects.all()[:30]})
+
+
+def _back(request, night: Night, error: Exception | None = None):
+    if error is not None:
+        messages.error(request, str(error))
+    target = request.session.pop("next_night", None) if error is None else None
+    return redirect("host_night", target or night.pk)
+
+
+@require_POST
+@host.host_required
+def host_night_create(request: HttpRequest) -> HttpResponse:
+    try:
+        night = services.night_create(
+            name=request.POST.get("name", ""),
+            rules_id=request.POST.get("rules_id", ""),
+            entry_fee_cents=parse_money(request.POST.get("entry_fee", "0")),
+            player_names=request.POST.get("players", "").splitlines(),
+        )
+    except CommandRefused as exc:
+        messages.error(request, str(exc))
+        return redirect("host_dashboard")
+    return redirect("host_night", night.pk)
+
+
+@require_POST
+@host.host_required
+def host_demo(request: HttpRequest) -> HttpResponse:
+    night = services.demo_night_create()
+    return redirect("host_night", night.pk)
+
+
+@require_GET
+@host.host_required
+@ensure_csrf_cookie
+def host_night(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    state = live_state(night)
+    board = screens.host_board(night, state)
+    board["start_key"] = uuid.uuid4()
+    return render(request, "bunco/host/night.html", board)
+
+
+def _host_command(command):
+    """A host form post: run the command, show its refusal if any, back to the night."""
+
+    @require_POST
+    @host.host_required
+    def view(request: HttpRequest, pk: int, **kwargs) -> HttpResponse:
+        night = get_object_or_404(Night, pk=pk)
+        try:
+            command(request, night, **kwargs)
+        except CommandRefused as exc:
+            return _back(request, night, exc)
+        return _back(request, night)
+
+    view.__name__ = command.__name__
+    return view
+
+
+def _valid(form_class, request):
+    form = form_class(request.POST)
+    if not form.is_valid():
+        raise CommandRefused(first_error(form))
+    return form.cleaned_data
+
+
+@_host_command
+def host_players_add(request, night):
+    services.players_add(night=night, names=_valid(NamesForm, request)["players"])
+
+
+@_host_command
+def host_player_remove(request, night, player_pk):
+    player = get_object_or_404(Player, pk=player_pk, night=night)
+    services.player_remove(night=night, player=player)
+
+
+@_host_command
+def host_seat(request, night):
+    services.night_seat(night=night)
+
+
+@_host_command
+def host_swap(request, night):
+    data = _valid(SwapForm, request)
+    services.seats_swap(night=night, first=data["first"], second=data["second"])
+
+
+def _answered(request, ack) -> None:
+    if ack.duplicate:
+        messages.info(request, ack.message)
+
+
+@_host_command
+def host_round_start(request, night):
+    data = _valid(RoundClaimForm, request)
+    _answered(request, services.round_start(
+        night=night, key=data["key"], round_number=data["round"], set_number=data["set"]))
+
+
+@_host_command
+def host_bell(request, night):
+    data = _valid(RoundClaimForm, request)
+    services.bell_ring(night=night, key=data["key"], round_number=data["round"],
+                       set_number=data["set"])
+
+
+@require_GET
+@host.host_required
+def host_takeback(request: HttpRequest, pk: int) -> HttpResponse:
+    """What taking back an entry would change, for the host to confirm (a dialog's body)."""
+    night = get_object_or_404(Night, pk=pk)
+    form = TakeBackForm(request.GET)
+    if not form.is_valid():
+        preview = {"what": "that", "error": first_error(form)}
+    else:
+        try:
+            preview = describe_take_back(services.take_back_preview(
+                night=night, what=form.cleaned_data["what"]))
+        except CommandRefused as exc:
+            preview = {"what": "that", "error": str(exc)}
+        preview["action"] = reverse("host_void", args=[night.pk])
+        preview["key"] = uuid.uuid4()
+    return render(request, "bunco/host/_takeback.html", {"preview": preview})
+
+
+@_host_command
+def host_void(request, night):
+    data = _valid(TakeBackForm, request)
+    services.event_void(night=night, seq=data["what"], key=data["key"], actor="host")
+    messages.success(request, "Taken back.")
+
+
+@_host_command
+def host_player_arrive(request, night):
+    services.player_arrive(night=night, name=_valid(NameForm, request)["name"])
+
+
+@_host_command
+def host_player_leave(request, night, player_pk):
+    player = get_object_or_404(Player, pk=player_pk, night=night)
+    services.player_leave(night=night, player=player)
+
+
+@_host_command
+def host_player_rename(request, night, player_pk):
+    player = get_object_or_404(Player, pk=player_pk, night=night)
+    services.player_rename(night=night, player=player, name=_valid(NameForm, request)["name"])
+
+
+@_host_command
+def host_pause(request, night):
+    if live_state(night).paused:
+        services.game_resume(night=night)
+    else:
+        services.game_pause(night=night)
+
+
+@_host_command
+def host_end(request, night):
+    services.night_end(night=night)
+
+
+def awards_from_post(post) -> list[dict]:
+    """The award rows of the form, in the order the host numbered them; empty rows and rows
+    marked for removal are dropped."""
+    rows = []
+    count = post.get("rows", "0") or "0"
+    if not (count.isascii() and count.isdigit() and len(count) <= 3):
+        raise CommandRefused("the prize list was not sent whole; reload the page")
+    for i in range(min(int(count), 50)):
+        category = post.get(f"category_{i}", "")
+        if not category or post.get(f"remove_{i}"):
+            continue
+        share = post.get(f"share_{i}", "").strip().rstrip("%") or None
+        try:
+            order = float(post.get(f"order_{i}", i) or i)
+        except ValueError:
+            raise CommandRefused("the order of a prize must be a number") from None
+        rows.append((order, i, {"category": category, "share_percent": share,
+                                "prize": post.get(f"prize_{i}", "").strip()}))
+    return [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
+
+
+@require_http_methods(["GET", "POST"])
+@host.host_required
+def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    if request.method == "POST":
+        try:
+            typed = request.POST.get("pot", "").strip()
+            services.awards_update(
+                night=night, awards=awards_from_post(request.POST),
+                award_ties=request.POST.get("award_ties", "split"),
+                one_prize_per_person="one_prize_per_person" in request.POST,
+                pot_cents=parse_money(typed) if typed else None,
+            )
+        except CommandRefused as exc:
+            messages.error(request, str(exc).split(": ", 1)[-1] if str(exc).startswith("awards")
+                           else str(exc))
+        else:
+            messages.success(request, "Prizes saved.")
+            return redirect("host_night", night.pk)
+    rules = night.rules
+    rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize}
+            for a in rules.awards] + [{"category": "", "share": "", "prize": ""}] * 2
+    return render(request, "bunco/host/awards.html", {
+        "night": night, "rules": rules, "rows": rows,
+        "categories": screens.CATEGORY_LABELS.items(),
+        "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
+        "pot_from_fees": screens.money(night.entry_fee_cents * night.players.count()),
+    })
+
+
+@_host_command
+def host_roll_off(request, night):
+    """Settle a tied prize: the host enters the roll-off's winner, or the app rolls for them."""
+    data = _valid(RollOffForm, request)
+    state = live_state(night)
+    pending = {a["category"]: a["roll_off"] for a in screens.final_awards(night, state)}
+    winner = services.prize_roll_off(night=night, category=data["category"],
+                                     contenders=pending.get(data["category"], []),
+                                     winner=data["winner"] or None)
+    messages.success(request, f"{winner} wins the roll-off.")
+
+
+@_host_command
+def host_reveal(request, night):
+    """Show the next prize on the TV (after the last one, start the reveal over)."""
+    services.prize_reveal(night=night)
+
+
+@require_GET
+@host.host_required
+def host_season(request: HttpRequest) -> HttpResponse:
+    from bunco.season import season
+
+    people = Person.objects.prefetch_related("players__night")
+    return render(request, "bunco/host/season.html", {"rows": season(), "people": people})
+
+
+@require_POST
+@host.host_required
+def host_people_merge(request: HttpRequest) -> HttpResponse:
+    keep = Person.objects.filter(pk=request.POST.get("keep") or 0).first()
+    other = Person.objects.filter(pk=request.POST.get("other") or 0).first()
+    try:
+        if keep is None or other is None:
+            raise CommandRefused("pick the two people to merge")
+        services.people_merge(keep=keep, other=other)
+    except CommandRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"{other.name} and {keep.name} are one person now.")
+    return redirect("host_season")
+
+
+@require_POST
+@host.host_required
+def host_player_split(request: HttpRequest, player_pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_pk)
+    services.player_split(player=player)
+    messages.success(request, f"{player.name} of {player.night.name} is a person of their own.")
+    return redirect("host_season")
+
+
+@_host_command
+def host_night_again(request, night):
+    again = services.night_again(night=night)
+    request.session["next_night"] = again.pk
+
+
+@require_GET
+@host.host_required
+def host_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    state = live_state(night)
+    return render(request, "bunco/host/sheet.html", {
+        "night": night, "sets": sheets.master_sheet(night, state),
+        "standings": screens.standings(state)})
+
+
+@require_GET
+@host.host_required
+def host_sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    response = HttpResponse(sheets.master_sheet_csv(night, live_state(night)),
+                            content_type="text/csv; charset=utf-8")
+    filename = "".join(c if c.isalnum() else "-" for c in night.name).strip("-") or "bunco"
+    response["Content-Disposition"] = f'attachment; filename="{filename}-score-sheet.csv"'
+    return response
+
+
+@require_GET
+@host.host_required
+def host_log(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    state = live_state(night)
+    return render(request, "bunco/host/log.html", {
+        "night": night, "rounds": sheets.tally_history(night, state)})
+
+
+@require_http_methods(["GET", "POST"])
+@host.host_required
+def host_rules(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    rules = night.rules
+    if request.method == "POST":
+        try:
+            rules = rules_from_post(rules, request.POST)
+            services.night_update_rules(
+                night=night, rules=rules, name=request.POST.get("night_name"),
+                entry_fee_cents=parse_money(request.POST.get("entry_fee", "0")),
+            )
+        except (RulesError, CommandRefused) as exc:
+            messages.error(request, str(exc).split(": ", 1)[-1] if isinstance(exc, RulesError)
+                           else str(exc))
+        else:
+            messages.success(request, "House rules saved.")
+            return redirect("host_night", night.pk)
+    return render(request, "bunco/host/rules.html", {
+        "night": night, "rules": rules, "fields": rule_fields(rules), "presets": PRESETS,
+        "fee_plain": f"{night.entry_fee_cents / 100:.2f}",
+    })
+
+
+@require_POST
+@host.host_required
+def host_rules_preset(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(Night, pk=pk)
+    rules_id = request.POST.get("rules_id", "")
+    if rules_id not in PRESETS:
+        messages.error(request, "pick one of the listed house rules")
+        return redirect("host_rules", night.pk)
+    try:
+        services.night_update_rules(night=night, rules=PRESETS[rules_id], rules_id=rules_id)
+    except CommandRefused as exc:
+        messages.error(request, str(exc))
+    return redirect("host_rules", night.pk)

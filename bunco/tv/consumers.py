@@ -1,0 +1,18 @@
+"""The TV's websocket: read-only; every table's fragment and the room-wide parts."""
+
+from bunco import broadcast, groups
+from bunco.consumers import ScreenConsumer
+from bunco.selectors import night_by_tv_token
+
+
+class TvConsumer(ScreenConsumer):
+    def resolve(self) -> bool:
+        night = night_by_tv_token(self.scope["url_route"]["kwargs"]["token"])
+        self.night_id = night.pk if night else 0
+        return night is not None
+
+    def initial_groups(self) -> list[str]:
+        return [groups.tv(self.night_id)]
+
+    def snapshot(self, night, state) -> str:
+        return broadcast.tv_snapshot(night, state)
