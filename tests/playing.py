@@ -10,7 +10,7 @@ from bunco.services import claim_for
 
 def tap(night, table, rng=None):
     """One roll at ``table`` (a scoring TableRound): random dice with ``rng``; otherwise a
-    bunco opens a tied table, a hit breaks a tie, and misses end turns, so every round closes
+    bunco while playing, then a hit breaks a tie and misses end turns, so every round closes
     in a few taps. The tap names the position the table is at, as a phone showing it would."""
     if table.dice_expected == 1:
         quick, dice = ("die6" if table.current % 2 else "die1"), None
@@ -18,8 +18,7 @@ def tap(night, table, rng=None):
         quick, dice = None, [rng.randint(1, 6) for _ in range(3)]
     else:
         tied = len(set(table.team_scores)) == 1
-        quick = "bunco" if tied and table.phase.value == "playing" else (
-            "hit1" if tied else "miss")
+        quick = "bunco" if table.phase.value == "playing" else ("hit1" if tied else "miss")
         dice = None
     claim = claim_for(live_state(night), table.spec.number)
     return services.roll_record(night=night, claim=claim, key=uuid.uuid4(), actor="test",

@@ -1,0 +1,548 @@
+"""python manage.py livebench: what one tap costs the real server, end to end.
+
+For each size it starts daphne the way a party does (its own fresh data folder, DEBUG off, the
+in-memory channel layer), seats a night of that many tables, opens every screen a room would
+have open (each table's device, three phones per table, the TV and the host) and taps "miss"
+at a fixed rate, open loop. It reads the server's CPU time from /proc and counts the bytes that
+reached the screens. The baseline, measured against the same server with the same screens
+open, is a bare websocket ping round trip at the same rate: the ratio is what a tap costs over
+the cheapest message the server can answer.
+
+Linux only (/proc). Every connection goes to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+
+HOST = "127.0.0.1"
+PHONES_PER_TABLE = 3
+DRAIN_SECONDS = 1.0  # pushes still in flight when the last tap is answered
+CONNECT_PARALLEL = 20  # each connect renders a snapshot; a burst of 400 would time out
+LATE_SECONDS = 0.05  # a tap sent this much after its slot means the client fell behind
+
+# Run in a child process with the benchmark's environment: this process's settings point at
+# the user's own data folder, which the benchmark must never touch.
+SETUP_SCRIPT = """
+import json, sys
+import django
+django.setup()
+from bunco import services
+from bunco.models import TableLink
+from bunco.selectors import live_state
+from scoring import sample_names
+
+tables = int(sys.argv[1])
+night = services.night_create(name="Bench", rules_id="clockwise",
+                              player_names=sample_names(tables * 4))
+services.night_seat(night=night)
+services.round_start(night=night)
+state = live_state(night)
+print(json.dumps({
+    "night": night.pk,
+    "tv": night.tv_token,
+    "tables": {link.number: link.token for link in TableLink.objects.filter(night=night)},
+    "players": [{"token": p.token, "table": (state.seat_of(p.name) or [None])[0]}
+                for p in night.players.all()],
+}))
+"""
+
+
+@dataclass
+class Tally:
+    """What the screens received while counting was on."""
+
+    counting: bool = False
+    bytes: int = 0
+    messages: int = 0
+    closed: int = 0
+    # (table, seq) -> when that table's own device first showed the fragment of that seq
+    arrivals: dict[tuple[int, int], float] = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    tables: int
+    sockets: int = 0
+    wanted_sockets: int = 0
+    snapshot_bytes: int = 0
+    idle_ms_per_s: float = 0.0
+    taps: int = 0
+    failed: int = 0
+    failures: Counter = field(default_factory=Counter)
+    late: int = 0
+    tap_seconds: float = 0.0
+    cpu_ms_per_tap: float = 0.0
+    bytes_per_tap: float = 0.0
+    messages_per_tap: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    missing_pushes: int = 0
+    pings: int = 0
+    ping_failed: int = 0
+    cpu_ms_per_ping: float = 0.0
+    ping_rtts: list[float] = field(default_factory=list)
+    closed: int = 0
+    log_problems: list[str] = field(default_factory=list)
+
+
+class Command(BaseCommand):
+    help = ("Start the real server and measure its CPU milliseconds and the websocket bytes "
+            "pushed per tap at several room sizes, next to a websocket ping baseline.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tables", type=int, nargs="+", default=[3, 25, 100],
+                            help="room sizes to measure, in tables (default: 3 25 100)")
+        parser.add_argument("--taps", type=int, default=200, help="taps per size (and pings)")
+        parser.add_argument("--rate", type=float, default=5.0, help="taps per second")
+        parser.add_argument("--idle", type=float, default=3.0,
+                            help="seconds of quiet measured before tapping")
+        parser.add_argument("--log-dir", type=Path, default=None,
+                            help="keep each size's server output in this folder")
+
+    def handle(self, *args, **options) -> None:
+        sizes, taps, rate = options["tables"], options["taps"], options["rate"]
+        if not Path("/proc/self/stat").exists():
+            raise CommandError("livebench reads server CPU time from /proc: Linux only")
+        if any(n < 1 or n > 100 for n in sizes):
+            raise CommandError("--tables takes sizes from 1 to 100 (400 players at most)")
+        if taps < 1 or rate <= 0:
+            raise CommandError("--taps and --rate must be positive")
+        self.stdout.write(f"livebench: {taps} taps per size at {rate:g}/s, miss only; "
+                          f"{os.cpu_count()} cores, load average "
+                          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        results = []
+        with tempfile.TemporaryDirectory(prefix="livebench-") as tmp:
+            env = bench_env(Path(tmp))
+            run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env,
+                        "migrate")
+            self.stdout.write(_header())
+            for tables in sizes:
+                result = self.measure(tables, taps, rate, options["idle"], env, Path(tmp),
+                                      options["log_dir"])
+                results.append(result)
+                self.stdout.write(_row(result))
+                self.stdout.flush()
+        self.stdout.write("")
+        for r in results:
+            self.stdout.write(_baseline(r, rate))
+        for r in results:
+            for line in _details(r):
+                self.stdout.write(line)
+
+    def measure(self, tables: int, taps: int, rate: float, idle: float, env: dict,
+                tmp: Path, log_dir: Path | None) -> Result:
+        night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, str(tables)], env,
+                                       "night setup").strip().splitlines()[-1])
+        server = Server(tmp / f"server-{tables}", env)
+        try:
+            server.start()
+            result = asyncio.run(drive(server, night, tables, taps, rate, idle))
+        finally:
+            server.stop()
+            if log_dir is not None:
+                log_dir.mkdir(parents=True, exist_ok=True)
+                for path in server.logs:
+                    shutil.copy(path, log_dir / path.name)
+        result.log_problems = server.problems()
+        return result
+
+
+# -- the server ----------------------------------------------------------------------------------
+
+def bench_env(data_dir: Path) -> dict[str, str]:
+    # A DATABASE_URL or REDIS_URL from the caller's shell would point the benchmark at a real
+    # night's data; it measures the default single-process set-up instead.
+    drop = {"BUNCO_DEBUG", "DATABASE_URL", "REDIS_URL", "BUNCO_SECRET_KEY"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(BUNCO_DATA_DIR=str(data_dir), BUNCO_HOST_SECRET=secrets.token_urlsafe(16),
+               BUNCO_ALLOWED_HOSTS=HOST, DJANGO_SETTINGS_MODULE="bunco.settings",
+               PYTHONUNBUFFERED="1")
+    return env
+
+
+def run_checked(command: list[str], env: dict, what: str) -> str:
+    try:
+        done = subprocess.run(command, cwd=settings.BASE_DIR, env=env, capture_output=True,
+                              text=True, timeout=300, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise CommandError(f"{what} took over 5 minutes") from exc
+    if done.returncode != 0:
+        raise CommandError(f"{what} failed:\n{done.stderr[-3000:]}")
+    return done.stdout
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """daphne in a child process, as ``manage.py serve`` runs it, its output kept in files."""
+
+    def __init__(self, folder: Path, env: dict) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.env = env
+        self.secret = env["BUNCO_HOST_SECRET"]
+        self.out_path = folder.parent / f"{folder.name}.stdout.log"
+        self.err_path = folder.parent / f"{folder.name}.stderr.log"
+        self.logs = [self.out_path, self.err_path]
+        self.proc: subprocess.Popen | None = None
+        self.port = 0
+
+    @property
+    def base(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def start(self) -> None:
+        self.port = free_port()
+        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port),
+                 "bunco.asgi:application"],
+                cwd=settings.BASE_DIR, env=self.env, stdout=out, stderr=err,
+                stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        with httpx.Client(trust_env=False, timeout=2) as client:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise CommandError(f"the server exited at start:\n{self.tail()}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if client.get(f"{self.base}/").status_code < 500:
+                        return
+                time.sleep(0.2)
+        raise CommandError(f"the server did not answer within 30 s:\n{self.tail()}")
+
+    def cpu_seconds(self) -> float:
+        # Fields 14 and 15 (utime, stime) count every thread of the process; the command
+        # name in field 2 may hold spaces, so split after its closing parenthesis.
+        stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        fields = stat[stat.rindex(")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def tail(self) -> str:
+        return self.err_path.read_text(errors="replace")[-3000:] if self.err_path.exists() else ""
+
+    def problems(self) -> list[str]:
+        if not self.err_path.exists():
+            return []
+        words = ("Traceback", "Error", "ERROR", "Exception", "WARNING")
+        return [line for line in self.err_path.read_text(errors="replace").splitlines()
+                if any(w in line for w in words)]
+
+
+# -- the screens and the taps --------------------------------------------------------------------
+
+@dataclass
+class Screen:
+    path: str
+    device_of: int | None = None  # the table whose own device this is
+    cookie: str | None = None
+
+
+def room_screens(night: dict, host_session: str) -> list[Screen]:
+    out = [Screen(f"/ws/tv/{night['tv']}/"),
+           Screen(f"/ws/host/{night['night']}/", cookie=f"sessionid={host_session}")]
+    for number, token in sorted(night["tables"].items(), key=lambda kv: int(kv[0])):
+        out.append(Screen(f"/ws/table/{token}/", device_of=int(number)))
+        seated = [p for p in night["players"] if p["table"] == int(number)]
+        out += [Screen(f"/ws/player/{p['token']}/") for p in seated[:PHONES_PER_TABLE]]
+    return out
+
+
+async def open_screen(server: Server, screen: Screen,
+                      gate: asyncio.Semaphore) -> tuple[ClientConnection, int] | None:
+    headers = {"Cookie": screen.cookie} if screen.cookie else None
+    async with gate:
+        try:
+            ws = await connect(f"ws://{HOST}:{server.port}{screen.path}", origin=server.base,
+                               additional_headers=headers, compression=None, proxy=None,
+                               ping_interval=None, max_size=None, open_timeout=30)
+        except (OSError, TimeoutError, WebSocketException):
+            return None
+        try:
+            snapshot = await asyncio.wait_for(ws.recv(), timeout=30)
+        except (TimeoutError, WebSocketException):
+            await ws.close()
+            return None
+    return ws, len(snapshot.encode() if isinstance(snapshot, str) else snapshot)
+
+
+async def listen(ws: ClientConnection, screen: Screen, tally: Tally) -> None:
+    try:
+        async for message in ws:
+            now = time.perf_counter()
+            if not tally.counting:
+                continue
+            data = message.encode() if isinstance(message, str) else message
+            tally.bytes += len(data)
+            tally.messages += 1
+            if screen.device_of is not None:
+                seq = fragment_seq(data, screen.device_of)
+                if seq is not None:
+                    tally.arrivals.setdefault((screen.device_of, seq), now)
+    except WebSocketException:
+        pass
+    tally.closed += 1
+
+
+def fragment_seq(data: bytes, table: int) -> int | None:
+    """The data-seq of a table's own fragment in a push (its opening tag carries it)."""
+    start = data.find(b'id="table-%d"' % table)
+    if start < 0:
+        return None
+    end = data.find(b">", start)
+    mark = data.find(b'data-seq="', start, end)
+    if mark < 0:
+        return None
+    close = data.find(b'"', mark + 10)
+    digits = data[mark + 10:close]
+    return int(digits) if digits.isdigit() else None
+
+
+@dataclass
+class Tapper:
+    """One table's device tapping: one tap in flight at a time, like a person's thumb, at the
+    position the screen shows."""
+
+    number: int
+    token: str
+    pos: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def tap(self, http: httpx.AsyncClient, csrf: str, result: Result,
+                  accepted: list[tuple[int, int, float]]) -> None:
+        async with self.lock:
+            data = {"key": str(uuid.uuid4()), "set": "1", "round": "1",
+                    "table": str(self.number), "pos": str(self.pos), "quick": "miss"}
+            sent = time.perf_counter()
+            try:
+                answer = await http.post(f"/t/{self.token}/roll/", data=data,
+                                         headers={"X-CSRFToken": csrf})
+            except httpx.HTTPError as exc:
+                result.failed += 1
+                result.failures[f"{type(exc).__name__}: {exc}"[:120]] += 1
+                return
+            try:
+                body = answer.json()
+            except ValueError:
+                body = None
+            if not isinstance(body, dict):  # e.g. a CSRF refusal, which is an HTML page
+                body = {"error": f"HTTP {answer.status_code}, not JSON"}
+            seq = body.get("recorded")
+            # "message" marks a tap answered but not applied (already recorded)
+            if body.get("ok") and isinstance(seq, int) and "message" not in body:
+                self.pos += 1
+                accepted.append((self.number, seq, sent))
+            else:
+                result.failed += 1
+                why = body.get("error") or body.get("message") or f"HTTP {answer.status_code}"
+                result.failures[str(why)[:120]] += 1
+
+
+async def drive(server: Server, night: dict, tables: int, taps: int, rate: float,
+                idle: float) -> Result:
+    result = Result(tables=tables, taps=taps, pings=taps)
+    tally = Tally()
+    opened: list[ClientConnection] = []
+    listeners: list[asyncio.Task] = []
+    tokens = {int(n): t for n, t in night["tables"].items()}
+    async with (httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=10) as host,
+                httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=10) as http):
+        try:
+            await host.get(f"/host/{server.secret}/")
+            host_session = host.cookies.get("sessionid")
+            if not host_session:
+                raise CommandError("the host link did not give a session cookie")
+            await http.get(f"/t/{tokens[1]}/")
+            csrf = http.cookies.get("csrftoken")
+            if not csrf:
+                raise CommandError("the table page did not give a CSRF cookie")
+
+            screens = room_screens(night, host_session)
+            result.wanted_sockets = len(screens)
+            gate = asyncio.Semaphore(CONNECT_PARALLEL)
+            connected = await asyncio.gather(*(open_screen(server, s, gate) for s in screens))
+            for screen, got in zip(screens, connected, strict=True):
+                if got is None:
+                    continue
+                ws, size = got
+                opened.append(ws)
+                result.snapshot_bytes += size
+                listeners.append(asyncio.create_task(listen(ws, screen, tally)))
+            result.sockets = len(opened)
+
+            # The first tap after a start pays for imports and template compiling, which a
+            # party pays once a night; it is not counted.
+            tappers = [Tapper(n, tokens[n]) for n in sorted(tokens)]
+            await tappers[0].tap(http, csrf, Result(tables), [])
+            await asyncio.sleep(DRAIN_SECONDS)
+
+            cpu = server.cpu_seconds()
+            await asyncio.sleep(idle)
+            result.idle_ms_per_s = (server.cpu_seconds() - cpu) * 1000 / idle if idle else 0.0
+
+            await tap_phase(server, http, csrf, tappers, taps, rate, result, tally)
+            await ping_phase(server, taps, rate, result)
+        finally:
+            result.closed = tally.closed
+            for task in listeners:
+                task.cancel()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True), 15)
+            await asyncio.gather(*listeners, return_exceptions=True)
+    return result
+
+
+async def tap_phase(server: Server, http: httpx.AsyncClient, csrf: str, tappers: list[Tapper],
+                    taps: int, rate: float, result: Result, tally: Tally) -> None:
+    accepted: list[tuple[int, int, float]] = []
+    loop = asyncio.get_running_loop()
+    tally.counting = True
+    cpu = server.cpu_seconds()
+    start = loop.time()
+    tasks = []
+    for i in range(taps):
+        delay = start + i / rate - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        elif delay < -LATE_SECONDS:
+            result.late += 1
+        tapper = tappers[i % len(tappers)]
+        tasks.append(asyncio.create_task(tapper.tap(http, csrf, result, accepted)))
+    _, pending = await asyncio.wait(tasks, timeout=max(1.0, start + taps / rate + 30
+                                                      - loop.time()))
+    for task in pending:
+        task.cancel()
+        result.failed += 1
+        result.failures["no answer within 30 s of the last slot"] += 1
+    await asyncio.gather(*pending, return_exceptions=True)
+    result.tap_seconds = loop.time() - start
+    await asyncio.sleep(DRAIN_SECONDS)
+    result.cpu_ms_per_tap = (server.cpu_seconds() - cpu) * 1000 / taps
+    tally.counting = False
+    result.bytes_per_tap = tally.bytes / taps
+    result.messages_per_tap = tally.messages / taps
+    for table, seq, sent in accepted:
+        arrived = tally.arrivals.get((table, seq))
+        if arrived is None:
+            result.missing_pushes += 1
+        else:
+            result.latencies.append(arrived - sent)
+    if not server.alive():
+        raise CommandError(f"the server died during the taps:\n{server.tail()}")
+
+
+async def ping_phase(server: Server, count: int, rate: float, result: Result) -> None:
+    """The same number of messages at the same rate, each the cheapest round trip there is."""
+    ws = await connect(f"ws://{HOST}:{server.port}/ws/ping/", origin=server.base,
+                       compression=None, proxy=None, ping_interval=None, open_timeout=30)
+    try:
+        await ws.send('{"type": "ping"}')  # warm-up, as for the taps
+        await asyncio.wait_for(ws.recv(), timeout=10)
+        loop = asyncio.get_running_loop()
+        cpu = server.cpu_seconds()
+        start = loop.time()
+        for i in range(count):
+            delay = start + i / rate - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            sent = time.perf_counter()
+            try:
+                await ws.send('{"type": "ping"}')
+                answer = await asyncio.wait_for(ws.recv(), timeout=10)
+            except (TimeoutError, WebSocketException):
+                result.ping_failed += count - i
+                break
+            if json.loads(answer).get("type") == "pong":
+                result.ping_rtts.append(time.perf_counter() - sent)
+            else:
+                result.ping_failed += 1
+        await asyncio.sleep(DRAIN_SECONDS)
+        result.cpu_ms_per_ping = (server.cpu_seconds() - cpu) * 1000 / count
+    finally:
+        await ws.close()
+
+
+# -- the report ----------------------------------------------------------------------------------
+
+COLUMNS = [("tables", 6), ("sockets", 8), ("taps", 6), ("failed", 7), ("cpu_ms/tap", 11),
+           ("bytes/tap", 10), ("msgs/tap", 9), ("bytes/msg", 10), ("p50_ms", 8), ("p99_ms", 8),
+           ("ping_cpu_ms", 12), ("tap/ping", 9), ("idle_ms/s", 10)]
+
+
+def _header() -> str:
+    return "  ".join(f"{name:>{width}}" for name, width in COLUMNS)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)] if ordered else math.nan
+
+
+def _row(r: Result) -> str:
+    per_message = r.bytes_per_tap / r.messages_per_tap if r.messages_per_tap else 0.0
+    ratio = r.cpu_ms_per_tap / r.cpu_ms_per_ping if r.cpu_ms_per_ping else math.nan
+    values = [r.tables, r.sockets, r.taps, r.failed, f"{r.cpu_ms_per_tap:.2f}",
+              f"{r.bytes_per_tap:.0f}", f"{r.messages_per_tap:.2f}", f"{per_message:.0f}",
+              f"{percentile(r.latencies, 50) * 1000:.1f}",
+              f"{percentile(r.latencies, 99) * 1000:.1f}", f"{r.cpu_ms_per_ping:.2f}",
+              f"{ratio:.1f}", f"{r.idle_ms_per_s:.1f}"]
+    return "  ".join(f"{v:>{width}}" for v, (_, width) in zip(values, COLUMNS, strict=True))
+
+
+def _baseline(r: Result, rate: float) -> str:
+    rtt = percentile(r.ping_rtts, 50) * 1000
+    return (f"baseline @{r.tables} tables: {r.pings} websocket pings at {rate:g}/s, "
+            f"{r.ping_failed} failed: {r.cpu_ms_per_ping:.2f} cpu ms/ping, p50 round trip "
+            f"{rtt:.1f} ms; a tap costs {r.cpu_ms_per_tap:.2f} cpu ms "
+            f"({r.cpu_ms_per_tap / r.cpu_ms_per_ping if r.cpu_ms_per_ping else math.nan:.1f}x)")
+
+
+def _details(r: Result) -> list[str]:
+    lines = [f"@{r.tables} tables: {r.sockets}/{r.wanted_sockets} screens connected, "
+             f"snapshots {r.snapshot_bytes} bytes, taps took {r.tap_seconds:.1f} s "
+             f"({r.late} sent late), {r.missing_pushes} accepted taps never reached their "
+             f"table's device, {r.closed} screens closed by the server"]
+    lines += [f"  failed x{n}: {why}" for why, n in r.failures.most_common(5)]
+    if r.log_problems:
+        lines.append(f"  server stderr: {len(r.log_problems)} problem lines, first ones:")
+        lines += [f"    {line[:160]}" for line in r.log_problems[:5]]
+    else:
+        lines.append("  server stderr: clean")
+    return lines
