@@ -316,8 +316,26 @@ class LiveNight:
                 new.apply(event)
             except IllegalMove as exc:
                 raise Conflict(event, str(exc)) from None
+        # What screens were last sent never goes back: a replay recomputes these from the
+        # round's events, but an earlier correction may have moved them further on.
+        new.room_seq = max(new.room_seq, self.room_seq)
+        for number, seq in self.table_seq.items():
+            new.table_seq[number] = max(new.table_seq.get(number, 0), seq)
         new.seq = self.seq
         return new
+
+    def rewound(self) -> LiveNight | None:
+        """The state before its latest event, replayed from the round's checkpoint (for a
+        write that failed after the fold moved on); None when that event was not a round's."""
+        if len(self.round_events) < 2 or self.round_events[-1].seq != self.seq:
+            return None
+        last = self.round_events.pop()
+        try:
+            state = self.replayed(self.voided - {last.seq})
+        except IllegalMove:
+            return None
+        state.seq = self.round_events[-1].seq
+        return state
 
     def plan_void(self, seq: int) -> tuple[list[int], LiveNight]:
         """Taking back ``seq``: every event it takes back (``seq`` and any later bell, finish

@@ -27,7 +27,7 @@ def leave(group: str) -> None:
 
 def shared_layer() -> bool:
     backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
-    return not backend.endswith("InMemoryChannelLayer")
+    return backend not in ("bunco.layers.PartyChannelLayer", "channels.layers.InMemoryChannelLayer")
 
 
 def watching(group: str) -> bool:

@@ -102,7 +102,7 @@ def _command(
             existing = ScoreEvent.objects.filter(night_id=night.pk, key=key).first()
             if existing is not None:
                 return Ack(existing, applied=False, state=caught_up(night))
-            state = caught_up(night)
+            state = caught_up(night, known_seq=night.last_seq)
             try:
                 spec = build(state)
                 if isinstance(spec, Ack):
@@ -135,8 +135,16 @@ def _command(
                     frames = broadcast.frames(night, after, event, before)
                     transaction.on_commit(lambda frames=frames: broadcast.send(frames))
             except (_Raced, IntegrityError):
-                folds.drop(night.pk)
-                continue  # read the log again and rebuild the command against it
+                # Another worker wrote first: step the fold back (one round's replay, not the
+                # night's) and read the log again before building the command anew.
+                rewound = after.rewound() if after is state else state  # a void: untouched
+                if rewound is None:
+                    folds.drop(night.pk)
+                else:
+                    rewound.created_at = night.created_at
+                    folds.put(night.pk, rewound)
+                night.last_seq = None  # unknown now: ask the log
+                continue
             except Exception:
                 folds.drop(night.pk)
                 raise

@@ -101,6 +101,11 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
             },
+            # One server thread runs every database call (Django's and Channels' sync code is
+            # thread-sensitive), so it keeps its connection instead of reopening the file and
+            # re-running the pragmas on every request.
+            "CONN_MAX_AGE": 600,
+            "CONN_HEALTH_CHECKS": True,
             # A file, not memory: the browser tests' live server runs in another process.
             "TEST": {"NAME": str(DATA_DIR / "test.sqlite3")},
         }
@@ -114,7 +119,7 @@ if os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "bunco.layers.PartyChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = []
 

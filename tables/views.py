@@ -91,17 +91,17 @@ def do_tap(request: HttpRequest, night: Night, table: int, action: str, actor: s
     form_class = RollForm if action == "roll" else ClaimForm
     if action not in ("roll", "undo", "finish"):
         return JsonResponse({"ok": False, "error": "unknown action"}, status=404)
-    key = request.POST.get("key")
-    if key:  # a resend of a tap already applied gets its first answer, whatever came since
-        earlier = services.event_ack(night=night, key=key)
-        if earlier is not None:
-            return tap_answer(night, earlier.row.table or table, earlier)
     form = form_class(request.POST)
     if not form.is_valid():
         return tap_answer(night, table, error=first_error(form))
     data = form.cleaned_data
     claimed_table = data["table"]
     if claimed_table != table:
+        # A resend of a tap already applied gets its first answer, even after its player
+        # moved on; a new tap for a table they left is refused.
+        earlier = services.event_ack(night=night, key=data["key"]) if data["key"] else None
+        if earlier is not None:
+            return tap_answer(night, earlier.row.table, earlier)
         return tap_answer(night, table, error=(
             f"you have moved to table {table}; that tap was for table {claimed_table}"))
     claim = Claim(data["set"], data["round"], table, data["pos"])

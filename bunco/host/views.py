@@ -28,7 +28,7 @@ from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Person, Player
 from bunco.selectors import live_state
 from bunco.services import CommandRefused
-from scoring import PRESETS, RulesError
+from scoring import PRESETS, RulesError, pot_for
 
 
 def parse_money(text: str) -> int:
@@ -276,7 +276,9 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "night": night, "rules": rules, "rows": rows,
         "categories": screens.CATEGORY_LABELS.items(),
         "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
-        "pot_from_fees": screens.money(night.entry_fee_cents * night.players.count()),
+        "pot_from_fees": screens.money(pot_for(typed_cents=None,
+                                               entry_fee_cents=night.entry_fee_cents,
+                                               players=night.players.count())),
     })
 
 

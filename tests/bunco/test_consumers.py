@@ -1,8 +1,13 @@
 """Websockets: the origin-checked router and the ping consumer."""
 
+import pytest
 from channels.testing import WebsocketCommunicator
 
 from bunco.asgi import application
+
+# Every consumer call checks its database connection on the way in and out (Channels closes
+# stale ones), so even the ping needs the database allowed.
+pytestmark = pytest.mark.django_db
 
 
 async def test_a_screen_on_an_allowed_origin_connects_and_gets_a_pong():
