@@ -109,6 +109,11 @@
         if (!res.json.ok) toast(res.json.error || "That tap was not accepted");
         else if (res.json.duplicate || res.json.message) toast(res.json.message || "Already recorded");
         replaceById(res.json.html);
+        // Refused or already recorded: the night moved on while this screen was not looking.
+        // Ask for whatever else is behind (the banner, a new round) instead of waiting.
+        if ((!res.json.ok || res.json.duplicate) && socket) {
+          socket.send(JSON.stringify({type: "sync", shows: shows()}));
+        }
         flushing = false; flush();
       })
       .catch(function () { flushing = false; setTimeout(flush, 2000); }); // offline: keep it

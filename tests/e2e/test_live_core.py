@@ -1,0 +1,152 @@
+"""The live core in real browsers: a double tap and a second phone count once, a late tap from
+an outbox is refused by name, the host keeps typing while taps arrive, and the host takes back
+an older roll and a mistaken bell after seeing what it changes."""
+
+import random
+import threading
+
+from playwright.sync_api import expect
+
+from bunco import services
+from bunco.models import Night, ScoreEvent, TableLink
+from bunco.selectors import live_state
+from scoring import sample_names
+from tests.playing import play_round, roll
+
+from .base import HOST_SECRET as SECRET
+from .base import BrowserTestCase
+
+PHONE = {"width": 360, "height": 740}
+
+
+def in_thread(work):
+    """Run service calls off Playwright's thread (they push through async_to_sync)."""
+    out = []
+    worker = threading.Thread(target=lambda: out.append(work()))
+    worker.start()
+    worker.join()
+    return out[0] if out else None
+
+
+class LiveCoreInBrowsers(BrowserTestCase):
+
+    def night(self):
+        def setup():
+            night = services.night_create(name="Core", rules_id="babz",
+                                          player_names=sample_names(12))
+            services.night_seat(night=night, rng=random.Random(3))
+            services.round_start(night=night)
+            return night
+        return in_thread(setup)
+
+    def page(self, path, viewport=PHONE, context=None):
+        context = context or self.browser.new_context(viewport=viewport)
+        page = context.new_page()
+        page.goto(self.live_server_url + path)
+        expect(page.locator("#banner .headline")).to_contain_text("Round")
+        return page
+
+    def rolls(self, night):
+        return ScoreEvent.objects.filter(night=night, kind="roll").count()
+
+    def test_a_double_tap_and_a_second_phone_on_the_same_roll_count_once(self):
+        night = self.night()
+        link = TableLink.objects.get(night=night, number=1)
+        device = self.page(f"/t/{link.token}/")
+        # A player at the same table keeps score too, but their phone is off the Wi-Fi.
+        name = live_state(night).room.tables[0].spec.seats[1].name
+        player = night.players.get(name=name)
+        context = self.browser.new_context(viewport=PHONE)
+        phone = self.page(f"/p/{player.token}/", context=context)
+        phone.locator("[data-scorer-toggle]").check()
+        context.set_offline(True)
+        phone.locator(".pad .quick button", has_text="1 hit").click()
+
+        device.locator(".pad .quick button", has_text="1 hit").dblclick()
+        expect(device.locator("#table-1 .score").first).to_have_text("1")
+        device.wait_for_function("!document.body.classList.contains('pending')")
+
+        context.set_offline(False)
+        phone.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(phone.locator("#toast")).to_contain_text("Already recorded")
+        expect(phone.locator("#table-1 .score").first).to_have_text("1")
+        assert self.rolls(night) == 1
+
+    def test_a_late_tap_from_the_outbox_is_refused_by_name_and_changes_nothing(self):
+        night = self.night()
+        link = TableLink.objects.get(night=night, number=2)
+        context = self.browser.new_context(viewport=PHONE)
+        device = self.page(f"/t/{link.token}/", context=context)
+        context.set_offline(True)
+        device.locator(".pad .quick button", has_text="2 hits").click()
+        expect(device.locator(".pending-note")).to_contain_text("Sending")
+
+        def next_round():
+            play_round(night, start=False)
+            services.round_start(night=night)
+        in_thread(next_round)
+        before = self.rolls(night)
+
+        context.set_offline(False)
+        device.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(device.locator("#toast")).to_contain_text(
+            "that roll was for round 1 of set 1, which is over")
+        expect(device.locator(".pending-note")).to_have_text("")
+        expect(device.locator("#banner .headline")).to_have_text("Round 2")
+        assert self.rolls(night) == before
+
+    def test_the_hosts_typing_survives_taps_and_an_older_roll_is_taken_back(self):
+        night = self.night()
+        host = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        host.goto(f"{self.live_server_url}/host/{SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        box = host.get_by_label("Name of Ava")
+        box.click()
+        box.press("End")
+        box.type("nn", delay=30)
+
+        seats = [s.name for s in live_state(night).room.tables[1].spec.seats]
+        device = self.page(f"/t/{TableLink.objects.get(night=night, number=2).token}/")
+        for label in ("1 hit", "Miss", "1 hit", "Miss", "2 hits", "Miss"):
+            device.locator(".pad .quick button", has_text=label).click()
+            device.wait_for_function("!document.body.classList.contains('pending')")
+            expect(host.locator("#table-2 .rolls li").first).to_be_visible()
+        expect(host.locator("#table-2 .score").first).to_have_text("3")
+        box.type("e", delay=30)
+        expect(box).to_have_value("Avanne")
+        expect(box).to_be_focused()
+        taps = list(ScoreEvent.objects.filter(night=night, kind="roll").order_by("seq"))
+        assert [t.player for t in taps] == [seats[0]] * 2 + [seats[1]] * 2 + [seats[2]] * 2
+
+        # Take back the first player's miss: nobody else's points move.
+        host.locator(f"#table-2 [data-takeback='{taps[1].seq}']").click()
+        dialog = host.locator("#takeback")
+        expect(dialog).to_contain_text(f"{seats[0]}'s roll at table 2")
+        expect(dialog).to_contain_text("No table's score changes")
+        dialog.get_by_role("button", name="Take it back").click()
+        expect(host.locator("#table-2 .rolls li")).to_have_count(5)
+        table = live_state(Night.objects.get(pk=night.pk)).room.tables[1]
+        assert table.seat_points == [1, 1, 2, 0]
+        assert not ScoreEvent.objects.filter(night=night, kind="renamed").exists()
+
+    def test_a_mistaken_bell_is_taken_back_after_the_host_sees_what_it_changes(self):
+        night = self.night()
+        in_thread(lambda: roll(night, 1, quick="bunco"))  # rings the bell under these rules
+        link = TableLink.objects.get(night=night, number=3)
+        device = self.page(f"/t/{link.token}/")
+        expect(device.locator("#banner.bell")).to_be_visible()
+        device.get_by_role("button", name="Nobody was rolling — done").click()
+        expect(device.locator("#table-3 .status")).to_contain_text("Tied")
+
+        host = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        host.goto(f"{self.live_server_url}/host/{SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.get_by_role("button", name="Take back the bell").click()
+        dialog = host.locator("#takeback")
+        expect(dialog).to_contain_text("The bell is taken back")
+        expect(dialog).to_contain_text('table 3\'s "done"')
+        dialog.get_by_role("button", name="Take it back").click()
+        for page in (host, device):
+            expect(page.locator("#banner.bell")).to_have_count(0)
+        expect(device.locator(".pad .quick button", has_text="BUNCO!")).to_be_visible()
+        assert live_state(Night.objects.get(pk=night.pk)).room.tables[0].team_scores == [0, 0]
