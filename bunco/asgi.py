@@ -12,13 +12,24 @@ from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
 
 class OneTripASGIHandler(ASGIHandler):
-    """Django's ASGI handler with the middleware and the view run in one trip to the sync
+    """Django's ASGI handler with the middleware and the view run in one trip to the one sync
     thread. Django's own runs each (sync-and-async capable) middleware's hooks through a
-    separate thread hop, a dozen per request, which cost more CPU than a tap's own work."""
+    separate thread hop, a dozen per request, and starts a new thread (so a new database
+    connection) for every request: together they cost more CPU than a tap's own work.
+
+    Every request's sync code now runs on the thread the websockets' database calls use, one
+    at a time, keeping one database connection. The writes of a SQLite night are one at a time
+    anyway, and Python runs one thread at a time; what this gives up is a slow page (a season
+    of nights) overlapping a tap, which at a party's size is a few milliseconds."""
 
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
         self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}")
+        await self.handle(scope, receive, send)
 
 
 django_asgi_app = OneTripASGIHandler()

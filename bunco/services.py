@@ -99,18 +99,22 @@ def _command(
     key = _key(key)
     for _attempt in range(3):
         with folds.lock(night.pk):
-            existing = ScoreEvent.objects.filter(night_id=night.pk, key=key).first()
-            if existing is not None:
-                return Ack(existing, applied=False, state=caught_up(night))
             state = caught_up(night, known_seq=night.last_seq)
+            # A resend of a command already in the log gets its first answer. The log is only
+            # asked when the command would not be written anew (refused, or a position already
+            # passed) or the write hits the key's unique constraint: a tap's common path
+            # costs no lookup.
             try:
                 spec = build(state)
                 if isinstance(spec, Ack):
-                    return spec
+                    return _earlier(night, key) or spec
                 event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
                 before = state.shape()
                 after = state.apply(event)
             except (IllegalMove, ValueError, RulesError) as exc:
+                earlier = _earlier(night, key)
+                if earlier is not None:
+                    return earlier
                 raise CommandRefused(str(exc)) from None
             # ``state`` may have moved in place: from here on only the log can vouch for it.
             try:
@@ -144,12 +148,20 @@ def _command(
                     rewound.created_at = night.created_at
                     folds.put(night.pk, rewound)
                 night.last_seq = None  # unknown now: ask the log
+                earlier = _earlier(night, key)
+                if earlier is not None:
+                    return earlier
                 continue
             except Exception:
                 folds.drop(night.pk)
                 raise
             return Ack(row, applied=True, state=after, frames=frames)
     raise CommandRefused("that tap crossed another one; please try again")
+
+
+def _earlier(night: Night, key: uuid.UUID) -> Ack | None:
+    row = ScoreEvent.objects.filter(night_id=night.pk, key=key).first()
+    return Ack(row, applied=False, state=caught_up(night)) if row is not None else None
 
 
 def event_ack(*, night: Night, key) -> Ack | None:
