@@ -54,8 +54,15 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         for group in list(getattr(self, "joined", [])):
             await self.leave(group)
 
+    #: Message types a face's screen accepts besides "sync", each handled by ``on_<type>``.
+    accepts: tuple[str, ...] = ()
+
     async def receive_json(self, content, **kwargs) -> None:
-        if not isinstance(content, dict) or content.get("type") != "sync":
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind in self.accepts:
+            await getattr(self, f"on_{kind}")(content)
+            return
+        if kind != "sync":
             await self.send_json({"type": "error", "message": "unknown message"})
             return
         shows = content.get("shows")

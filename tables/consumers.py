@@ -1,12 +1,40 @@
 """The phones' websockets: a table's own device, and a player's phone that follows its owner
 from table to table."""
 
+from channels.db import database_sync_to_async
+
 from bunco import broadcast, groups
 from bunco.consumers import ScreenConsumer
+from bunco.models import Night, Player
 from bunco.selectors import live_state, player_by_token, table_link_by_token
+from tables.views import player_seat, tap
+
+MAX_FIELDS = 12
 
 
-class TableConsumer(ScreenConsumer):
+class Taps:
+    """Taps sent over the screen's websocket: the same fields, checks and answers as the form
+    post, without an HTTP request per tap. The answer is an ``ack`` frame with the tap's key;
+    a recorded tap's table comes with the push every screen of the table gets."""
+
+    accepts = ("tap",)
+
+    async def on_tap(self, content) -> None:
+        fields, action = content.get("fields"), content.get("action")
+        if (not isinstance(fields, dict) or len(fields) > MAX_FIELDS
+                or not isinstance(action, str)
+                or not all(isinstance(v, str | int) for v in fields.values())):
+            await self.send_json({"type": "ack", "key": None, "status": 400, "ok": False,
+                                  "error": "that tap did not make sense; reload the page"})
+            return
+        status, body = await database_sync_to_async(self.run_tap)(action, fields)
+        if body.get("recorded") and not body.get("message"):
+            body.pop("html", None)  # the push brings the same fragment
+        await self.send_json({"type": "ack", "key": fields.get("key"), "status": status,
+                              **body})
+
+
+class TableConsumer(Taps, ScreenConsumer):
     def resolve(self) -> bool:
         self.link = table_link_by_token(self.scope["url_route"]["kwargs"]["token"])
         self.night_id = self.link.night_id if self.link else 0
@@ -18,8 +46,12 @@ class TableConsumer(ScreenConsumer):
     def snapshot(self, night, state) -> str:
         return broadcast.table_snapshot(state, self.link.number)
 
+    def run_tap(self, action: str, fields: dict) -> tuple[int, dict]:
+        night = Night.objects.get(pk=self.night_id)
+        return tap(night, self.link.number, action, f"table {self.link.number}", fields)
 
-class PlayerConsumer(ScreenConsumer):
+
+class PlayerConsumer(Taps, ScreenConsumer):
     """A player's own phone: it follows its owner from table to table."""
 
     def resolve(self) -> bool:
@@ -38,6 +70,13 @@ class PlayerConsumer(ScreenConsumer):
     def snapshot(self, night, state) -> str:
         self.player.refresh_from_db()
         return broadcast.player_snapshot(state, self.player.name, self.player.left_early)
+
+    def run_tap(self, action: str, fields: dict) -> tuple[int, dict]:
+        player = Player.objects.select_related("night").get(pk=self.player.pk)
+        table, why = player_seat(player)
+        if table is None:
+            return 409, {"ok": False, "error": why}
+        return tap(player.night, table, action, player.name, fields)
 
     async def player_update(self, event) -> None:
         # Rotation: move this phone to its owner's new table group (no database needed).

@@ -67,9 +67,9 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def tap_answer(night: Night, table: int | None, ack: Ack | None = None,
-               error: str | None = None) -> JsonResponse:
+               error: str | None = None) -> tuple[int, dict]:
     """Answer a tap with the table as it now stands (the websocket brings it too): recorded,
-    already recorded, or refused with a message naming what happened."""
+    already recorded, or refused with a message naming what happened. (status, body)"""
     state = ack.state if ack is not None else live_state(night)
     html = ""
     if table is not None and 1 <= table <= len(state.tables):
@@ -77,21 +77,21 @@ def tap_answer(night: Night, table: int | None, ack: Ack | None = None,
             screens.render_table(state, table)
     body = {"html": html, "seq": state.seq}
     if error is not None:
-        return JsonResponse({"ok": False, "error": error, **body}, status=409)
+        return 409, {"ok": False, "error": error, **body}
     if ack.duplicate:
-        return JsonResponse({"ok": True, "duplicate": True, "message": ack.message, **body})
+        return 200, {"ok": True, "duplicate": True, "message": ack.message, **body}
     recorded = {"recorded": ack.row.seq if ack.row else None}
     if not ack.applied:
         recorded["message"] = "Already recorded"
-    return JsonResponse({"ok": True, **recorded, **body})
+    return 200, {"ok": True, **recorded, **body}
 
 
-def do_tap(request: HttpRequest, night: Night, table: int, action: str, actor: str,
-           moved_from: int | None = None) -> HttpResponse:
-    form_class = RollForm if action == "roll" else ClaimForm
+def tap(night: Night, table: int, action: str, actor: str, fields) -> tuple[int, dict]:
+    """One tap at ``table`` (a roll, an undo or a "done"), from a form post or a websocket
+    message alike: validated, run, answered."""
     if action not in ("roll", "undo", "finish"):
-        return JsonResponse({"ok": False, "error": "unknown action"}, status=404)
-    form = form_class(request.POST)
+        return 404, {"ok": False, "error": "unknown action"}
+    form = (RollForm if action == "roll" else ClaimForm)(fields)
     if not form.is_valid():
         return tap_answer(night, table, error=first_error(form))
     data = form.cleaned_data
@@ -118,22 +118,33 @@ def do_tap(request: HttpRequest, night: Night, table: int, action: str, actor: s
     return tap_answer(night, table, ack)
 
 
+def player_seat(player) -> tuple[int | None, str]:
+    """The table a player's phone taps at now, or why it cannot tap."""
+    state = live_state(player.night)
+    where = state.seat_of(player.name)
+    if where is not None:
+        return where[0], ""
+    if state.ended:
+        return None, "the night has ended; that tap was not counted"
+    if player.left_early:
+        return None, "you have left the game: a ghost plays your chair"
+    return None, "you are not seated yet"
+
+
+def _json(answer: tuple[int, dict]) -> JsonResponse:
+    status, body = answer
+    return JsonResponse(body, status=status)
+
+
 @require_POST
 def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     who = player_by_token(token)
     if who is None:
         return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
-    state = live_state(who.night)
-    where = state.seat_of(who.name)
-    if where is None:
-        if state.ended:
-            message = "the night has ended; that tap was not counted"
-        elif who.left_early:
-            message = "you have left the game: a ghost plays your chair"
-        else:
-            message = "you are not seated yet"
-        return JsonResponse({"ok": False, "error": message}, status=409)
-    return do_tap(request, who.night, where[0], action, actor=who.name)
+    table, why = player_seat(who)
+    if table is None:
+        return JsonResponse({"ok": False, "error": why}, status=409)
+    return _json(tap(who.night, table, action, who.name, request.POST))
 
 
 @require_POST
@@ -141,4 +152,4 @@ def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     link = table_link_by_token(token)
     if link is None:
         return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
-    return do_tap(request, link.night, link.number, action, actor=f"table {link.number}")
+    return _json(tap(link.night, link.number, action, f"table {link.number}", request.POST))

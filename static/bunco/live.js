@@ -38,13 +38,24 @@
 
   document.body.addEventListener("htmx:wsOpen", function (e) {
     socket = e.detail.socketWrapper;
+    socketOpen = true;
     document.body.classList.remove("offline");
     flush();
   });
+  var socketOpen = false;
   document.body.addEventListener("htmx:wsClose", function () {
+    socketOpen = false;
     document.body.classList.add("offline");
+    if (waitingAck) { clearTimeout(waitingAck.timer); waitingAck = null; flushing = false; }
   });
-  document.body.addEventListener("htmx:wsBeforeMessage", function () {
+  document.body.addEventListener("htmx:wsBeforeMessage", function (e) {
+    var text = e.detail.message;
+    if (typeof text === "string" && text.charAt(0) === "{") {
+      e.preventDefault(); // an answer, not HTML to swap
+      try { var json = JSON.parse(text); } catch (err) { return; }
+      if (json.type === "ack") ackArrived(json);
+      return;
+    }
     bellWatch.before();
   });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
@@ -89,6 +100,23 @@
     if (old) { old.replaceWith(fresh); htmx.process(fresh); refresh(); }
   }
 
+  // A tap's answer, over the websocket or HTTP alike: it leaves the outbox either way.
+  function answered(item, json) {
+    save(load().filter(function (x) { return x.fields.key !== item.fields.key; }));
+    if (!json.ok) toast(json.error || "That tap was not accepted");
+    else if (json.duplicate || json.message) toast(json.message || "Already recorded");
+    replaceById(json.html);
+    // Refused or already recorded: the night moved on while this screen was not looking.
+    // Ask for whatever else is behind (the banner, a new round) instead of waiting.
+    if ((!json.ok || json.duplicate) && socket) {
+      socket.send(JSON.stringify({type: "sync", shows: shows()}));
+    }
+    flushing = false; flush();
+  }
+
+  // Taps go over the screen's open websocket (no HTTP request per tap); while it is closed,
+  // over HTTP; offline, they wait. Either way the same key and claim, so nothing counts twice.
+  var waitingAck = null;
   function flush() {
     if (flushing) return;
     var q = load();
@@ -97,26 +125,29 @@
     flushing = true;
     document.body.classList.add("pending");
     var item = q[0];
+    var action = item.url.replace(/\/$/, "").split("/").pop();
+    if (socket && socketOpen) {
+      waitingAck = {item: item, timer: setTimeout(function () {
+        waitingAck = null; flushing = false; setTimeout(flush, 1000); // no answer yet: resend
+      }, 5000)};
+      socket.send(JSON.stringify({type: "tap", action: action, fields: item.fields}));
+      return;
+    }
     var body = new URLSearchParams(item.fields);
     fetch(item.url, {method: "POST", body: body, headers: {"X-CSRFToken": csrf()}, credentials: "same-origin"})
       .then(function (r) {
-        return r.json().then(function (j) { return {status: r.status, json: j}; },
-          function () { return {status: r.status, json: {ok: false, error: "The app could not take that tap (" + r.status + ")"}}; });
+        return r.json().then(function (j) { return j; },
+          function () { return {ok: false, error: "The app could not take that tap (" + r.status + ")"}; });
       })
-      .then(function (res) {
-        // Answered, one way or the other: the tap leaves the outbox.
-        save(load().filter(function (x) { return x.fields.key !== item.fields.key; }));
-        if (!res.json.ok) toast(res.json.error || "That tap was not accepted");
-        else if (res.json.duplicate || res.json.message) toast(res.json.message || "Already recorded");
-        replaceById(res.json.html);
-        // Refused or already recorded: the night moved on while this screen was not looking.
-        // Ask for whatever else is behind (the banner, a new round) instead of waiting.
-        if ((!res.json.ok || res.json.duplicate) && socket) {
-          socket.send(JSON.stringify({type: "sync", shows: shows()}));
-        }
-        flushing = false; flush();
-      })
+      .then(function (json) { answered(item, json); })
       .catch(function () { flushing = false; setTimeout(flush, 2000); }); // offline: keep it
+  }
+  function ackArrived(json) {
+    if (!waitingAck || waitingAck.item.fields.key !== json.key) return;
+    clearTimeout(waitingAck.timer);
+    var item = waitingAck.item;
+    waitingAck = null;
+    answered(item, json);
   }
 
   document.addEventListener("submit", function (e) {

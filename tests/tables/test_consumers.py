@@ -156,3 +156,26 @@ async def test_the_host_screen_needs_the_host_session():
     connected, _ = await ws.connect()
     assert not connected
     await ws.disconnect()
+
+
+async def test_a_tap_over_the_devices_websocket_is_answered_and_counts_once():
+    night, links, _ = await database_sync_to_async(make_night)()
+    ws = await connect(f"/ws/table/{links[1]}/")
+    await ws.receive_from()  # the snapshot
+    state = await database_sync_to_async(live_state)(night)
+    fields = {"key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1",
+              "pos": str(state.position(1)), "quick": "hit2"}
+    await ws.send_json_to({"type": "tap", "action": "roll", "fields": fields})
+    ack = await ws.receive_json_from()
+    assert ack["type"] == "ack" and ack["key"] == fields["key"] and ack["recorded"]
+    pushed = await ws.receive_from()  # the table, as every screen of the table gets it
+    assert score_of(pushed, 1) == [2, 0]
+    for again in (fields, {**fields, "key": str(uuid.uuid4())}):  # a resend; a double tap
+        await ws.send_json_to({"type": "tap", "action": "roll", "fields": again})
+        answer = await ws.receive_json_from()
+        assert answer["ok"] and answer["message"].startswith("Already recorded")
+        assert score_of(answer["html"], 1) == [2, 0]
+    await ws.send_json_to({"type": "tap", "action": "roll", "fields": ["junk"]})
+    assert (await ws.receive_json_from())["ok"] is False
+    assert await ws.receive_nothing()
+    await ws.disconnect()

@@ -79,6 +79,8 @@ class Tally:
     closed: int = 0
     # (table, seq) -> when that table's own device first showed the fragment of that seq
     arrivals: dict[tuple[int, int], float] = field(default_factory=dict)
+    # a websocket tap's key -> the future its answer (an "ack" frame) resolves
+    acks: dict[str, asyncio.Future] = field(default_factory=dict)
 
 
 @dataclass
@@ -117,6 +119,9 @@ class Command(BaseCommand):
         parser.add_argument("--rate", type=float, default=5.0, help="taps per second")
         parser.add_argument("--idle", type=float, default=3.0,
                             help="seconds of quiet measured before tapping")
+        parser.add_argument("--via", choices=["ws", "http"], default="ws",
+                            help="send taps over the table device's websocket, as the pages "
+                                 "do while it is open (default), or as form posts")
         parser.add_argument("--log-dir", type=Path, default=None,
                             help="keep each size's server output in this folder")
 
@@ -128,7 +133,9 @@ class Command(BaseCommand):
             raise CommandError("--tables takes sizes from 1 to 100 (400 players at most)")
         if taps < 1 or rate <= 0:
             raise CommandError("--taps and --rate must be positive")
-        self.stdout.write(f"livebench: {taps} taps per size at {rate:g}/s, miss only; "
+        self.via = options["via"]
+        self.stdout.write(f"livebench: {taps} taps per size at {rate:g}/s over "
+                          f"{'websockets' if self.via == 'ws' else 'HTTP posts'}, miss only; "
                           f"{os.cpu_count()} cores, load average "
                           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         results = []
@@ -157,7 +164,7 @@ class Command(BaseCommand):
         server = Server(tmp / f"server-{tables}", env)
         try:
             server.start()
-            result = asyncio.run(drive(server, night, tables, taps, rate, idle))
+            result = asyncio.run(drive(server, night, tables, taps, rate, idle, self.via))
         finally:
             server.stop()
             if log_dir is not None:
@@ -306,9 +313,15 @@ async def listen(ws: ClientConnection, screen: Screen, tally: Tally) -> None:
     try:
         async for message in ws:
             now = time.perf_counter()
+            data = message.encode() if isinstance(message, str) else message
+            if data[:1] == b"{":  # a tap's answer, like an HTTP response: not a push
+                answer = json.loads(data)
+                waiting = tally.acks.pop(str(answer.get("key")), None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(answer)
+                continue
             if not tally.counting:
                 continue
-            data = message.encode() if isinstance(message, str) else message
             tally.bytes += len(data)
             tally.messages += 1
             if screen.device_of is not None:
@@ -343,6 +356,8 @@ class Tapper:
     token: str
     pos: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ws: ClientConnection | None = None  # the device's own websocket, for --via ws
+    tally: Tally | None = None
 
     async def tap(self, http: httpx.AsyncClient, csrf: str, result: Result,
                   accepted: list[tuple[int, int, float]]) -> None:
@@ -351,31 +366,43 @@ class Tapper:
                     "table": str(self.number), "pos": str(self.pos), "quick": "miss"}
             sent = time.perf_counter()
             try:
-                answer = await http.post(f"/t/{self.token}/roll/", data=data,
-                                         headers={"X-CSRFToken": csrf})
-            except httpx.HTTPError as exc:
+                body = await (self.over_ws(data) if self.ws is not None
+                              else self.over_http(http, csrf, data))
+            except (httpx.HTTPError, WebSocketException, TimeoutError) as exc:
                 result.failed += 1
                 result.failures[f"{type(exc).__name__}: {exc}"[:120]] += 1
                 return
-            try:
-                body = answer.json()
-            except ValueError:
-                body = None
-            if not isinstance(body, dict):  # e.g. a CSRF refusal, which is an HTML page
-                body = {"error": f"HTTP {answer.status_code}, not JSON"}
             seq = body.get("recorded")
+            status = body.get("status", 200)
             # "message" marks a tap answered but not applied (already recorded)
             if body.get("ok") and isinstance(seq, int) and "message" not in body:
                 self.pos += 1
                 accepted.append((self.number, seq, sent))
             else:
                 result.failed += 1
-                why = body.get("error") or body.get("message") or f"HTTP {answer.status_code}"
+                why = body.get("error") or body.get("message") or f"status {status}"
                 result.failures[str(why)[:120]] += 1
+
+    async def over_http(self, http: httpx.AsyncClient, csrf: str, data: dict) -> dict:
+        answer = await http.post(f"/t/{self.token}/roll/", data=data,
+                                 headers={"X-CSRFToken": csrf})
+        try:
+            body = answer.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):  # e.g. a CSRF refusal, which is an HTML page
+            body = {"error": f"HTTP {answer.status_code}, not JSON"}
+        return {"status": answer.status_code, **body}
+
+    async def over_ws(self, data: dict) -> dict:
+        waiting = asyncio.get_running_loop().create_future()
+        self.tally.acks[data["key"]] = waiting
+        await self.ws.send(json.dumps({"type": "tap", "action": "roll", "fields": data}))
+        return await asyncio.wait_for(waiting, timeout=30)
 
 
 async def drive(server: Server, night: dict, tables: int, taps: int, rate: float,
-                idle: float) -> Result:
+                idle: float, via: str = "ws") -> Result:
     result = Result(tables=tables, taps=taps, pings=taps)
     tally = Tally()
     opened: list[ClientConnection] = []
@@ -397,10 +424,13 @@ async def drive(server: Server, night: dict, tables: int, taps: int, rate: float
             result.wanted_sockets = len(screens)
             gate = asyncio.Semaphore(CONNECT_PARALLEL)
             connected = await asyncio.gather(*(open_screen(server, s, gate) for s in screens))
+            devices: dict[int, ClientConnection] = {}
             for screen, got in zip(screens, connected, strict=True):
                 if got is None:
                     continue
                 ws, size = got
+                if screen.device_of is not None:
+                    devices[screen.device_of] = ws
                 opened.append(ws)
                 result.snapshot_bytes += size
                 listeners.append(asyncio.create_task(listen(ws, screen, tally)))
@@ -408,7 +438,11 @@ async def drive(server: Server, night: dict, tables: int, taps: int, rate: float
 
             # The first tap after a start pays for imports and template compiling, which a
             # party pays once a night; it is not counted.
-            tappers = [Tapper(n, tokens[n]) for n in sorted(tokens)]
+            tappers = [Tapper(n, tokens[n], tally=tally,
+                              ws=devices.get(n) if via == "ws" else None)
+                       for n in sorted(tokens)]
+            if via == "ws" and any(t.ws is None for t in tappers):
+                raise CommandError("a table device's websocket did not connect")
             await tappers[0].tap(http, csrf, Result(tables), [])
             await asyncio.sleep(DRAIN_SECONDS)
 
