@@ -683,8 +683,7 @@ def prize_roll_off(*, night: Night, category: str, contenders: Sequence[str],
     if not contenders:
         raise CommandRefused("that prize has no tie to roll off")
     if winner is None:
-        winner = roll_off(list(contenders), rng or random.SystemRandom(),
-                          lowest=category == "lowest_points")
+        winner = roll_off(list(contenders), rng or random.SystemRandom(), category=category)
     elif winner not in contenders:
         raise CommandRefused(f"{winner} is not tied for that prize")
     _command(night=night, key=key, actor="host", build=_simple(

@@ -75,9 +75,11 @@ def split_evenly(cents: int, winners: Sequence[str]) -> list[tuple[str, int]]:
     return [(name, each + (1 if i < left else 0)) for i, name in enumerate(ordered)]
 
 
-def roll_off(contenders: Sequence[str], rng: random.Random, *, lowest: bool = False) -> str:
+def roll_off(contenders: Sequence[str], rng: random.Random, *, lowest: bool = False,
+             category: str | None = None) -> str:
     """Each contender rolls three dice; the highest total wins (the lowest, for the lowest-score
-    category). Tied totals roll again."""
+    category: pass ``category`` and the rule is applied here). Tied totals roll again."""
+    lowest = lowest or category == Category.LOWEST_POINTS
     field_ = list(contenders)
     while len(field_) > 1:
         totals = {name: sum(rng.randint(1, 6) for _ in range(3)) for name in field_}

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+
 from django import forms
+
+from bunco.host.rules_form import EXPLAINED, rule_fields
+from scoring import PRESETS, HouseRules, RulesError
 
 
 class RoundClaimForm(forms.Form):
@@ -39,3 +44,142 @@ class SwapForm(forms.Form):
 class RollOffForm(forms.Form):
     category = forms.CharField(max_length=40)
     winner = forms.CharField(max_length=40, required=False)
+
+
+PICK_TWO = {why: "pick the two people to merge"
+            for why in ("required", "invalid", "min_value", "max_value")}
+
+
+class MergeForm(forms.Form):
+    keep = forms.IntegerField(min_value=1, max_value=2**31, error_messages=PICK_TWO)
+    other = forms.IntegerField(min_value=1, max_value=2**31, error_messages=PICK_TWO)
+
+
+def money_field(label: str, required: bool = False) -> forms.CharField:
+    return forms.CharField(label=label, required=required, max_length=16, strip=True)
+
+
+def clean_money(text: str, what: str) -> int:
+    """Cents from what a host types ("10", "$7.50", "1,000"); a clear message otherwise."""
+    cleaned = (text or "0").strip().lstrip("$€£").replace(",", "") or "0"
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        raise forms.ValidationError(
+            f"{text!r} is not an amount of money, e.g. 10 or 7.50") from None
+    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
+        raise forms.ValidationError(f"the {what} must be a positive amount, to the cent")
+    if value > 1_000_000:
+        raise forms.ValidationError(f"the {what} is more than $1,000,000")
+    return int(value * 100)
+
+
+class NightForm(forms.Form):
+    """A new night: its name, house rules, entry fee and the players checked in so far."""
+
+    name = forms.CharField(max_length=200, required=False)
+    rules_id = forms.ChoiceField(choices=[(k, k) for k in PRESETS], error_messages={
+        "invalid_choice": "pick one of the listed house rules",
+        "required": "pick one of the listed house rules"})
+    entry_fee = money_field("entry fee")
+    players = forms.CharField(max_length=20_000, required=False)
+
+    def clean_entry_fee(self) -> int:
+        return clean_money(self.cleaned_data["entry_fee"], "entry fee")
+
+    def clean_players(self) -> list[str]:
+        return self.cleaned_data["players"].splitlines()
+
+
+class PresetForm(forms.Form):
+    rules_id = forms.ChoiceField(choices=[(k, k) for k in PRESETS], error_messages={
+        "invalid_choice": "pick one of the listed house rules",
+        "required": "pick one of the listed house rules"})
+
+
+class RulesForm(forms.Form):
+    """Every house-rules dimension over the night's rules (``base``); the rules engine checks
+    the whole and its message names the dimension in plain words."""
+
+    night_name = forms.CharField(max_length=200, required=False)
+    entry_fee = money_field("entry fee")
+
+    def __init__(self, base: HouseRules, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.base = base
+        for spec in rule_fields(base):
+            name, label = spec["name"], spec["label"]
+            if spec["kind"] == "bool":
+                self.fields[name] = forms.BooleanField(required=False, label=label)
+            elif spec["kind"] == "int":
+                self.fields[name] = forms.IntegerField(
+                    required=False, label=label, min_value=-1000, max_value=1000,
+                    error_messages={"invalid": f"{label} must be a whole number"})
+            else:
+                self.fields[name] = forms.ChoiceField(
+                    required=False, label=label, choices=spec["choices"],
+                    error_messages={"invalid_choice": f"{label}: pick one of the choices"})
+
+    def clean_entry_fee(self) -> int:
+        return clean_money(self.cleaned_data["entry_fee"], "entry fee")
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        changes = {}
+        for spec in rule_fields(self.base):
+            name = spec["name"]
+            if spec["kind"] == "bool":
+                changes[name] = data.get(name, False)
+            elif data.get(name) not in (None, ""):
+                changes[name] = data[name]
+        try:
+            data["rules"] = self.base.replace(**changes)
+        except RulesError as exc:
+            label = EXPLAINED.get(exc.field, (exc.field,))[0]
+            raise forms.ValidationError(f"{label}: {str(exc).split(': ', 1)[-1]}") from None
+        return data
+
+
+MAX_PRIZES = 50
+
+
+class AwardsForm(forms.Form):
+    """The prize list (numbered rows: category, share in percent or a named prize, order,
+    remove), how ties are settled, one prize per person, and a typed pot."""
+
+    rows = forms.IntegerField(min_value=0, max_value=MAX_PRIZES, error_messages={
+        "invalid": "the prize list was not sent whole; reload the page",
+        "required": "the prize list was not sent whole; reload the page",
+        "max_value": f"at most {MAX_PRIZES} prizes"})
+    award_ties = forms.ChoiceField(choices=[("split", "split"), ("roll_off", "roll off")],
+                                   required=False)
+    one_prize_per_person = forms.BooleanField(required=False)
+    pot = money_field("pot")
+
+    def clean_pot(self) -> int | None:
+        typed = self.cleaned_data["pot"]
+        return clean_money(typed, "pot") if typed else None
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        rows = []
+        for i in range(data["rows"]):
+            category = self.data.get(f"category_{i}", "")
+            if not category or self.data.get(f"remove_{i}"):
+                continue
+            share = self.data.get(f"share_{i}", "").strip().rstrip("%")[:12] or None
+            try:
+                order = float(self.data.get(f"order_{i}", i) or i)
+            except ValueError:
+                raise forms.ValidationError("the order of a prize must be a number") from None
+            if order != order or abs(order) > 1000:
+                raise forms.ValidationError("the order of a prize must be a small number")
+            rows.append((order, i, {"category": category[:40], "share_percent": share,
+                                    "prize": self.data.get(f"prize_{i}", "").strip()[:80]}))
+        data["awards"] = [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
+        data["award_ties"] = data.get("award_ties") or "split"
+        return data

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from enum import StrEnum
 
-from scoring import HouseRules, RulesError
+from scoring import HouseRules
 
 EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
     "points_per_hit": ("Points per die showing the round's number",
@@ -88,26 +88,3 @@ def rule_fields(rules: HouseRules) -> list[dict]:
             fields.append({"name": f.name, "label": label, "help": help_text, "kind": "int",
                            "value": value})
     return fields
-
-
-def rules_from_post(base: HouseRules, post) -> HouseRules:
-    """The posted form over ``base``; raises RulesError naming the field in plain words."""
-    changes = {}
-    for field in rule_fields(base):
-        name = field["name"]
-        if field["kind"] == "bool":
-            changes[name] = name in post
-        elif name in post:
-            raw = post[name].strip()
-            if field["kind"] == "int":
-                try:
-                    changes[name] = int(raw)
-                except ValueError:
-                    raise RulesError(name, f"{EXPLAINED[name][0]} must be a whole number") from None
-            else:
-                changes[name] = raw
-    try:
-        return base.replace(**changes)
-    except RulesError as exc:
-        label = EXPLAINED.get(exc.field, (exc.field,))[0]
-        raise RulesError(exc.field, f"{label}: {str(exc).split(': ', 1)[-1]}") from None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -16,33 +15,24 @@ from bunco import screens, services, sheets
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import (
+    AwardsForm,
+    MergeForm,
     NameForm,
     NamesForm,
+    NightForm,
+    PresetForm,
     RollOffForm,
     RoundClaimForm,
+    RulesForm,
     SwapForm,
     TakeBackForm,
 )
-from bunco.host.rules_form import rule_fields, rules_from_post
+from bunco.host.rules_form import rule_fields
 from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Person, Player
 from bunco.selectors import live_state
 from bunco.services import CommandRefused
-from scoring import PRESETS, RulesError, pot_for
-
-
-def parse_money(text: str) -> int:
-    cleaned = (text or "0").strip().lstrip("$€£").replace(",", "") or "0"
-    if len(cleaned) > 12:
-        raise CommandRefused("that amount is too large")
-    try:
-        value = Decimal(cleaned)
-    except InvalidOperation:
-        raise CommandRefused(f"{text!r} is not an amount of money, e.g. 10 or 7.50") from None
-    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
-        raise CommandRefused("the entry fee must be a positive amount, to the cent")
-    return int(value * 100)
-
+from scoring import PRESETS, pot_for
 
 
 @require_GET
@@ -78,12 +68,10 @@ def _back(request, night: Night, error: Exception | None = None):
 @host.host_required
 def host_night_create(request: HttpRequest) -> HttpResponse:
     try:
-        night = services.night_create(
-            name=request.POST.get("name", ""),
-            rules_id=request.POST.get("rules_id", ""),
-            entry_fee_cents=parse_money(request.POST.get("entry_fee", "0")),
-            player_names=request.POST.get("players", "").splitlines(),
-        )
+        data = _valid(NightForm, request)
+        night = services.night_create(name=data["name"], rules_id=data["rules_id"],
+                                      entry_fee_cents=data["entry_fee"],
+                                      player_names=data["players"])
     except CommandRefused as exc:
         messages.error(request, str(exc))
         return redirect("host_dashboard")
@@ -229,40 +217,16 @@ def host_end(request, night):
     services.night_end(night=night)
 
 
-def awards_from_post(post) -> list[dict]:
-    """The award rows of the form, in the order the host numbered them; empty rows and rows
-    marked for removal are dropped."""
-    rows = []
-    count = post.get("rows", "0") or "0"
-    if not (count.isascii() and count.isdigit() and len(count) <= 3):
-        raise CommandRefused("the prize list was not sent whole; reload the page")
-    for i in range(min(int(count), 50)):
-        category = post.get(f"category_{i}", "")
-        if not category or post.get(f"remove_{i}"):
-            continue
-        share = post.get(f"share_{i}", "").strip().rstrip("%") or None
-        try:
-            order = float(post.get(f"order_{i}", i) or i)
-        except ValueError:
-            raise CommandRefused("the order of a prize must be a number") from None
-        rows.append((order, i, {"category": category, "share_percent": share,
-                                "prize": post.get(f"prize_{i}", "").strip()}))
-    return [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
-
-
 @require_http_methods(["GET", "POST"])
 @host.host_required
 def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
     if request.method == "POST":
         try:
-            typed = request.POST.get("pot", "").strip()
+            data = _valid(AwardsForm, request)
             services.awards_update(
-                night=night, awards=awards_from_post(request.POST),
-                award_ties=request.POST.get("award_ties", "split"),
-                one_prize_per_person="one_prize_per_person" in request.POST,
-                pot_cents=parse_money(typed) if typed else None,
-            )
+                night=night, awards=data["awards"], award_ties=data["award_ties"],
+                one_prize_per_person=data["one_prize_per_person"], pot_cents=data["pot"])
         except CommandRefused as exc:
             messages.error(request, str(exc).split(": ", 1)[-1] if str(exc).startswith("awards")
                            else str(exc))
@@ -312,9 +276,10 @@ def host_season(request: HttpRequest) -> HttpResponse:
 @require_POST
 @host.host_required
 def host_people_merge(request: HttpRequest) -> HttpResponse:
-    keep = Person.objects.filter(pk=request.POST.get("keep") or 0).first()
-    other = Person.objects.filter(pk=request.POST.get("other") or 0).first()
     try:
+        data = _valid(MergeForm, request)
+        keep = Person.objects.filter(pk=data["keep"]).first()
+        other = Person.objects.filter(pk=data["other"]).first()
         if keep is None or other is None:
             raise CommandRefused("pick the two people to merge")
         services.people_merge(keep=keep, other=other)
@@ -376,15 +341,16 @@ def host_rules(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
     rules = night.rules
     if request.method == "POST":
+        form = RulesForm(rules, request.POST)
         try:
-            rules = rules_from_post(rules, request.POST)
+            if not form.is_valid():
+                raise CommandRefused(first_error(form))
+            rules = form.cleaned_data["rules"]
             services.night_update_rules(
-                night=night, rules=rules, name=request.POST.get("night_name"),
-                entry_fee_cents=parse_money(request.POST.get("entry_fee", "0")),
-            )
-        except (RulesError, CommandRefused) as exc:
-            messages.error(request, str(exc).split(": ", 1)[-1] if isinstance(exc, RulesError)
-                           else str(exc))
+                night=night, rules=rules, name=form.cleaned_data["night_name"],
+                entry_fee_cents=form.cleaned_data["entry_fee"])
+        except CommandRefused as exc:
+            messages.error(request, str(exc))
         else:
             messages.success(request, "House rules saved.")
             return redirect("host_night", night.pk)
@@ -398,11 +364,8 @@ def host_rules(request: HttpRequest, pk: int) -> HttpResponse:
 @host.host_required
 def host_rules_preset(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
-    rules_id = request.POST.get("rules_id", "")
-    if rules_id not in PRESETS:
-        messages.error(request, "pick one of the listed house rules")
-        return redirect("host_rules", night.pk)
     try:
+        rules_id = _valid(PresetForm, request)["rules_id"]
         services.night_update_rules(night=night, rules=PRESETS[rules_id], rules_id=rules_id)
     except CommandRefused as exc:
         messages.error(request, str(exc))

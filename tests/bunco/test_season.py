@@ -67,3 +67,14 @@ def test_the_season_page(host_client, db):
     assert 'data-testid="season"' in html and "Ava" in html and "March" in html
     response = host_client.post("/host/season/merge/", {"keep": "0", "other": "0"}, follow=True)
     assert "pick the two people" in response.content.decode()
+
+
+def test_a_merge_with_junk_ids_is_explained_and_changes_nothing(host_client, db):
+    from bunco.models import Person
+
+    Person.objects.create(name="Kathy")
+    before = Person.objects.count()
+    response = host_client.post("/host/season/merge/", {"keep": "x", "other": "1"}, follow=True)
+    assert response.status_code == 200 and "pick the two people to merge" in \
+        response.content.decode()
+    assert Person.objects.count() == before

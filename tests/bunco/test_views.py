@@ -185,3 +185,30 @@ def test_a_player_who_went_home_sees_a_goodbye(host_client, client, db):
     ava = night.players.get(name="Ava")
     host_client.post(f"/host/nights/{night.pk}/players/{ava.pk}/leave/")
     assert "You left the game" in client.get(f"/p/{ava.token}/").content.decode()
+
+
+@pytest.mark.parametrize("path, fields, message", [
+    ("rules/", {"team_target": "abc", "entry_fee": "5"}, "must be a whole number"),
+    ("rules/", {"entry_fee": "NaN"}, "positive amount, to the cent"),
+    ("rules/preset/", {"rules_id": "nope"}, "pick one of the listed house rules"),
+    ("awards/", {"rows": "abc"}, "the prize list was not sent whole"),
+    ("awards/", {"rows": "99999999999999999999"}, "at most 50 prizes"),
+    ("awards/", {"rows": "0", "pot": "inf"}, "positive amount"),
+    ("void/", {"what": "x"}, "pick an entry to take back"),
+    ("arrive/", {"name": ""}, "type a name"),
+])
+def test_junk_in_a_host_form_is_explained_and_changes_nothing(host_client, seated_night, path,
+                                                               fields, message):
+    before = list(ScoreEvent.objects.filter(night=seated_night).values_list("seq", flat=True))
+    response = host_client.post(f"/host/nights/{seated_night.pk}/{path}", fields, follow=True)
+    assert response.status_code == 200
+    assert message in response.content.decode().replace("&#x27;", "'")
+    after = list(ScoreEvent.objects.filter(night=seated_night).values_list("seq", flat=True))
+    assert after == before
+
+
+def test_a_new_night_with_a_bad_fee_is_explained_and_not_made(host_client):
+    response = host_client.post("/host/nights/", {"name": "X", "rules_id": "babz",
+                                                  "entry_fee": "ten"}, follow=True)
+    assert "is not an amount of money" in response.content.decode().replace("&#x27;", "'")
+    assert not Night.objects.exists()
