@@ -128,8 +128,8 @@ def frames(night: Night, state: LiveNight, event: Event, before: tuple | None = 
     if not state.changed_everything:
         _table_frames(out, night, state, touched_tables(state, event))
         bunco = state.last_bunco
-        if (event.kind == Kind.ROLL and bunco and bunco.seq == event.seq
-                and presence.watching(groups.tv(night.pk))):
+        celebrate = event.kind == Kind.ROLL and bunco and bunco.seq == event.seq
+        if (celebrate or event.kind == Kind.VOID) and presence.watching(groups.tv(night.pk)):
             out.add(groups.tv(night.pk), event.seq, tv_bunco_html(state))
         return out
     _room_frames(out, night, state)

@@ -49,8 +49,8 @@ def round_banner(state: LiveNight) -> Banner:
     banner = _banner(state)
     banner.seq = state.room_seq
     banner.paused = state.paused
-    banner.can_take_back_bell = state.bell_by is not None and not state.ended and (
-        state.room is not None or state.closed_by is not None)
+    # Between rounds the round's close is what the host takes back ("Reopen the round").
+    banner.can_take_back_bell = state.bell_by is not None and state.room is not None
     banner.can_reopen = state.room is None and state.closed_by is not None and not state.ended
     return banner
 
@@ -306,11 +306,14 @@ def tv_room(night: Night, state: LiveNight) -> dict:
 
 def tv_bunco(state: LiveNight) -> dict:
     """This round's latest bunco, celebrated on the TV (not one from an hour ago)."""
+    # Its seq moves on with every correction too, so a bunco taken back leaves the TV.
+    void = state.latest((Kind.VOID,))
+    seq = max(state.room_seq, void.seq if void else 0)
     bunco = state.last_bunco
     if bunco is None or state.ended or bunco not in state.rolls:
-        return {"bunco": None, "seq": state.room_seq}
+        return {"bunco": None, "seq": seq}
     return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},
-            "seq": bunco.seq}
+            "seq": max(seq, bunco.seq)}
 
 
 def render_fragment(template: str, context: dict) -> str:

@@ -85,5 +85,6 @@ def tally_history(night: Night, state: LiveNight) -> list[dict]:
     for number, r in enumerate(rounds, 1):
         r["number"] = number
         r["set"], r["round"] = round_of(number)
-        r["tables"] = sorted(r["tables"].items())
+        # The host's own corrections (a bell taken back) belong to no table: listed last.
+        r["tables"] = sorted(r["tables"].items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
     return rounds

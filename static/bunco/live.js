@@ -68,7 +68,55 @@
     if (socket) socket.send(JSON.stringify({type: "sync", shows: shows()}));
   }, 10000);
 
-  function refresh() { applyScorerToggle(); showChosen(); syncPad(); applyPhase(); }
+  function refresh() { noteShown(); applyScorerToggle(); showChosen(); syncPad(); applyPhase(); }
+
+  // -- which position a tap names ----------------------------------------------------------
+  // A tap names what the person saw: the round, the table and its position. A change on the
+  // screen newer than a person can react to (another phone's tap of the same roll arriving a
+  // moment before this thumb lands) does not count as seen; a second tap that quick is the
+  // same tap (a double tap); and taps still waiting to be sent (offline) move the position on.
+  var REACTION_MS = 600;
+  var seen = [], lastTap = null;
+  function shownClaim() {
+    var t = document.querySelector(".table-live");
+    if (!t) return null;
+    var d = t.dataset;
+    return {set: d.set, round: d.round, table: d.table, pos: Number(d.pos)};
+  }
+  function sameClaim(a, b) {
+    return a.set === b.set && a.round === b.round && a.table === b.table && a.pos === b.pos;
+  }
+  function noteShown() {
+    var c = shownClaim();
+    if (!c) return;
+    var last = seen[seen.length - 1];
+    if (!last || !sameClaim(last.claim, c)) {
+      seen.push({at: Date.now(), claim: c});
+      if (seen.length > 20) seen.shift();
+    }
+  }
+  function claimForTap() {
+    var now = Date.now();
+    if (lastTap && now - lastTap.at < REACTION_MS) return lastTap.claim;
+    noteShown();
+    var shown = shownClaim();
+    if (!shown) return null;
+    // Only a newer position in the same round is discounted: a new round brings a new pad.
+    for (var i = seen.length - 1; i >= 0; i--) {
+      var c = seen[i].claim;
+      if (c.set !== shown.set || c.round !== shown.round || c.table !== shown.table) break;
+      shown = c;
+      if (seen[i].at <= now - REACTION_MS) break;
+    }
+    var claim = {set: shown.set, round: shown.round, table: shown.table, pos: shown.pos};
+    load().forEach(function (item) {
+      var f = item.fields;
+      if (f.set === claim.set && f.round === claim.round && f.table === claim.table
+          && Number(f.pos) >= claim.pos) claim.pos = Number(f.pos) + 1;
+    });
+    lastTap = {at: now, claim: claim};
+    return claim;
+  }
 
   // -- taps: kept in an outbox until the server has them, each with its own id ----------------
   function uuid4() {
@@ -167,12 +215,10 @@
     new FormData(form, e.submitter).forEach(function (v, k) { fields[k] = v; });
     fields.key = uuid4();
     if (form.hasAttribute("data-claim")) {
-      // The tap names what the screen showed: the round, the table and its position. A second
-      // tap before the screen moves on names the same position, and counts once.
-      var t = document.querySelector(".table-live");
-      if (!t) return;
-      fields.set = t.dataset.set; fields.round = t.dataset.round;
-      fields.table = t.dataset.table; fields.pos = t.dataset.pos;
+      var claim = claimForTap();
+      if (!claim) return;
+      fields.set = claim.set; fields.round = claim.round;
+      fields.table = claim.table; fields.pos = String(claim.pos);
     }
     var q = load();
     q.push({url: new URL(form.getAttribute("action"), location.href).href, fields: fields});

@@ -30,8 +30,10 @@ class GoldenPath(BrowserTestCase):
 
     def tap(self, page, label):
         page.locator(".pad .quick button", has_text=label).first.click()
-        # Like a person watching the screen: the next tap comes once this one is answered.
+        # Like a person watching the screen: the next tap comes once this one is answered,
+        # and not quicker than a person reacts (two taps closer than that are a double tap).
         page.wait_for_function("!document.body.classList.contains('pending')")
+        page.wait_for_timeout(650)
 
     def test_a_night_from_setup_to_the_first_rotation(self):
         url = self.live_server_url

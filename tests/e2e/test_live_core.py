@@ -111,6 +111,7 @@ class LiveCoreInBrowsers(BrowserTestCase):
             device.locator(".pad .quick button", has_text=label).click()
             device.wait_for_function("!document.body.classList.contains('pending')")
             expect(host.locator("#table-2 .rolls li").first).to_be_visible()
+            device.wait_for_timeout(650)  # the next roll, at a person's pace
         expect(host.locator("#table-2 .score").first).to_have_text("3")
         box.type("e", delay=30)
         expect(box).to_have_value("Avanne")
@@ -150,3 +151,28 @@ class LiveCoreInBrowsers(BrowserTestCase):
             expect(page.locator("#banner.bell")).to_have_count(0)
         expect(device.locator(".pad .quick button", has_text="BUNCO!")).to_be_visible()
         assert live_state(Night.objects.get(pk=night.pk)).room.tables[0].team_scores == [0, 0]
+
+    def test_a_double_tap_at_a_persons_speed_counts_once_and_offline_taps_all_count(self):
+        night = self.night()
+        link = TableLink.objects.get(night=night, number=2)
+        context = self.browser.new_context(viewport=PHONE)
+        device = self.page(f"/t/{link.token}/", context=context)
+        miss = device.locator(".pad .quick button", has_text="Miss")
+        miss.click()
+        device.wait_for_timeout(150)  # the screen has already moved on: still one tap
+        miss.click()
+        device.wait_for_function("!document.body.classList.contains('pending')")
+        expect(device.locator("#toast")).to_contain_text("Already recorded")
+        assert self.rolls(night) == 1
+
+        device.wait_for_timeout(700)
+        context.set_offline(True)
+        for label in ("1 hit", "2 hits", "Miss"):  # three rolls while the Wi-Fi is down
+            device.locator(".pad .quick button", has_text=label).click()
+            device.wait_for_timeout(700)
+        expect(device.locator(".pending-note")).to_contain_text("3 taps waiting")
+        context.set_offline(False)
+        device.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(device.locator(".pending-note")).to_have_text("")
+        expect(device.locator("#table-2 .score").nth(1)).to_have_text("3")
+        assert self.rolls(night) == 4

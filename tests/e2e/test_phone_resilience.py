@@ -73,6 +73,7 @@ class PhonesOnPartyWifi(BrowserTestCase):
         page.locator(".pad .quick button", has_text="High bunco").click()
         tally = page.locator("#table-2 .tally li", has_text=roller)
         expect(tally.locator(".score")).to_have_text("5")
+        page.wait_for_timeout(650)  # a person's next roll, not a double tap
         # Tap the three dice faces: 1, 1, 4 scores two more for the same player.
         for face in ("1", "1", "4"):
             page.locator(f"[data-face='{face}']").click()
