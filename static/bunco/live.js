@@ -304,7 +304,12 @@
     var main = document.querySelector("[data-takeback-url]");
     if (!btn || !main) return;
     var dialog = document.getElementById("takeback");
-    fetch(main.dataset.takebackUrl + "?what=" + encodeURIComponent(btn.dataset.takeback), {credentials: "same-origin"})
+    var what = btn.dataset.takeback;
+    if (what === "entry") {  // the number typed next to the button
+      var box = document.querySelector("[data-takeback-entry]");
+      what = box ? box.value.trim() : "";
+    }
+    fetch(main.dataset.takebackUrl + "?what=" + encodeURIComponent(what), {credentials: "same-origin"})
       .then(function (r) { return r.text(); })
       .then(function (html) {
         dialog.querySelector("[data-takeback-body]").innerHTML = html;

@@ -75,3 +75,12 @@ def test_sheets_are_for_the_host_only(client, seated_night):
     for path in ("sheet/", "sheet.csv", "log/"):
         assert client.get(f"/host/nights/{seated_night.pk}/{path}").status_code == 403
     assert TableLink.objects.exists()
+
+
+def test_the_tally_history_lists_the_hosts_own_corrections(host_client, seated_night):
+    services.round_start(night=seated_night)
+    services.bell_ring(night=seated_night)
+    services.event_void(night=seated_night, seq="bell")
+    response = host_client.get(f"/host/nights/{seated_night.pk}/log/")
+    assert response.status_code == 200
+    assert "The host's corrections" in response.content.decode()
