@@ -244,7 +244,9 @@ class LiveNight:
             state.round_events.append(event)
             state._touch(event, tables={e.table for e in self.round_events
                                         if e.seq in seqs and e.table is not None})
-            if state.shape() != self.shape():
+            # Every screen changes if the round's shape did, or if the replay moved something
+            # room-wide (a bell now rung by a later roll than the entry taken back).
+            if state.shape() != self.shape() or state.room_seq != self.room_seq:
                 state.room_seq = event.seq
             state.seq = event.seq
             return state

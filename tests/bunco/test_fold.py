@@ -163,3 +163,12 @@ def test_the_prizes_roll_offs_and_reveals_are_events_too():
     assert (cold.name, cold.entry_fee_cents, cold.pot_cents) == ("N", 500, 2000)
     assert cold.roster == ["Ann", "Bo"] and cold.roll_offs == {"most_buncos": "Ann"}
     assert cold.revealed == 1 and cold.rules.award_ties.value == "roll_off"
+
+
+def test_taking_back_a_bell_that_a_later_roll_would_have_rung_changes_every_screen(log):
+    bell = log.add(Kind.BELL, set_number=1, round_number=1)
+    log.roll(1, "Fay", [1, 1, 1])  # a head-table bunco: the bell had already rung
+    log.add(Kind.VOID, data={"seqs": [bell.seq]})
+    state = log.state
+    assert state.room.bell_rung and state.bell_by == bell.seq + 1  # now the bunco rang it
+    assert state.changed_everything  # so every screen is sent the new state
