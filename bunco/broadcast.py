@@ -192,11 +192,3 @@ async def _send_all(messages: list[tuple[str, dict]]) -> None:
 def send(out: Frames) -> None:
     if out.messages:
         async_to_sync(_send_all)(out.messages)
-
-
-def night_changed(night: Night, state: LiveNight) -> None:
-    """Push every screen of the night a fresh copy (after something outside the log changed
-    what they show, e.g. a table's join link)."""
-    out = Frames()
-    _room_frames(out, night, state)
-    send(out)

@@ -420,11 +420,11 @@ class LiveNight:
             raise IllegalMove("a round is already being played")
         if self.night.finished:
             raise IllegalMove("every set has been played; end the night for the prizes")
-        if not self.round_events or self.round_events[0] is not event:  # not a replay
-            self.checkpoint = self.night.copy()
-            self.checkpoint_bunco = self.last_bunco
-            self.round_events = [event]
-            self.rolls = []
+        # A replay starts from a copy of the checkpoint, so this copy is the same night.
+        self.checkpoint = self.night.copy()
+        self.checkpoint_bunco = self.last_bunco
+        self.round_events = [event]
+        self.rolls = []
         self.room_set = self.night.set_number
         self.room = self.night.start_round()
         self.paused = False

@@ -167,11 +167,9 @@ def _earlier(night: Night, key: uuid.UUID) -> Ack | None:
 def event_ack(*, night: Night, key) -> Ack | None:
     """The acknowledgment of a command already in the log under ``key``, if any."""
     try:
-        key = uuid.UUID(str(key))
+        return _earlier(night, uuid.UUID(str(key)))
     except ValueError:
         return None
-    row = ScoreEvent.objects.filter(night_id=night.pk, key=key).first()
-    return Ack(row, applied=False, state=live_state(night)) if row else None
 
 
 def _simple(kind: str, **fields) -> Callable[[LiveNight], dict]:
@@ -601,9 +599,6 @@ def table_finish(*, night: Night, claim: Claim, key, actor: str) -> Ack:
 
 
 # -- the host's take-backs ----------------------------------------------------------------------
-
-TAKE_BACK_TARGETS = ("bell", "close")
-
 
 def take_back_target(state: LiveNight, what: str | int) -> Event:
     """The event a take-back names: a sequence number, ``bell`` (the host's bell, or the roll
