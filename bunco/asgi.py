@@ -1,4 +1,4 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (origin-checked)."""
+"""ASGI entry point: HTTP through Django, websockets through Channels (same-origin checked)."""
 
 import os
 
@@ -35,17 +35,17 @@ class OneTripASGIHandler(ASGIHandler):
 django_asgi_app = OneTripASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from bunco.origin import SameOriginValidator  # noqa: E402
 from bunco.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # The app serves its own assets: a party's Wi-Fi may have no internet and no proxy.
         "http": ASGIStaticFilesHandler(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SameOriginValidator(
             SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

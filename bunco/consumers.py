@@ -4,11 +4,27 @@ everyone. Each face subclasses ``ScreenConsumer`` for its own screen."""
 
 from __future__ import annotations
 
+import json
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocketConsumer
 
-from bunco import broadcast, presence
+from bunco import broadcast, limits, presence
 from bunco.selectors import live_state, night_by_id
+
+NOT_UNDERSTOOD = "that message did not make sense; reload the page"
+
+
+def decode(text_data, bytes_data) -> tuple[object, str | None]:
+    """A screen's message as JSON, or why not: binary, too big, not JSON, nested too deep."""
+    if text_data is None:
+        return None, NOT_UNDERSTOOD
+    if len(text_data) > limits.WS_MAX_BYTES:
+        return None, "that message was too big; reload the page"
+    try:
+        return json.loads(text_data), None
+    except (ValueError, RecursionError):
+        return None, NOT_UNDERSTOOD
 
 
 class PingConsumer(JsonWebsocketConsumer):
@@ -16,6 +32,13 @@ class PingConsumer(JsonWebsocketConsumer):
 
     def connect(self) -> None:
         self.accept()
+
+    def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        content, error = decode(text_data, bytes_data)
+        if error:
+            self.send_json({"type": "error", "message": error})
+        else:
+            self.receive_json(content)
 
     def receive_json(self, content, **kwargs) -> None:
         if isinstance(content, dict) and content.get("type") == "ping":
@@ -31,6 +54,8 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.joined: list[str] = []
+        self.bucket = limits.Bucket(limits.WS_RATE, limits.WS_BURST)
+        self.refused = 0
         found = await database_sync_to_async(self.resolve)()
         if not found:
             await self.close(code=4404)
@@ -56,6 +81,36 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
 
     #: Message types a face's screen accepts besides "sync", each handled by ``on_<type>``.
     accepts: tuple[str, ...] = ()
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        """Every message, before it costs anything: within the screen's fair share (else
+        "slow down": a tap is kept by the phone and retried, and a screen that keeps on is
+        closed), then one JSON object of bounded size (else a clear error; the connection
+        stays open)."""
+        content, error = decode(text_data, bytes_data)
+        if not self.bucket.take():
+            await self.slow_down(content)
+            return
+        self.refused = 0
+        if error:
+            await self.send_json({"type": "error", "message": error})
+            return
+        await self.receive_json(content)
+
+    async def slow_down(self, content) -> None:
+        self.refused += 1
+        if self.refused >= limits.WS_STRIKES:
+            await self.close(code=4429, reason="too many messages")
+            return
+        if isinstance(content, dict) and content.get("type") == "tap":
+            fields = content.get("fields")
+            key = fields.get("key") if isinstance(fields, dict) else None
+            await self.send_json({"type": "ack", "key": key if isinstance(key, str) else None,
+                                  "status": 429, "ok": False, "retry": True,
+                                  "error": limits.SLOW_DOWN})
+        elif self.refused == 1 or self.refused % 10 == 0:
+            await self.send_json({"type": "error", "code": "slow_down",
+                                  "message": limits.SLOW_DOWN})
 
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None

@@ -3,7 +3,7 @@ from table to table."""
 
 from channels.db import database_sync_to_async
 
-from bunco import broadcast, groups
+from bunco import broadcast, groups, limits
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
 from bunco.selectors import live_state, player_by_token, table_link_by_token
@@ -27,6 +27,10 @@ class Taps:
             await self.send_json({"type": "ack", "key": None, "status": 400, "ok": False,
                                   "error": "that tap did not make sense; reload the page"})
             return
+        if not limits.TAPS.take(self.token):  # the link's share, over every connection
+            await self.send_json({"type": "ack", "key": fields.get("key"), "status": 429,
+                                  "ok": False, "retry": True, "error": limits.SLOW_DOWN})
+            return
         status, body = await database_sync_to_async(self.run_tap)(action, fields)
         if body.get("recorded") and not body.get("message"):
             body.pop("html", None)  # the push brings the same fragment
@@ -38,6 +42,7 @@ class TableConsumer(Taps, ScreenConsumer):
     def resolve(self) -> bool:
         self.link = table_link_by_token(self.scope["url_route"]["kwargs"]["token"])
         self.night_id = self.link.night_id if self.link else 0
+        self.token = self.link.token if self.link else ""
         return self.link is not None
 
     def initial_groups(self) -> list[str]:
@@ -59,6 +64,7 @@ class PlayerConsumer(Taps, ScreenConsumer):
         if self.player is None:
             return False
         self.night_id = self.player.night_id
+        self.token = self.player.token
         where = live_state(self.player.night).seat_of(self.player.name)
         self.table_group = groups.table(self.night_id, where[0]) if where else None
         return True

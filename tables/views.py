@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
-from bunco import screens, services
+from bunco import limits, screens, services
 from bunco.forms import first_error
 from bunco.models import Night
 from bunco.selectors import (
@@ -131,6 +131,9 @@ def player_seat(player) -> tuple[int | None, str]:
     return None, "you are not seated yet"
 
 
+SLOW_DOWN = {"ok": False, "retry": True, "error": limits.SLOW_DOWN}
+
+
 def _json(answer: tuple[int, dict]) -> JsonResponse:
     status, body = answer
     return JsonResponse(body, status=status)
@@ -141,6 +144,8 @@ def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     who = player_by_token(token)
     if who is None:
         return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
+    if not limits.TAPS.take(token):
+        return JsonResponse(SLOW_DOWN, status=429)
     table, why = player_seat(who)
     if table is None:
         return JsonResponse({"ok": False, "error": why}, status=409)
@@ -152,4 +157,6 @@ def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     link = table_link_by_token(token)
     if link is None:
         return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
+    if not limits.TAPS.take(token):
+        return JsonResponse(SLOW_DOWN, status=429)
     return _json(tap(link.night, link.number, action, f"table {link.number}", request.POST))

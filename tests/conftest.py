@@ -13,3 +13,13 @@ def seated_night(db):
                                   player_names=sample_names(12))
     services.night_seat(night=night, rng=random.Random(1))
     return night
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """Each test starts with every link's fair share of taps unused."""
+    from bunco import limits
+
+    limits.TAPS.clear()
+    yield
+    limits.TAPS.clear()

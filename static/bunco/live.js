@@ -149,7 +149,17 @@
   }
 
   // A tap's answer, over the websocket or HTTP alike: it leaves the outbox either way.
+  var busyDelay = 0;
   function answered(item, json) {
+    if (json.retry) {
+      // "Slow down" or "busy": the tap stays in the outbox and is sent again, a little later
+      // each time, in its turn (so taps keep their order and are never lost).
+      busyDelay = Math.min(8000, busyDelay ? busyDelay * 2 : 500);
+      if (busyDelay === 500) toast(json.error || "Busy: your tap is kept and will be sent again");
+      flushing = false; setTimeout(flush, busyDelay);
+      return;
+    }
+    busyDelay = 0;
     save(load().filter(function (x) { return x.fields.key !== item.fields.key; }));
     if (!json.ok) toast(json.error || "That tap was not accepted");
     else if (json.duplicate || json.message) toast(json.message || "Already recorded");

@@ -1,17 +1,29 @@
-"""Websockets: the origin-checked router and the ping consumer."""
+"""Websockets: the same-origin check, the ping consumer, junk and floods from a screen."""
+
+import json
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from bunco import limits, services
 from bunco.asgi import application
+from bunco.models import TableLink
 
 # Every consumer call checks its database connection on the way in and out (Channels closes
 # stale ones), so even the ping needs the database allowed.
 pytestmark = pytest.mark.django_db
 
+PAGE = [(b"origin", b"http://192.168.1.20:8000"), (b"host", b"192.168.1.20:8000")]
 
-async def test_a_screen_on_an_allowed_origin_connects_and_gets_a_pong():
-    ws = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://localhost")])
+
+@pytest.fixture(autouse=True)
+def lan_address(settings):
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "192.168.1.20"]
+
+
+async def test_a_screen_on_its_own_origin_connects_and_gets_a_pong():
+    ws = WebsocketCommunicator(application, "/ws/ping/", headers=PAGE)
     connected, _ = await ws.connect()
     assert connected
     await ws.send_json_to({"type": "ping"})
@@ -22,10 +34,93 @@ async def test_a_screen_on_an_allowed_origin_connects_and_gets_a_pong():
     await ws.disconnect()
 
 
-async def test_a_page_from_another_origin_is_refused():
-    ws = WebsocketCommunicator(
-        application, "/ws/ping/", headers=[(b"origin", b"http://evil.example")]
-    )
+@pytest.mark.parametrize("origin, host", [
+    (b"http://evil.example", b"192.168.1.20:8000"),          # another site
+    (b"http://192.168.1.20:9000", b"192.168.1.20:8000"),     # another port on the same machine
+    (b"https://192.168.1.20:8000", b"192.168.1.20:8000"),    # another scheme
+    (b"http://evil.example:8000", b"evil.example:8000"),     # a host the app does not serve
+    (b"null", b"192.168.1.20:8000"),                         # a sandboxed page
+    (None, b"192.168.1.20:8000"),                            # no Origin at all
+])
+async def test_a_page_from_another_origin_is_refused(origin, host):
+    headers = [(b"host", host)] + ([(b"origin", origin)] if origin else [])
+    ws = WebsocketCommunicator(application, "/ws/ping/", headers=headers)
     connected, _ = await ws.connect()
     assert not connected
     await ws.disconnect()
+
+
+async def test_a_proxy_origin_the_host_trusts_connects(settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://bunco.example.org"]
+    ws = WebsocketCommunicator(application, "/ws/ping/", headers=[
+        (b"origin", b"https://bunco.example.org"), (b"host", b"127.0.0.1:8000")])
+    connected, _ = await ws.connect()
+    assert connected
+    await ws.disconnect()
+
+
+JUNK = [
+    "not json", "{", "[]", "null", "42", '"tap"', json.dumps({"type": None}),
+    json.dumps({"type": ["sync"]}), json.dumps({"type": "sync", "shows": "x"}),
+    json.dumps({"type": "sync", "shows": {"banner": "9" * 100}}),
+    json.dumps({"type": "sync", "seq": {"a": 1}}),
+    json.dumps({"type": "tap", "action": "roll", "fields": {"round": 1e308}}),
+    json.dumps({"type": "tap", "action": ["roll"], "fields": []}),
+    json.dumps({"type": "tap", "action": "roll", "fields": {"k": [1] * 20}}),
+    json.dumps({"type": "tap", "action": "roll", "fields": {str(i): i for i in range(50)}}),
+    "[" * 5000 + "]" * 5000,  # nested deeper than the parser goes
+    "9" * 5000,               # a number longer than Python reads from text
+    "x" * (limits.WS_MAX_BYTES + 1),
+]
+
+
+def table_link():
+    night = services.demo_night_create()
+    services.round_start(night=night)
+    return night, TableLink.objects.get(night=night, number=1)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_junk_from_a_screen_gets_an_error_and_the_screen_stays_connected():
+    night, link = await database_sync_to_async(table_link)()
+    ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost")])
+    assert (await ws.connect())[0]
+    await ws.receive_from()  # the snapshot
+    for text in JUNK:
+        await ws.send_to(text_data=text)
+        answer = await ws.receive_from()
+        if answer.startswith("<"):  # a resync that made no sense gets the screen afresh
+            assert 'id="banner"' in answer
+            continue
+        answer = json.loads(answer)
+        assert answer["type"] in ("error", "ack"), text[:40]
+        assert answer.get("error") or answer.get("message")
+    await ws.send_to(bytes_data=b"\x00\x01binary")
+    assert json.loads(await ws.receive_from())["type"] == "error"
+    await ws.send_json_to({"type": "sync", "shows": {}})  # still connected and served
+    assert await ws.receive_nothing()
+    rolls = await database_sync_to_async(lambda: night.events.filter(kind="roll").count())()
+    assert rolls == 0
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_flooding_screen_is_told_to_slow_down_then_closed():
+    _, link = await database_sync_to_async(table_link)()
+    ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost")])
+    assert (await ws.connect())[0]
+    await ws.receive_from()
+    for _ in range(limits.WS_BURST):  # a burst a real screen could make is served
+        await ws.send_json_to({"type": "sync", "shows": {}})
+    await ws.send_json_to({"type": "tap", "action": "roll", "fields": {"key": "k1"}})
+    refused = await ws.receive_json_from()
+    assert refused == {"type": "ack", "key": "k1", "status": 429, "ok": False, "retry": True,
+                       "error": limits.SLOW_DOWN}
+    for _ in range(limits.WS_STRIKES):
+        await ws.send_json_to({"type": "sync", "shows": {}})
+    output = None
+    while output is None or output["type"] != "websocket.close":
+        output = await ws.receive_output()
+    assert output["code"] == 4429

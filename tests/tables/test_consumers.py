@@ -16,6 +16,7 @@ from bunco.selectors import live_state
 from tests.playing import roll
 
 ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -30,7 +31,7 @@ def make_night():
 
 
 async def connect(path, cookie=None):
-    headers = [ORIGIN] + ([(b"cookie", f"sessionid={cookie}".encode())] if cookie else [])
+    headers = [ORIGIN, HOST] + ([(b"cookie", f"sessionid={cookie}".encode())] if cookie else [])
     ws = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await ws.connect()
     assert connected, path
@@ -144,7 +145,7 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
 
 @pytest.mark.parametrize("path", ["/ws/table/nope/", "/ws/tv/nope/", "/ws/player/nope/"])
 async def test_unknown_links_are_refused(path):
-    ws = WebsocketCommunicator(application, path, headers=[ORIGIN])
+    ws = WebsocketCommunicator(application, path, headers=[ORIGIN, HOST])
     connected, _ = await ws.connect()
     assert not connected
     await ws.disconnect()
@@ -152,7 +153,7 @@ async def test_unknown_links_are_refused(path):
 
 async def test_the_host_screen_needs_the_host_session():
     night, _, _ = await database_sync_to_async(make_night)()
-    ws = WebsocketCommunicator(application, f"/ws/host/{night.pk}/", headers=[ORIGIN])
+    ws = WebsocketCommunicator(application, f"/ws/host/{night.pk}/", headers=[ORIGIN, HOST])
     connected, _ = await ws.connect()
     assert not connected
     await ws.disconnect()

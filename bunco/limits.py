@@ -1,0 +1,72 @@
+"""Fair use: how fast one screen or one link may send, as token buckets.
+
+A bucket holds up to ``burst`` tokens and refills at ``rate`` per second; each message or tap
+takes one. A person tapping dice never comes near the limits (a roll every second or two, a
+resync on reconnect); a stuck page or a script does, and is answered "slow down" before it
+costs the room anything. Buckets live in the process (per worker), which is where the cost is.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+SLOW_DOWN = "Slow down: too many taps from this screen. Wait a moment and tap again."
+
+
+@dataclass
+class Bucket:
+    rate: float
+    burst: float
+    clock: object = time.monotonic
+    tokens: float = field(init=False)
+    stamp: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.stamp = self.clock()
+
+    def take(self) -> bool:
+        """Whether one more message fits now (it is counted if so)."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Buckets:
+    """One bucket per key (a link's token), the least recently used dropped past ``size``."""
+
+    def __init__(self, rate: float, burst: float, size: int = 20_000, clock=time.monotonic):
+        self.rate, self.burst, self.size, self.clock = rate, burst, size, clock
+        self._buckets: OrderedDict[str, Bucket] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> bool:
+        with self._lock:
+            bucket = self._buckets.pop(key, None) or Bucket(self.rate, self.burst, self.clock)
+            self._buckets[key] = bucket
+            while len(self._buckets) > self.size:
+                self._buckets.popitem(last=False)
+            return bucket.take()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._buckets.clear()
+
+
+#: Taps posted over HTTP, per phone or table link: 5 a second, 20 at once (a queue of taps
+#: made offline is sent in a burst when the phone is back).
+TAPS = Buckets(rate=5, burst=20)
+
+#: Websocket messages per connection: 5 a second, 30 at once.
+WS_RATE, WS_BURST = 5, 30
+#: A screen that keeps sending after "slow down" is closed after this many refused messages.
+WS_STRIKES = 60
+#: The largest websocket message a screen sends (a tap or a resync is well under 2 KB).
+WS_MAX_BYTES = 8192

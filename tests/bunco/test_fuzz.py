@@ -1,0 +1,156 @@
+"""Junk in every field of every endpoint: never a server error, and junk that cannot be valid
+changes nothing. Hypothesis draws the junk; BUNCO_FUZZ_EXAMPLES runs more of it (see
+docs/reliability.md)."""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bunco import limits, services
+from bunco.host.auth import host_secret
+from bunco.models import Night, ScoreEvent, TableLink
+from tests.playing import roll
+
+EXAMPLES = int(os.environ.get("BUNCO_FUZZ_EXAMPLES", "60"))
+
+#: Values that are never valid for a number, a die, an id, a choice or money.
+NEVER_VALID = [
+    "²,1,1", "٣", "Ⅻ", "9" * 5000, "99999999999999999999", "-99999999999999999999",
+    "NaN", "nan", "inf", "-inf", "1e400", "0x10", "\x00", "💥", "1.5.5", "[]", "{}",
+    "null", "../../etc", "<script>", "\u202e1", "die²", "die0", "die7", "quick",
+    "bunco bunco", "1,1", "1,1,1,1", "7,7,7", "0,0,0", "-1,-1,-1",
+]
+#: Values that are valid somewhere, so the fuzz reaches past the first check.
+SOMETIMES_VALID = [
+    "", " ", "0", "1", "2", "3", "6", "-1", "1000000", "bunco", "hit1", "miss", "die3",
+    "1,1,1", "6,6,6", "bell", "close", "split", "roll_off", "on", "Ann", "=SUM(1,2)",
+    "00000000-0000-0000-0000-000000000000", "10", "$7.50", "babz", "ladder",
+]
+junk = st.one_of(st.sampled_from(NEVER_VALID), st.sampled_from(SOMETIMES_VALID),
+                 st.text(max_size=30), st.integers(-10**30, 10**30).map(str))
+
+TAP_FIELDS = ["key", "set", "round", "table", "pos", "quick", "dice"]
+HOST_POSTS = {
+    "": ["name", "rules_id", "entry_fee", "players"],  # /host/nights/ (a new night)
+    "rules/": ["night_name", "entry_fee", "team_target", "rotation", "wipeout", "sets"],
+    "rules/preset/": ["rules_id"],
+    "players/": ["players"],
+    "arrive/": ["name"],
+    "swap/": ["first", "second"],
+    "start/": ["key", "set", "round"],
+    "bell/": ["key", "set", "round"],
+    "takeback/": ["what", "key"],
+    "void/": ["what", "key"],
+    "awards/": ["rows", "award_ties", "pot", "category_0", "share_0", "order_0", "prize_0"],
+    "roll-off/": ["category", "winner"],
+}
+HOST_GETS = ["", "sheet/", "sheet.csv", "log/", "rules/", "awards/"]
+
+
+@pytest.fixture
+def live(client, seated_night):
+    """A night in play (two rolls at table 1), and a host browser."""
+    services.round_start(night=seated_night)
+    roll(seated_night, 1, quick="hit1")
+    roll(seated_night, 1, quick="miss")
+    client.get(f"/host/{host_secret()}/")
+    return seated_night, client
+
+
+def log_of(night):
+    return list(ScoreEvent.objects.filter(night=night).values_list("seq", flat=True))
+
+
+def fields_for(names, data):
+    return {name: data.draw(junk, label=name) for name in data.draw(
+        st.lists(st.sampled_from(names), unique=True, max_size=len(names)), label="fields")}
+
+
+FUZZ = settings(max_examples=EXAMPLES, deadline=None,
+                derandomize=not os.environ.get("BUNCO_EXPLORE"),
+                suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                       HealthCheck.too_slow])
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_phone_tap_with_junk_is_answered_and_changes_nothing(live, data):
+    night, client = live
+    limits.TAPS.clear()  # every example reaches the checks, not the fair-use limit
+    link = TableLink.objects.get(night=night, number=1)
+    player = night.players.first()
+    base = data.draw(st.sampled_from([f"/t/{link.token}/", f"/p/{player.token}/"]))
+    action = data.draw(st.sampled_from(["roll", "undo", "finish", "roll", "x", "..", "%00"]))
+    fields = fields_for(TAP_FIELDS, data)
+    fields["round"] = data.draw(st.sampled_from(NEVER_VALID), label="round")  # never valid
+    before = log_of(night)
+    response = client.post(f"{base}{action}/", fields)
+    assert response.status_code < 500
+    assert 400 <= response.status_code != 429
+    assert response.json()["error"]
+    assert log_of(night) == before
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_host_form_with_junk_never_fails_the_server(live, data):
+    night, client = live
+    where = data.draw(st.sampled_from(sorted(HOST_POSTS)))
+    url = "/host/nights/" if where == "" else f"/host/nights/{night.pk}/{where}"
+    response = client.post(url, fields_for(HOST_POSTS[where], data))
+    assert response.status_code < 500
+
+
+@FUZZ
+@given(data=st.data())
+def test_host_pages_and_links_with_junk_never_fail_the_server(live, data):
+    night, client = live
+    where = data.draw(st.sampled_from(HOST_GETS))
+    query = fields_for(["page", "seq", "what", "round", "set", "url"], data)
+    assert client.get(f"/host/nights/{night.pk}/{where}", query).status_code < 500
+    token = data.draw(junk.filter(lambda s: "/" not in s and "\x00" not in s))
+    for prefix in ("/j/", "/p/", "/t/", "/tv/", "/host/"):
+        assert client.get(f"{prefix}{token}/").status_code < 500
+    assert client.get("/qr.svg", {"url": data.draw(junk)}).status_code < 500
+    assert client.post("/host/season/merge/", fields_for(["keep", "other"], data)).status_code \
+        < 500
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"key": "not-a-uuid"}, "broken id"),
+    ({"dice": "²,1,1"}, "each die shows 1-6"),
+    ({"dice": "9" * 5000}, "at most"),
+    ({"quick": "die²"}, "unknown quick button"),
+])
+def test_the_junk_a_fuzzer_found_is_explained(live, fields, message):
+    night, client = live
+    link = TableLink.objects.get(night=night, number=1)
+    before = log_of(night)
+    response = client.post(f"/t/{link.token}/roll/",
+                           {"set": 1, "round": 1, "table": 1, "pos": 2, **fields})
+    assert response.status_code == 409
+    assert message in response.json()["error"]
+    assert log_of(night) == before
+
+
+def test_a_night_that_cannot_exist_is_a_404_not_an_error(live):
+    _, client = live
+    assert client.get("/host/nights/99999999999999999999/").status_code == 404
+    assert Night.objects.count() == 1
+
+
+def test_a_link_that_taps_too_fast_is_told_to_slow_down_and_nothing_is_recorded(live):
+    night, client = live
+    link = TableLink.objects.get(night=night, number=2)
+    answers = [client.post(f"/t/{link.token}/roll/", {"round": "x"}) for _ in range(40)]
+    statuses = [a.status_code for a in answers]
+    assert 409 in statuses and 429 in statuses  # the first ones are answered on their merits
+    slow = answers[statuses.index(429)].json()
+    assert slow["retry"] is True and "Slow down" in slow["error"]
+    before = log_of(night)
+    other = TableLink.objects.get(night=night, number=3)  # another table is not slowed
+    assert client.post(f"/t/{other.token}/roll/", {
+        "set": 1, "round": 1, "table": 3, "pos": 0, "quick": "hit1"}).json()["ok"]
+    assert len(log_of(night)) == len(before) + 1
