@@ -12,7 +12,7 @@ from scoring import HouseRules, pot_for
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(12)
+    return secrets.token_urlsafe(16)  # 128 bits
 
 
 class NightQuerySet(models.QuerySet):

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from bunco import broadcast
 from bunco.fold import CORRECTABLE, Event, Kind, LiveNight, tables_to_data
 from bunco.models import Night, Person, Player, ScoreEvent, TableLink
+from bunco.names import new_names
 from bunco.selectors import caught_up, folds, live_state
 from scoring import PRESETS, HouseRules, IllegalMove, RulesError, sample_names, seat_night
 from scoring.roll import check_dice, dice_for
@@ -258,8 +259,8 @@ def night_again(*, night: Night) -> Night:
 
 
 def _new_names(existing: Sequence[str], names: Sequence[str]) -> list[str]:
-    names = [n for n in names if n.strip()]
-    if not names:
+    names = new_names(existing, (n for n in names if n.strip()))
+    if not any(names):
         raise CommandRefused("type at least one name")
     return clean_names([*existing, *names])[len(existing):]
 
@@ -322,7 +323,7 @@ def player_rename(*, night: Night, player: Player, name: str, key=None) -> Playe
     """Fix a typo in a name: before seating, or at any time after (fixed in the rounds
     already played too)."""
     others = list(night.players.exclude(pk=player.pk).values_list("name", flat=True))
-    (clean,) = clean_names([*others, name])[len(others):]
+    (clean,) = _new_names(others, [name])
     if clean == player.name:
         return player
     old = player.name
@@ -343,7 +344,7 @@ def player_arrive(*, night: Night, name: str, key=None) -> Player:
         (player,) = players_add(night=night, names=[name])
         return player
     existing = list(night.players.values_list("name", flat=True))
-    (clean,) = clean_names([*existing, name])[len(existing):]
+    (clean,) = _new_names(existing, [name])
     made: list[Player] = []
 
     def build(state: LiveNight) -> dict:

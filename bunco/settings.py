@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from bunco.lan import local_addresses
 
@@ -41,6 +42,10 @@ ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *local_addresses()]
 ALLOWED_HOSTS += [
     h.strip() for h in os.environ.get("BUNCO_ALLOWED_HOSTS", "").split(",") if h.strip()
 ]
+if any("*" in h for h in ALLOWED_HOSTS):
+    raise ImproperlyConfigured(
+        "BUNCO_ALLOWED_HOSTS cannot contain '*': list the names the app is reached by "
+        "(e.g. bunco.example.org,192.168.1.20)")
 
 INSTALLED_APPS = [
     "daphne",

@@ -39,6 +39,17 @@ def master_sheet(night: Night, state: LiveNight) -> list[dict]:
     return sets
 
 
+#: What a spreadsheet would run as a formula if a cell started with it.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value):
+    """A cell a spreadsheet shows as typed: text that would start a formula gets a quote."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def master_sheet_csv(night: Night, state: LiveNight) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
@@ -46,9 +57,9 @@ def master_sheet_csv(night: Night, state: LiveNight) -> str:
     if state.night is not None:
         for player in night.players.all():
             for r in state.night.scorecard(player.name):
-                writer.writerow([player.name, r["set"], r["round"], r["table"],
-                                 r["partner"] or "", r["result"], r["points"], r["buncos"],
-                                 r["mini_buncos"]])
+                writer.writerow([safe_cell(v) for v in (
+                    player.name, r["set"], r["round"], r["table"], r["partner"] or "",
+                    r["result"], r["points"], r["buncos"], r["mini_buncos"])])
     return out.getvalue()
 
 

@@ -53,7 +53,8 @@ class TableConsumer(Taps, ScreenConsumer):
 
     def run_tap(self, action: str, fields: dict) -> tuple[int, dict]:
         night = Night.objects.get(pk=self.night_id)
-        return tap(night, self.link.number, action, f"table {self.link.number}", fields)
+        return tap(night, self.link.number, action, f"table {self.link.number}", fields,
+                   device=True)
 
 
 class PlayerConsumer(Taps, ScreenConsumer):

@@ -86,7 +86,8 @@ def tap_answer(night: Night, table: int | None, ack: Ack | None = None,
     return 200, {"ok": True, **recorded, **body}
 
 
-def tap(night: Night, table: int, action: str, actor: str, fields) -> tuple[int, dict]:
+def tap(night: Night, table: int, action: str, actor: str, fields, *,
+        device: bool = False) -> tuple[int, dict]:
     """One tap at ``table`` (a roll, an undo or a "done"), from a form post or a websocket
     message alike: validated, run, answered."""
     if action not in ("roll", "undo", "finish"):
@@ -103,6 +104,8 @@ def tap(night: Night, table: int, action: str, actor: str, fields) -> tuple[int,
         if earlier is not None:
             return tap_answer(night, earlier.row.table, earlier)
         return tap_answer(night, table, error=(
+            f"this is table {table}'s screen; that tap was for table {claimed_table}"
+            if device else
             f"you have moved to table {table}; that tap was for table {claimed_table}"))
     claim = Claim(data["set"], data["round"], table, data["pos"])
     try:
@@ -121,11 +124,11 @@ def tap(night: Night, table: int, action: str, actor: str, fields) -> tuple[int,
 def player_seat(player) -> tuple[int | None, str]:
     """The table a player's phone taps at now, or why it cannot tap."""
     state = live_state(player.night)
+    if state.ended:
+        return None, "the night has ended; that tap was not counted"
     where = state.seat_of(player.name)
     if where is not None:
         return where[0], ""
-    if state.ended:
-        return None, "the night has ended; that tap was not counted"
     if player.left_early:
         return None, "you have left the game: a ghost plays your chair"
     return None, "you are not seated yet"
@@ -159,4 +162,5 @@ def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
         return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
     if not limits.TAPS.take(token):
         return JsonResponse(SLOW_DOWN, status=429)
-    return _json(tap(link.night, link.number, action, f"table {link.number}", request.POST))
+    return _json(tap(link.night, link.number, action, f"table {link.number}", request.POST,
+                     device=True))

@@ -2,14 +2,13 @@
 
 from bunco import broadcast, groups
 from bunco.consumers import ScreenConsumer
-from bunco.host.auth import SESSION_KEY
+from bunco.host.auth import session_is_host
 from bunco.models import Night
 
 
 class HostConsumer(ScreenConsumer):
     def resolve(self) -> bool:
-        session = self.scope.get("session")
-        if session is None or not session.get(SESSION_KEY):
+        if not session_is_host(self.scope.get("session")):
             return False
         self.night_id = self.scope["url_route"]["kwargs"]["night_id"]
         return Night.objects.filter(pk=self.night_id).exists()

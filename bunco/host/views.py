@@ -46,7 +46,30 @@ def home(request: HttpRequest) -> HttpResponse:
 def host_login(request: HttpRequest, secret: str) -> HttpResponse:
     if not host.secret_matches(secret):
         return render(request, "bunco/not_host.html", status=403)
-    request.session[host.SESSION_KEY] = True
+    host.log_in(request)
+    return redirect("host_dashboard")
+
+
+@require_POST
+def host_logout(request: HttpRequest) -> HttpResponse:
+    host.log_out(request)
+    return render(request, "bunco/not_host.html", {"signed_out": True})
+
+
+@require_POST
+@host.host_required
+def host_new_link(request: HttpRequest) -> HttpResponse:
+    """A new host link: the old one (and every browser signed in with it) stops working; this
+    browser stays signed in with the new one."""
+    try:
+        secret = host.rotate()
+    except host.LinkFixed as exc:
+        messages.error(request, str(exc))
+        return redirect("host_dashboard")
+    host.log_in(request)
+    link = request.build_absolute_uri(reverse("host_login", args=[secret]))
+    messages.success(request, f"Your new host link is {link} — keep it to yourself. "
+                              "The old link no longer works.")
     return redirect("host_dashboard")
 
 

@@ -28,7 +28,7 @@ def test_creating_a_night_checks_in_a_pasted_list_of_players():
         ({"name": " ", "rules_id": "babz"}, "give the night a name"),
         ({"name": "X", "rules_id": "poker"}, "unknown house rules"),
         ({"name": "X", "rules_id": "babz", "entry_fee_cents": -5}, "cannot be negative"),
-        ({"name": "X", "rules_id": "babz", "player_names": ["Ann", "ann"]}, "listed twice"),
+        ({"name": "X", "rules_id": "babz", "player_names": ["Ann", "ann"]}, "looks just like"),
     ],
 )
 def test_bad_setup_is_refused_and_changes_nothing(kwargs, message):
@@ -40,7 +40,7 @@ def test_bad_setup_is_refused_and_changes_nothing(kwargs, message):
 @pytest.mark.django_db
 def test_adding_a_player_twice_is_refused():
     night = services.night_create(name="X", rules_id="babz", player_names=["Ann", "Bo"])
-    with pytest.raises(CommandRefused, match="listed twice"):
+    with pytest.raises(CommandRefused, match="looks just like"):
         services.players_add(night=night, names=["Cy", "BO"])
     assert night.players.count() == 2
 
@@ -164,7 +164,7 @@ def test_a_typo_can_be_fixed_in_the_middle_of_the_night(seated_night):
     from bunco.selectors import folds
     folds.drop(seated_night.pk)  # the log alone rebuilds the same names
     assert live_state(seated_night).seat_of("Eva")
-    with pytest.raises(CommandRefused, match="listed twice"):
+    with pytest.raises(CommandRefused, match="looks just like"):
         services.player_rename(night=seated_night, player=ava, name="ben")
 
 

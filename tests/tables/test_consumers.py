@@ -1,6 +1,7 @@
 """Websockets of a live night: who receives what, snapshots, resync, and refusals."""
 
 import re
+import time
 import uuid
 
 import pytest
@@ -25,7 +26,8 @@ def make_night():
     services.round_start(night=night)
     links = {link.number: link.token for link in TableLink.objects.filter(night=night)}
     session = SessionStore()
-    session[host.SESSION_KEY] = True
+    session[host.SESSION_KEY] = host._link_id()
+    session[host.SEEN_KEY] = int(time.time())
     session.save()
     return night, links, session.session_key
 
