@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
 
 from bunco import broadcast
 from bunco.fold import CORRECTABLE, Event, Kind, LiveNight, tables_to_data
@@ -265,29 +266,64 @@ def _new_names(existing: Sequence[str], names: Sequence[str]) -> list[str]:
     return clean_names([*existing, *names])[len(existing):]
 
 
+#: The most names one paste checks in (a charity night's whole roster).
+MAX_PASTE = 2000
+#: Names written per transaction, so a long paste never holds the write lock for long.
+PASTE_CHUNK = 250
+
+
 @_refuse_on_domain_errors
 def players_add(*, night: Night, names: Sequence[str]) -> list[Player]:
-    """Check players in (a pasted list, one name a line). Before the seating only."""
+    """Check players in (a pasted list, one name a line). Before the seating only. The whole
+    list is checked first; then the rows are written in bulk, a few hundred a transaction,
+    so even a charity night's roster holds the write lock only briefly at a time."""
+    typed = [n for n in names if n.strip()]
+    if len(typed) > MAX_PASTE:
+        raise CommandRefused(f"that is {len(typed):,} names; paste at most {MAX_PASTE:,} at a "
+                             "time")
     existing = list(night.players.values_list("name", flat=True))
-    cleaned = _new_names(existing, names)
+    cleaned = _new_names(existing, typed)
+    most = night.rules.player_limits[1]
+    if len(existing) + len(cleaned) > most:
+        raise CommandRefused(
+            f"these house rules seat at most {most:,} players: {len(existing):,} are checked "
+            f"in, so {len(cleaned):,} more is too many; nothing was added")
+    known = known_people(cleaned)  # read before the write lock is taken
     created: list[Player] = []
+    for start in range(0, len(cleaned), PASTE_CHUNK):
+        chunk = cleaned[start:start + PASTE_CHUNK]
+        offset = len(existing) + start
 
-    def rows(_event):
-        start = len(existing)
-        created.extend(Player.objects.create(night=night, name=n, position=start + i,
-                                             person=person_for(n))
-                       for i, n in enumerate(cleaned))
+        def rows(_event, chunk=chunk, offset=offset):
+            people = {**known, **new_people([n for n in chunk if n not in known])}
+            created.extend(Player.objects.bulk_create([
+                Player(night=night, name=n, position=offset + i, person=people[n])
+                for i, n in enumerate(chunk)]))
 
-    _command(night=night, key=None, actor="host",
-             build=_simple(Kind.ADDED, data={"names": cleaned}), also=rows)
+        _command(night=night, key=None, actor="host",
+                 build=_simple(Kind.ADDED, data={"names": chunk}), also=rows)
     return created
 
 
+def known_people(names: Sequence[str]) -> dict[str, Person]:
+    """The person each name belongs to, for names played under before: the one who last
+    played under that name (case aside). A few queries for any number of names."""
+    latest: dict[str, Person] = {}
+    lowered = sorted({n.lower() for n in names})
+    for start in range(0, len(lowered), 500):
+        earlier = (Player.objects.filter(person__isnull=False)
+                   .annotate(low=Lower("name")).filter(low__in=lowered[start:start + 500])
+                   .select_related("person").order_by("night__created_at", "pk"))
+        latest.update({p.low: p.person for p in earlier})
+    return {n: latest[n.lower()] for n in names if n.lower() in latest}
+
+
+def new_people(names: Sequence[str]) -> dict[str, Person]:
+    return {p.name: p for p in Person.objects.bulk_create([Person(name=n) for n in names])}
+
+
 def person_for(name: str) -> Person:
-    """The person a checked-in name belongs to: the one who last played under that name."""
-    earlier = (Player.objects.filter(name__iexact=name, person__isnull=False)
-               .select_related("person").order_by("-night__created_at").first())
-    return earlier.person if earlier else Person.objects.create(name=name)
+    return known_people([name]).get(name) or new_people([name])[name]
 
 
 @_refuse_on_domain_errors

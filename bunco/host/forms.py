@@ -29,8 +29,14 @@ class NameForm(forms.Form):
         "required": "type a name", "max_length": "a name has at most 40 characters"})
 
 
+#: A pasted roster: 2,000 names of up to 40 characters, one a line.
+PASTE_CHARS = 100_000
+PASTE_ERRORS = {"max_length": "that list is too long: paste at most 2,000 names at a time"}
+
+
 class NamesForm(forms.Form):
-    players = forms.CharField(max_length=20_000, required=False, widget=forms.Textarea)
+    players = forms.CharField(max_length=PASTE_CHARS, required=False, widget=forms.Textarea,
+                              error_messages=PASTE_ERRORS)
 
     def clean_players(self) -> list[str]:
         return self.cleaned_data["players"].splitlines()
@@ -82,7 +88,8 @@ class NightForm(forms.Form):
         "invalid_choice": "pick one of the listed house rules",
         "required": "pick one of the listed house rules"})
     entry_fee = money_field("entry fee")
-    players = forms.CharField(max_length=20_000, required=False)
+    players = forms.CharField(max_length=PASTE_CHARS, required=False,
+                              error_messages=PASTE_ERRORS)
 
     def clean_entry_fee(self) -> int:
         return clean_money(self.cleaned_data["entry_fee"], "entry fee")
