@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 
-from bunco import broadcast
+from bunco import backup, broadcast
 from bunco.fold import CORRECTABLE, Event, Kind, LiveNight, tables_to_data
 from bunco.models import Night, Person, Player, ScoreEvent, TableLink
 from bunco.names import new_names
@@ -111,6 +111,7 @@ def _command(
                 if isinstance(spec, Ack):
                     return _earlier(night, key) or spec
                 event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
+                was_playing = state.room is not None
                 before = state.shape()
                 after = state.apply(event)
             except (IllegalMove, ValueError, RulesError) as exc:
@@ -140,6 +141,9 @@ def _command(
                     folds.put(night.pk, after)
                     frames = broadcast.frames(night, after, event, before)
                     transaction.on_commit(lambda frames=frames: broadcast.send(frames))
+                    if (was_playing and after.room is None) or event.kind == Kind.NIGHT_ENDED:
+                        transaction.on_commit(
+                            lambda seq=event.seq: backup.snapshot_soon(f"seq{seq}"))
             except (_Raced, IntegrityError):
                 # Another worker wrote first: step the fold back (one round's replay, not the
                 # night's) and read the log again before building the command anew.
@@ -741,3 +745,104 @@ def demo_night_create(*, rules_id: str = "babz") -> Night:
                          player_names=sample_names(12))
     night_seat(night=night)
     return night
+
+
+# -- a night from its file ----------------------------------------------------------------------
+
+class _FileError(Exception):
+    pass
+
+
+KINDS = frozenset(k.value for k in Kind)
+
+
+def _need(data, key: str, kind, where: str = "the file"):
+    value = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise _FileError(f"{where} has no valid {key!r}")
+    return value
+
+
+def night_restore(*, data) -> Night:
+    """A night downloaded from any install, made again here: the same rules, roster and log,
+    so it folds to the identical night (master sheet, tally history, prizes). It gets new
+    links. A file that is not a whole night is refused and nothing is written."""
+    try:
+        if not isinstance(data, dict) or data.get("format") != backup.FORMAT:
+            raise _FileError("this is not a night downloaded from Bunco")
+        if data.get("version") != backup.VERSION:
+            raise _FileError("this night file comes from a newer version of Bunco")
+        info = _need(data, "night", dict)
+        players = _need(data, "players", list)
+        events = _need(data, "events", list)
+        rules = HouseRules.from_dict(_need(info, "rules", dict, "the night"))
+        rows = []
+        for i, e in enumerate(events, 1):
+            if not isinstance(e, dict) or e.get("seq") != i or e.get("kind") not in KINDS:
+                raise _FileError(f"entry {i} of the log is damaged")
+            rows.append(e)
+        names = [_need(p, "name", str, "a player") for p in players]
+        new_names([], names)  # the same checks as typing them
+    except (_FileError, RulesError, ValueError) as exc:
+        raise CommandRefused(str(exc).removeprefix("players: ")) from None
+    night = Night(name=_clean_night_name(str(info.get("name", "")))[:80],
+                  rules_id=str(info.get("rules_id", ""))[:40], rules_json=rules.to_dict(),
+                  entry_fee_cents=max(0, int(info.get("entry_fee_cents") or 0)),
+                  pot_cents=info.get("pot_cents") if isinstance(info.get("pot_cents"), int)
+                  else None,
+                  roll_offs=info.get("roll_offs") if isinstance(info.get("roll_offs"), dict)
+                  else {},
+                  revealed=info["revealed"] if isinstance(info.get("revealed"), int)
+                  and 0 <= info["revealed"] < 1000 else 0)
+    from bunco.fold import fold
+
+    try:
+        state = fold(rules, [Event(seq=e["seq"], kind=e["kind"], table=e.get("table"),
+                                   set_number=e.get("set_number"),
+                                   round_number=e.get("round_number"),
+                                   player=e.get("player") or "", ghost=e.get("ghost") or "",
+                                   position=e.get("position"), data=e.get("data") or {},
+                                   actor=e.get("actor") or "") for e in rows],
+                     name=night.name, rules_id=night.rules_id,
+                     entry_fee_cents=night.entry_fee_cents, pot_cents=night.pot_cents)
+    except Exception as exc:  # a damaged log: say so, write nothing
+        raise CommandRefused(f"this night's log does not replay ({exc})") from None
+    known = known_people(names)
+    with transaction.atomic():
+        started = any(e["kind"] == Kind.ROUND_STARTED for e in rows)
+        night.status = (Night.Status.FINISHED if state.ended else
+                        Night.Status.PLAYING if started else Night.Status.SETUP)
+        night.last_seq = len(rows)
+        night.save()
+        people = {**known, **new_people([n for n in names if n not in known])}
+        Player.objects.bulk_create([
+            Player(night=night, name=n, person=people[n],
+                   position=p["position"] if isinstance(p.get("position"), int) else i,
+                   left_early=bool(p.get("left_early")))
+            for i, (n, p) in enumerate(zip(names, players, strict=True))])
+        TableLink.objects.bulk_create([TableLink(night=night, number=n)
+                                       for n in range(1, len(state.tables) + 1)])
+        made = ScoreEvent.objects.bulk_create([
+            ScoreEvent(night=night, seq=e["seq"], key=_key(e.get("key")), kind=e["kind"],
+                       table=e.get("table"), set_number=e.get("set_number"),
+                       round_number=e.get("round_number"), player=e.get("player") or "",
+                       ghost=e.get("ghost") or "", position=e.get("position"),
+                       data=e.get("data") or {}, actor=(e.get("actor") or "")[:60])
+            for e in rows])
+        # When things happened is part of the night (the tally history shows it).
+        for row, e in zip(made, rows, strict=True):
+            row.created_at = _when(e.get("created_at")) or row.created_at
+        ScoreEvent.objects.bulk_update(made, ["created_at"], batch_size=500)
+        Night.objects.filter(pk=night.pk).update(
+            created_at=_when(info.get("created_at")) or night.created_at)
+    night.refresh_from_db()
+    return night
+
+
+def _when(text):
+    from django.utils.dateparse import parse_datetime
+
+    try:
+        return parse_datetime(text) if isinstance(text, str) else None
+    except ValueError:
+        return None

@@ -190,3 +190,24 @@ class AwardsForm(forms.Form):
         data["awards"] = [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
         data["award_ties"] = data.get("award_ties") or "split"
         return data
+
+
+class RestoreForm(forms.Form):
+    """A night file the host downloaded (from this laptop or another)."""
+
+    MAX_BYTES = 20 * 1024 * 1024
+
+    file = forms.FileField(error_messages={"required": "choose a night file to open",
+                                           "empty": "that file is empty"})
+
+    def clean_file(self):
+        import json
+
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError("that file is too big to be a night file")
+        try:
+            return json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise forms.ValidationError(
+                "that is not a night file (download one from a night's page)") from None

@@ -5,13 +5,13 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import screens, services, sheets
+from bunco import backup, screens, services, sheets
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import (
@@ -21,6 +21,7 @@ from bunco.host.forms import (
     NamesForm,
     NightForm,
     PresetForm,
+    RestoreForm,
     RollOffForm,
     RoundClaimForm,
     RulesForm,
@@ -344,9 +345,40 @@ def host_sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
     response = HttpResponse(sheets.master_sheet_csv(night, live_state(night)),
                             content_type="text/csv; charset=utf-8")
-    filename = "".join(c if c.isalnum() else "-" for c in night.name).strip("-") or "bunco"
-    response["Content-Disposition"] = f'attachment; filename="{filename}-score-sheet.csv"'
+    response["Content-Disposition"] = _attachment(night, "score-sheet.csv")
     return response
+
+
+def _attachment(night: Night, suffix: str) -> str:
+    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in night.name)
+    return f'attachment; filename="{"-".join(filter(None, name.split("-"))) or "bunco"}-{suffix}"'
+
+
+@require_GET
+@host.host_required
+def host_night_file(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole night as one file, to keep or to open on another laptop."""
+    night = get_object_or_404(Night, pk=pk)
+    response = JsonResponse(backup.night_file(night), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = _attachment(night, "night.json")
+    return response
+
+
+@require_POST
+@host.host_required
+def host_night_restore(request: HttpRequest) -> HttpResponse:
+    form = RestoreForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return redirect("host_dashboard")
+    try:
+        night = services.night_restore(data=form.cleaned_data["file"])
+    except CommandRefused as exc:
+        messages.error(request, f"That night could not be opened: {exc}.")
+        return redirect("host_dashboard")
+    messages.success(request, f"{night.name} is back, exactly as it was. Its table and TV "
+                              "links are new.")
+    return redirect("host_night", pk=night.pk)
 
 
 @require_GET

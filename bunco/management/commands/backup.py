@@ -1,0 +1,17 @@
+"""python manage.py backup: a consistent snapshot of the database now (SQLite's online
+backup, safe while the app is running). The app also takes one after every round."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from bunco import backup
+
+
+class Command(BaseCommand):
+    help = "Take a snapshot of the database now (safe while the app is running)."
+
+    def handle(self, *args, **options):
+        path = backup.snapshot("manual")
+        if path is None:
+            raise CommandError("snapshots are for the built-in SQLite database; on PostgreSQL "
+                               "use pg_dump")
+        self.stdout.write(self.style.SUCCESS(f"Saved {path}"))
