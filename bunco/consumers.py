@@ -100,6 +100,7 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
     async def slow_down(self, content) -> None:
         self.refused += 1
         if self.refused >= limits.WS_STRIKES:
+            limits.penalise(self.scope["path"])
             await self.close(code=4429, reason="too many messages")
             return
         if isinstance(content, dict) and content.get("type") == "tap":

@@ -70,3 +70,21 @@ WS_RATE, WS_BURST = 5, 30
 WS_STRIKES = 60
 #: The largest websocket message a screen sends (a tap or a resync is well under 2 KB).
 WS_MAX_BYTES = 8192
+#: A link cut off for flooding may not reconnect for this long (a reconnect costs a snapshot).
+WS_PENALTY_SECONDS = 10.0
+
+_penalties: dict[str, float] = {}
+_penalty_lock = threading.Lock()
+
+
+def penalise(key: str, clock=time.monotonic) -> None:
+    with _penalty_lock:
+        now = clock()
+        for old in [k for k, until in _penalties.items() if until < now]:
+            del _penalties[old]
+        _penalties[key] = now + WS_PENALTY_SECONDS
+
+
+def penalised(key: str, clock=time.monotonic) -> bool:
+    until = _penalties.get(key)
+    return until is not None and until > clock()

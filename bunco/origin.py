@@ -15,6 +15,8 @@ from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
+from bunco import limits
+
 DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
@@ -49,7 +51,8 @@ def allowed(scope) -> bool:
 
 
 class SameOriginValidator:
-    """ASGI middleware: refuse a websocket whose page came from anywhere else."""
+    """ASGI middleware: refuse a websocket whose page came from anywhere else, or whose link
+    was just cut off for flooding (before any session or database work)."""
 
     def __init__(self, application):
         self.application = application
@@ -57,6 +60,6 @@ class SameOriginValidator:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "websocket":
             raise ValueError("SameOriginValidator is for websockets only")
-        if allowed(scope):
+        if allowed(scope) and not limits.penalised(scope.get("path", "")):
             return await self.application(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)

@@ -21,5 +21,7 @@ def fresh_limits():
     from bunco import limits
 
     limits.TAPS.clear()
+    limits._penalties.clear()
     yield
     limits.TAPS.clear()
+    limits._penalties.clear()

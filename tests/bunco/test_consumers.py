@@ -124,3 +124,17 @@ async def test_a_flooding_screen_is_told_to_slow_down_then_closed():
     while output is None or output["type"] != "websocket.close":
         output = await ws.receive_output()
     assert output["code"] == 4429
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_link_cut_off_for_flooding_cannot_reconnect_at_once():
+    _, link = await database_sync_to_async(table_link)()
+    path = f"/ws/table/{link.token}/"
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    limits.penalise(path)
+    ws = WebsocketCommunicator(application, path, headers=headers)
+    assert not (await ws.connect())[0]
+    limits._penalties.clear()  # the penalty over
+    ws = WebsocketCommunicator(application, path, headers=headers)
+    assert (await ws.connect())[0]
+    await ws.disconnect()

@@ -222,8 +222,9 @@ class Server:
     def base(self) -> str:
         return f"http://{HOST}:{self.port}"
 
-    def start(self) -> None:
-        self.port = free_port()
+    def start(self, port: int | None = None) -> None:
+        """Start daphne, on ``port`` if given (a restart keeps the address screens know)."""
+        self.port = port or free_port()
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port),
