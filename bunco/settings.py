@@ -6,7 +6,8 @@ BUNCO_SECRET_KEY         signing key; otherwise one is made once and kept in the
 BUNCO_DATA_DIR           where the SQLite database and the key live (default: ./var)
 DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQLite
 REDIS_URL                e.g. redis://localhost:6379/0 to share websockets between workers
-BUNCO_ALLOWED_HOSTS      extra host names or addresses, comma separated
+BUNCO_ALLOWED_HOSTS      extra host names or addresses, comma separated (never "*")
+BUNCO_HOST_SECRET        a fixed host link secret (otherwise made once in the data folder)
 """
 
 import os

@@ -154,3 +154,56 @@ def test_a_link_that_taps_too_fast_is_told_to_slow_down_and_nothing_is_recorded(
     assert client.post(f"/t/{other.token}/roll/", {
         "set": 1, "round": 1, "table": 3, "pos": 0, "quick": "hit1"}).json()["ok"]
     assert len(log_of(night)) == len(before) + 1
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats() | st.text(max_size=20)
+    | st.sampled_from(NEVER_VALID),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=5),
+    max_leaves=20)
+ws_messages = st.one_of(
+    json_values,
+    st.fixed_dictionaries({"type": st.sampled_from(["tap", "sync", "ping", "x"])},
+                          optional={"action": json_values, "fields": json_values,
+                                    "shows": json_values, "seq": json_values}),
+    st.fixed_dictionaries({"type": st.just("tap"), "action": st.sampled_from(["roll", "undo"]),
+                           "fields": st.fixed_dictionaries(
+                               {"round": st.sampled_from(NEVER_VALID)},
+                               optional={k: junk for k in TAP_FIELDS if k != "round"})}),
+)
+
+
+@pytest.mark.django_db(transaction=True)
+@FUZZ
+@given(message=ws_messages)
+def test_a_websocket_message_with_junk_is_answered_and_changes_nothing(message):
+    import json
+
+    from asgiref.sync import async_to_sync
+    from channels.testing import WebsocketCommunicator
+
+    from bunco.asgi import application
+
+    night = Night.objects.first() or services.demo_night_create()
+    if not night.events.filter(kind="round_started").exists():
+        services.round_start(night=night)
+    link = TableLink.objects.get(night=night, number=1)
+    limits.TAPS.clear()
+    before = log_of(night)
+
+    async def exchange():
+        ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
+            (b"origin", b"http://localhost"), (b"host", b"localhost")])
+        assert (await ws.connect())[0]
+        await ws.receive_from()  # the snapshot
+        await ws.send_to(text_data=json.dumps(message))
+        answer = await ws.receive_output(timeout=5)
+        await ws.send_json_to({"type": "sync", "shows": {}})  # still open and served
+        assert await ws.receive_nothing()
+        await ws.disconnect()
+        return answer
+
+    answer = async_to_sync(exchange)()
+    assert answer["type"] == "websocket.send"  # an answer, never a close
+    assert log_of(night) == before
