@@ -354,6 +354,7 @@ def host_board(night: Night, state: LiveNight) -> dict:
         "fee": money(state.entry_fee_cents), "tables": tables,
         "banner": round_banner(state), "room": room, "awards": room["awards"],
         "join_path": reverse("join", args=[night.join_token]),
+        "tv_path": reverse("tv", args=[night.tv_token]), "tv_join_path": reverse("tv_join"),
         "seated_names": [s.name for t in state.tables for s in t.seats],
         "seating_note": note, "seq": state.seq, "paused": state.paused,
         "revealed": state.revealed,

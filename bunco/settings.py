@@ -7,11 +7,15 @@ BUNCO_DATA_DIR           where the SQLite database and the key live (default: ./
 DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQLite
 REDIS_URL                e.g. redis://localhost:6379/0 to share websockets between workers
 BUNCO_ALLOWED_HOSTS      extra host names or addresses, comma separated
+BUNCO_LAN_ADDRESS        the address phones use to reach this laptop (default: its first
+                         private LAN address, as the start command prints)
+BUNCO_PUBLIC_URL         the whole public origin (https://bunco.example.org) behind a proxy
 """
 
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -37,7 +41,14 @@ def _secret_key() -> str:
 SECRET_KEY = _secret_key()
 
 # Phones reach the laptop by its LAN address, so those are allowed; never "*".
-ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *local_addresses()]
+_LAN = local_addresses()
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *_LAN]
+# Every link and QR code the app shows or prints is built from this (bunco.lan.public_url).
+LAN_ADDRESS = os.environ.get("BUNCO_LAN_ADDRESS", "").strip() or (_LAN[0] if _LAN else "127.0.0.1")
+PUBLIC_URL = os.environ.get("BUNCO_PUBLIC_URL", "").strip()
+for _host in (LAN_ADDRESS, urlsplit(PUBLIC_URL).hostname if PUBLIC_URL else None):
+    if _host and _host not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(_host)
 ALLOWED_HOSTS += [
     h.strip() for h in os.environ.get("BUNCO_ALLOWED_HOSTS", "").split(",") if h.strip()
 ]

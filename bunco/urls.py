@@ -49,6 +49,7 @@ urlpatterns = [
     path("p/<str:token>/<str:action>/", phones.player_tap, name="player_tap"),
     path("t/<str:token>/", phones.table_page, name="table"),
     path("t/<str:token>/<str:action>/", phones.table_tap, name="table_tap"),
+    path("tv/", tv.tv_join, name="tv_join"),
     path("tv/<str:token>/", tv.tv, name="tv"),
     path("qr.svg", core_views.qr, name="qr"),
     path("admin/", admin.site.urls),

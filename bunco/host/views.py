@@ -30,16 +30,21 @@ from bunco.host.forms import (
 from bunco.host.rules_form import rule_fields
 from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Person, Player
-from bunco.selectors import live_state
+from bunco.selectors import current_night, live_state
 from bunco.services import CommandRefused
 from scoring import PRESETS, pot_for
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    """Where the start command's QR code leads: a guest to tonight's "find your seat", the
+    host to the dashboard."""
     if host.is_host(request):
         return redirect("host_dashboard")
-    return render(request, "bunco/home.html", {"presets": PRESETS})
+    night = current_night()
+    if night is not None:
+        return redirect("join", night.join_token)
+    return render(request, "bunco/home.html")
 
 
 @require_GET
