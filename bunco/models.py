@@ -94,6 +94,8 @@ class Player(models.Model):
     token = models.CharField(max_length=32, unique=True, default=new_token)
     position = models.PositiveIntegerField(default=0, help_text="order of check-in")
     left_early = models.BooleanField(default=False, help_text="a ghost took their chair")
+    device = models.CharField(max_length=64, blank=True,
+                              help_text="the phone that claimed this player (its secret's hash)")
 
     class Meta:
         ordering = ["position", "id"]

@@ -210,6 +210,14 @@ def host_player_rename(request, night, player_pk):
 
 
 @_host_command
+def host_player_release(request, night, player_pk):
+    """A guest's phone died: their name is free for the next phone that picks it."""
+    player = get_object_or_404(Player, pk=player_pk, night=night)
+    services.player_release(night=night, player=player)
+    messages.success(request, f"{player.name} can pick their name again on any phone.")
+
+
+@_host_command
 def host_pause(request, night):
     if live_state(night).paused:
         services.game_resume(night=night)

@@ -136,8 +136,10 @@ def test_a_refused_tap_says_why(client, seated_night):
 def test_find_my_seat_lists_the_players_and_their_phone_shows_the_seat(client, seated_night):
     page = client.get(f"/j/{seated_night.join_token}/").content.decode()
     ava = seated_night.players.get(name="Ava")
-    assert f"/p/{ava.token}/" in page
-    mine = client.get(f"/p/{ava.token}/").content.decode()
+    assert f'<button name="player" value="{ava.pk}">' in page
+    picked = client.post(f"/j/{seated_night.join_token}/", {"player": ava.pk})
+    assert picked.url == f"/p/{ava.token}/"
+    mine = client.get(picked.url).content.decode()
     table, _ = live_state(seated_night).seat_of("Ava")
     assert f"<strong>table {table}</strong>" in mine and "Partner:" in mine
 

@@ -57,7 +57,7 @@ class GoldenPath(BrowserTestCase):
         tv.goto(tv_href)
         join_href = host.get_by_role("link", name="Find-my-seat page").get_attribute("href")
         me = self.phone(join_href)
-        me.get_by_role("link", name="Ava").click()
+        me.get_by_role("button", name="Ava").click()
         expect(me.locator("[data-testid=where]")).to_contain_text("You are at table")
 
         for page in [*tables, tv, me]:

@@ -39,7 +39,30 @@ class JoiningTheNight(BrowserTestCase):
         phone = self.browser.new_context(viewport=PHONE, has_touch=True).new_page()
         phone.goto(join_url)
         expect(phone.locator("h1")).to_have_text("Demo night")
-        expect(phone.get_by_text("Ava", exact=True)).to_be_visible()
+        phone.get_by_role("button", name="Ava").click()
+        expect(phone.locator("[data-testid=where]")).to_contain_text("You are at table")
+        ava_url = phone.url
+
+        # Another phone scans the same code: Ava is no longer offered, and her page (its
+        # address copied off Ava's phone) does not open there.
+        other = self.browser.new_context(viewport=PHONE, has_touch=True).new_page()
+        other.goto(join_url)
+        expect(other.get_by_role("button", name="Ben")).to_be_visible()
+        expect(other.get_by_role("button", name="Ava")).to_have_count(0)
+        other.goto(ava_url)
+        expect(other.locator("h1")).to_have_text("Ava is on another phone")
+
+        # Ava's phone dies: the host releases her from the players list; the new phone
+        # picks her name and is Ava's phone from now on.
+        host.reload()
+        host.get_by_role("button", name="Release Ava's phone").click()
+        expect(host.get_by_text("Ava can pick their name again on any phone")).to_be_visible()
+        other.goto(join_url)
+        other.get_by_role("button", name="Ava").click()
+        expect(other.locator("[data-testid=where]")).to_contain_text("You are at table")
+        assert other.url == ava_url
+        phone.reload()
+        expect(phone.locator("h1")).to_have_text("Ava is on another phone")
 
         # The TV: a person reads the address and the code off the host's page and types them.
         address = host.locator(".tv-address").inner_text()
