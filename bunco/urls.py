@@ -55,5 +55,6 @@ urlpatterns = [
     path("tv/", tv.tv_join, name="tv_join"),
     path("tv/<str:token>/", tv.tv, name="tv"),
     path("qr.svg", core_views.qr, name="qr"),
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
 ]

@@ -6,6 +6,8 @@ import io
 
 import segno
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET
 
 from bunco.lan import public_url
@@ -26,3 +28,9 @@ def qr(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "max-age=3600"
     return response
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers that ask for /favicon.ico anyway get the app's icon (no 404 on every page)."""
+    return redirect(static("bunco/favicon.svg"), permanent=True)

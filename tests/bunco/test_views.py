@@ -100,7 +100,7 @@ def test_the_host_rings_the_bell_and_takes_back_a_roll(host_client, seated_night
                                                  **TAP_AT_START, "table": 2})
     roll = ScoreEvent.objects.filter(kind="roll").get()
     page = host_client.get(f"/host/nights/{seated_night.pk}/").content.decode()
-    assert f'data-takeback="{roll.seq}"' in page and "by table 2" in page
+    assert f'data-takeback="{roll.seq}"' in page and "by <bdi>table 2</bdi>" in page
     preview = host_client.get(f"/host/nights/{seated_night.pk}/takeback/",
                               {"what": roll.seq}).content.decode()
     assert "Table 2" in preview and "2 → <b>0</b>" in preview

@@ -22,6 +22,9 @@ LAN_ADDRESS = "127.0.0.1"
 @pytest.mark.browser
 @override_settings(LAN_ADDRESS=LAN_ADDRESS, PUBLIC_URL="")
 class BrowserTestCase(ChannelsLiveServerTestCase):
+    # Static files as at a party: WhiteNoise, from the collected files, compressed.
+    serve_static = False
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
