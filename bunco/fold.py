@@ -44,10 +44,14 @@ class Kind(StrEnum):
     NIGHT_ENDED = "night_ended"
     ROLL_OFF = "roll_off"  # a tied prize's winner
     REVEALED = "revealed"  # how many prizes the TV shows
+    CLAIMED = "claimed"  # a phone picked a player's name (the phone's hash)
+    RELEASED = "released"  # the host freed a player's name for another phone
 
 
 #: What a table's scorekeeper or the host can take back.
 CORRECTABLE = frozenset({Kind.ROLL, Kind.FINISH, Kind.BELL})
+#: Who holds which phone: recorded in the log, but no screen shows it.
+QUIET_KINDS = frozenset({Kind.CLAIMED, Kind.RELEASED})
 #: Commands made at a table: each moves the table's position on by one.
 TABLE_KINDS = frozenset({Kind.ROLL, Kind.FINISH})
 
@@ -253,7 +257,7 @@ class LiveNight:
         self._apply(event)
         if self.round_events and event.kind != Kind.ROUND_STARTED:
             self.round_events.append(event)
-        if event.kind not in TABLE_KINDS:
+        if event.kind not in TABLE_KINDS | QUIET_KINDS:
             self.room_seq = event.seq  # anything but a table's own tap changes every screen
         self.seq = event.seq
         return self
@@ -518,6 +522,12 @@ class LiveNight:
         night.substitute(event.data["name"], Seat(event.data["ghost"], ghost=True))
         self.left.add(event.data["name"])
         self._room_changed(event)
+
+    def _on_claimed(self, event: Event) -> None:
+        pass  # which phone a player is on changes no score, seat or screen
+
+    def _on_released(self, event: Event) -> None:
+        pass
 
     def _on_renamed(self, event: Event) -> None:
         old, new = event.data["old"], event.data["new"]

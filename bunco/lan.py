@@ -57,3 +57,22 @@ def local_addresses() -> list[str]:
 def best_address() -> str:
     addresses = local_addresses()
     return addresses[0] if addresses else "127.0.0.1"
+
+
+def public_origin(port: int | str | None = None, request=None) -> str:
+    """Where phones reach this app: ``BUNCO_PUBLIC_URL`` when set (a server behind a proxy),
+    otherwise this laptop's LAN address and the port the app listens on. Never the address
+    the host's own browser happened to use (``localhost`` reaches nobody else's phone)."""
+    from django.conf import settings
+
+    if settings.PUBLIC_URL:
+        return settings.PUBLIC_URL.rstrip("/")
+    if port is None and request is not None:
+        port = request.get_port()
+    port = str(port or 80)
+    return f"http://{settings.LAN_ADDRESS}" + ("" if port == "80" else f":{port}")
+
+
+def public_url(path: str, *, port: int | str | None = None, request=None) -> str:
+    """An absolute link into this app as a phone on the Wi-Fi reaches it."""
+    return public_origin(port, request) + path

@@ -15,6 +15,16 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)  # 128 bits
 
 
+def new_tv_code() -> str:
+    """A short code a person types on a TV's browser: digits, for a remote's number keys.
+    Unique among nights; four digits while they last."""
+    for digits in (4,) * 8 + (6,) * 8:
+        code = "".join(secrets.choice("0123456789") for _ in range(digits))
+        if not Night.objects.filter(tv_code=code).exists():
+            return code
+    return secrets.token_hex(5)
+
+
 class NightQuerySet(models.QuerySet):
     def open(self):
         return self.exclude(status=Night.Status.FINISHED)
@@ -35,6 +45,8 @@ class Night(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     tv_token = models.CharField(max_length=32, unique=True, default=new_token)
     join_token = models.CharField(max_length=32, unique=True, default=new_token)
+    tv_code = models.CharField(max_length=12, unique=True, default=new_tv_code,
+                               help_text="typed on a TV's browser at /tv/ to open the TV page")
     last_seq = models.PositiveIntegerField(default=0, help_text="the log's last sequence number")
     roll_offs = models.JSONField(default=dict, blank=True,
                                  help_text="prize category -> winner of its roll-off")
@@ -82,6 +94,8 @@ class Player(models.Model):
     token = models.CharField(max_length=32, unique=True, default=new_token)
     position = models.PositiveIntegerField(default=0, help_text="order of check-in")
     left_early = models.BooleanField(default=False, help_text="a ghost took their chair")
+    device = models.CharField(max_length=64, blank=True,
+                              help_text="the phone that claimed this player (its secret's hash)")
 
     class Meta:
         ordering = ["position", "id"]

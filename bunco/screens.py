@@ -14,7 +14,6 @@ from bunco.selectors import table_links
 from scoring import Phase, TableRound, decide_awards, pot_for, ranked
 from scoring.roll import QUICK_KINDS, dice_for
 
-DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 QUICK_LABELS = {
     "miss": "Miss", "hit1": "1 hit", "hit2": "2 hits", "mini": "Mini bunco",
     "low": "Low bunco", "high": "High bunco", "bunco": "BUNCO!", "wipeout": "Wipeout",
@@ -25,16 +24,12 @@ KIND_LABELS = {
 }
 
 
-def face(n: int) -> str:
-    return DIE_FACES[n - 1]
-
-
 @dataclass
 class Banner:
     phase: str
     round_number: int | None
     set_number: int | None
-    target_face: str
+    target_face: int  # the die the round rolls for (0: none); drawn as an icon
     bell: bool  # the bell has rung for the round in play
     headline: str
     detail: str
@@ -69,20 +64,20 @@ def _banner(state: LiveNight) -> Banner:
             detail = f"Roll for {n}s."
         bell_id = f"{s}-{n}" if room.bell_rung else last_bell
         if state.paused:
-            return Banner(phase, n, s, face(n), room.bell_rung, "Paused",
+            return Banner(phase, n, s, n, room.bell_rung, "Paused",
                           "The host paused the game. Hold your dice.", bell_id)
-        return Banner(phase, n, s, face(n), room.bell_rung, f"Round {n}", detail, bell_id)
+        return Banner(phase, n, s, n, room.bell_rung, f"Round {n}", detail, bell_id)
     if phase in ("ready", "between_rounds"):
         n, s = state.night.round_number, state.night.set_number
         head = "Find your seat"
         if phase == "between_rounds":
             head = "Round over — move to your new seat"
-        return Banner(phase, n, s, face(n), False, head,
+        return Banner(phase, n, s, n, False, head,
                       f"Round {n} of set {s}/{sets} starts with the host's bell.", last_bell)
     if phase in ("over", "ended"):
-        return Banner(phase, None, None, "", False, "That's the night!", "Thanks for playing.",
+        return Banner(phase, None, None, 0, False, "That's the night!", "Thanks for playing.",
                       last_bell)
-    return Banner(phase, None, None, "", False, "Getting ready", "The host is checking players in.")
+    return Banner(phase, None, None, 0, False, "Getting ready", "The host is checking players in.")
 
 
 def _team_label(names) -> str:
@@ -101,6 +96,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         score = playing.team_scores[t] if playing else 0
         teams.append({
             "label": _team_label(names),
+            "names": names,
             "score": score,
             "progress": min(100, round(100 * score / target)) if target else 0,
             "winner": bool(playing and playing.done and playing.winner_team == t),
@@ -131,7 +127,7 @@ def table_context(state: LiveNight, number: int) -> dict:
             quick.append(kind)
     entries = [
         {"seq": r.seq, "roller": r.roller, "ghost": r.ghost,
-         "rolled_by": r.rolled_by if r.ghost else "", "dice": "".join(map(face, r.dice)),
+         "rolled_by": r.rolled_by if r.ghost else "", "dice": list(r.dice),
          "kind": KIND_LABELS.get(r.kind, r.kind), "points": r.points, "actor": r.actor}
         for r in state.table_rolls(number)[-6:]
     ]
@@ -144,7 +140,8 @@ def table_context(state: LiveNight, number: int) -> dict:
     if state.last_room and not room:
         last = state.last_room.tables[number - 1]
         names = [last.spec.seats[i].name for i in last.winners]
-        result = {"winners": _team_label(names), "scores": list(last.team_scores)}
+        result = {"winners": _team_label(names), "names": names,
+                  "scores": list(last.team_scores)}
     can_roll = bool(playing and not playing.done and not state.paused)
     return {
         "number": number,
@@ -152,7 +149,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         "set_number": state.room_set if room else None,
         "round_number": playing.round_number if playing else None,
         "pos": state.position(number),
-        "target_face": face(playing.round_number) if playing else "",
+        "target_face": playing.round_number if playing else 0,
         "teams": teams,
         "individuals": spec.individuals,
         "seats": [s.name for s in spec.seats],
@@ -258,6 +255,7 @@ def prize_races(state: LiveNight) -> list[dict]:
         return ", ".join(names) or "—"
 
     return [{"label": CATEGORY_LABELS[str(r.category)], "leaders": leaders(r.winners),
+             "names": list(r.winners), "tied": len(r.winners),
              "value": r.value, "share": r.share_label, "prize": r.prize} for r in results]
 
 
@@ -354,6 +352,7 @@ def host_board(night: Night, state: LiveNight) -> dict:
         "fee": money(state.entry_fee_cents), "tables": tables,
         "banner": round_banner(state), "room": room, "awards": room["awards"],
         "join_path": reverse("join", args=[night.join_token]),
+        "tv_path": reverse("tv", args=[night.tv_token]), "tv_join_path": reverse("tv_join"),
         "seated_names": [s.name for t in state.tables for s in t.seats],
         "seating_note": note, "seq": state.seq, "paused": state.paused,
         "revealed": state.revealed,

@@ -114,3 +114,12 @@ def night_by_join_token(token: str) -> Night | None:
 
 def table_links(night: Night) -> dict[int, TableLink]:
     return {link.number: link for link in TableLink.objects.filter(night=night)}
+
+
+def night_by_tv_code(code: str) -> Night | None:
+    return Night.objects.filter(tv_code=code).first()
+
+
+def current_night() -> Night | None:
+    """The night a guest who scans the start QR code means: the latest one not finished."""
+    return Night.objects.open().first()

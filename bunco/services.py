@@ -378,6 +378,60 @@ def player_rename(*, night: Night, player: Player, name: str, key=None) -> Playe
 
 
 @_refuse_on_domain_errors
+def player_claim(*, night: Night, player: Player, device: str, key=None) -> Player:
+    """A guest's phone picks their name: the player is bound to that phone (``device``, the
+    hash of its secret) until the host releases it. Picking it again from the same phone is
+    fine; from another phone it is refused."""
+    if not device:
+        raise CommandRefused("this phone did not keep its cookie: allow cookies and try again")
+
+    def build(state: LiveNight) -> dict | Ack:
+        holder = Player.objects.filter(pk=player.pk, night=night).values_list(
+            "device", flat=True).first()
+        if holder is None:
+            raise IllegalMove("that name is not on tonight's list")
+        if holder == device:
+            return Ack(None, applied=False, state=state, duplicate=True)
+        if holder:
+            raise IllegalMove(f"{player.name} is already on another phone. If that is yours "
+                              "and it died, ask the host to release it.")
+        return {"kind": Kind.CLAIMED, "data": {"name": player.name, "device": device}}
+
+    def bind(_row):
+        if not Player.objects.filter(pk=player.pk, device="").update(device=device):
+            raise IllegalMove(f"{player.name} was just picked on another phone")
+        player.device = device
+
+    _command(night=night, key=key, actor=f"{player.name}'s phone"[:60], build=build,
+             also=bind)
+    player.device = device
+    return player
+
+
+@_refuse_on_domain_errors
+def player_release(*, night: Night, player: Player, device: str | None = None,
+                   key=None) -> Player:
+    """Free a player's name for another phone: the host's (a guest's phone died), or the
+    phone's own (``device``: it picked the wrong name)."""
+
+    def build(state: LiveNight) -> dict:
+        holder = Player.objects.filter(pk=player.pk).values_list("device", flat=True).first()
+        if not holder:
+            raise IllegalMove(f"{player.name} is not on any phone")
+        if device is not None and holder != device:
+            raise IllegalMove(f"{player.name} is on another phone")
+        return {"kind": Kind.RELEASED, "data": {"name": player.name}}
+
+    def free(_row):
+        Player.objects.filter(pk=player.pk).update(device="")
+        player.device = ""
+
+    _command(night=night, key=key, actor="host" if device is None else f"{player.name}'s phone",
+             build=build, also=free)
+    return player
+
+
+@_refuse_on_domain_errors
 def player_arrive(*, night: Night, name: str, key=None) -> Player:
     """A late arrival takes a ghost's chair from the next round on."""
     if not live_state(night).seated:

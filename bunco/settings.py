@@ -8,11 +8,15 @@ DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQ
 REDIS_URL                e.g. redis://localhost:6379/0 to share websockets between workers
 BUNCO_ALLOWED_HOSTS      extra host names or addresses, comma separated (never "*")
 BUNCO_HOST_SECRET        a fixed host link secret (otherwise made once in the data folder)
+BUNCO_LAN_ADDRESS        the address phones use to reach this laptop (default: its first
+                         private LAN address, as the start command prints)
+BUNCO_PUBLIC_URL         the whole public origin (https://bunco.example.org) behind a proxy
 """
 
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -39,7 +43,14 @@ def _secret_key() -> str:
 SECRET_KEY = _secret_key()
 
 # Phones reach the laptop by its LAN address, so those are allowed; never "*".
-ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *local_addresses()]
+_LAN = local_addresses()
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *_LAN]
+# Every link and QR code the app shows or prints is built from this (bunco.lan.public_url).
+LAN_ADDRESS = os.environ.get("BUNCO_LAN_ADDRESS", "").strip() or (_LAN[0] if _LAN else "127.0.0.1")
+PUBLIC_URL = os.environ.get("BUNCO_PUBLIC_URL", "").strip()
+for _host in (LAN_ADDRESS, urlsplit(PUBLIC_URL).hostname if PUBLIC_URL else None):
+    if _host and _host not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(_host)
 ALLOWED_HOSTS += [
     h.strip() for h in os.environ.get("BUNCO_ALLOWED_HOSTS", "").split(",") if h.strip()
 ]
@@ -64,6 +75,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files: pre-compressed, with hashed names cached for a year (a phone's first load
+    # is small, and later pages fetch nothing again). Served by the app itself, Daphne alone.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and fragments compressed too (static files never reach here).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -136,7 +152,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT = DATA_DIR / "static"  # filled by collectstatic (the start command runs it)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

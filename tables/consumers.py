@@ -3,11 +3,11 @@ from table to table."""
 
 from channels.db import database_sync_to_async
 
-from bunco import broadcast, groups, limits
+from bunco import broadcast, devices, groups, limits
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
 from bunco.selectors import live_state, player_by_token, table_link_by_token
-from tables.views import player_seat, tap
+from tables.views import NOT_YOURS, player_seat, tap
 
 MAX_FIELDS = 12
 
@@ -62,7 +62,7 @@ class PlayerConsumer(Taps, ScreenConsumer):
 
     def resolve(self) -> bool:
         self.player = player_by_token(self.scope["url_route"]["kwargs"]["token"])
-        if self.player is None:
+        if self.player is None or not devices.may_use(self.player, self.scope.get("cookies")):
             return False
         self.night_id = self.player.night_id
         self.token = self.player.token
@@ -80,6 +80,9 @@ class PlayerConsumer(Taps, ScreenConsumer):
 
     def run_tap(self, action: str, fields: dict) -> tuple[int, dict]:
         player = Player.objects.select_related("night").get(pk=self.player.pk)
+        if not devices.may_use(player, self.scope.get("cookies")):
+            # The host released this phone's player and another phone picked it since.
+            return 403, {"ok": False, "error": NOT_YOURS.format(name=player.name)}
         table, why = player_seat(player)
         if table is None:
             return 409, {"ok": False, "error": why}

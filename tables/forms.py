@@ -46,3 +46,11 @@ class RollForm(ClaimForm):
         if not data.get("quick") and not data.get("dice"):
             raise forms.ValidationError("tap three dice or a button")
         return data
+
+
+class PickNameForm(forms.Form):
+    """A guest picks their name on "find your seat"."""
+
+    player = forms.IntegerField(min_value=1, error_messages={
+        "required": "tap your name", "invalid": "tap your name",
+        "min_value": "tap your name"})

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_POST
+import contextlib
 
-from bunco import limits, screens, services
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bunco import devices, limits, screens, services
 from bunco.forms import first_error
 from bunco.models import Night
 from bunco.selectors import (
@@ -18,8 +20,10 @@ from bunco.selectors import (
 )
 from bunco.services import Ack, Claim, CommandRefused
 from scoring.roll import QUICK_KINDS
-from tables.forms import ClaimForm, RollForm
+from tables.forms import ClaimForm, PickNameForm, RollForm
 
+NOT_YOURS = ("{name} is on another phone; that tap was not counted. If that phone died, "
+             "ask the host to release {name}.")
 QUICK_BUTTONS = [{"kind": k, "label": screens.QUICK_LABELS[k]} for k in QUICK_KINDS]
 
 
@@ -27,12 +31,60 @@ def _pad(tap_base: str) -> dict:
     return {"quick_buttons": QUICK_BUTTONS, "tap_base": tap_base}
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
+@ensure_csrf_cookie
 def join(request: HttpRequest, token: str) -> HttpResponse:
+    """Find your seat: a guest taps their name, and this phone becomes that player's. Only
+    names no phone has picked yet are offered; names this phone picked come first."""
     night = night_by_join_token(token)
     if night is None:
         return render(request, "bunco/not_found.html", status=404)
-    return render(request, "bunco/join.html", {"night": night, "players": night.players.all()})
+    error, status = "", 200
+    if request.method == "POST":
+        form = PickNameForm(request.POST)
+        picked = (night.players.filter(pk=form.cleaned_data["player"]).first()
+                  if form.is_valid() else None)
+        if picked is None:
+            error, status = (first_error(form) if not form.is_valid()
+                             else "that name is not on tonight's list"), 400
+        else:
+            secret = devices.secret_of(request.COOKIES) or devices.new_secret()
+            try:
+                services.player_claim(night=night, player=picked,
+                                      device=devices.fingerprint(secret))
+            except CommandRefused as exc:
+                error, status = str(exc), 409
+            else:
+                response = redirect("player", picked.token)
+                devices.remember(response, secret)
+                return response
+    mine = devices.fingerprint_of(request.COOKIES)
+    players = list(night.players.all())
+    return render(request, "bunco/join.html", {
+        "night": night, "error": error,
+        "mine": [p for p in players if mine and p.device == mine],
+        "free": [p for p in players if not p.device],
+        "taken": sum(1 for p in players if p.device and p.device != mine),
+    }, status=status)
+
+
+def _not_yours(request: HttpRequest, who) -> HttpResponse:
+    return render(request, "bunco/claimed_elsewhere.html",
+                  {"player": who, "join_token": who.night.join_token}, status=403)
+
+
+@require_POST
+def player_release(request: HttpRequest, token: str) -> HttpResponse:
+    """"Not me": this phone gives back the name it picked, and picks again."""
+    who = player_by_token(token)
+    if who is None:
+        return render(request, "bunco/not_found.html", status=404)
+    if not who.device or not devices.may_use(who, request.COOKIES):
+        return _not_yours(request, who)
+    with contextlib.suppress(CommandRefused):  # freed meanwhile: picking again is what's left
+        services.player_release(night=who.night, player=who,
+                                device=devices.fingerprint_of(request.COOKIES))
+    return redirect("join", who.night.join_token)
 
 
 @require_GET
@@ -41,12 +93,14 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     who = player_by_token(token)
     if who is None:
         return render(request, "bunco/not_found.html", status=404)
+    if not devices.may_use(who, request.COOKIES):
+        return _not_yours(request, who)
     night = who.night
     state = live_state(night)
     return render(request, "bunco/player_page.html", {
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
-        **_pad(f"/p/{who.token}/"),
+        "claimed": bool(who.device), "me_token": who.token, **_pad(f"/p/{who.token}/"),
     })
 
 
@@ -147,6 +201,8 @@ def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     who = player_by_token(token)
     if who is None:
         return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
+    if not devices.may_use(who, request.COOKIES):
+        return JsonResponse({"ok": False, "error": NOT_YOURS.format(name=who.name)}, status=403)
     if not limits.TAPS.take(token):
         return JsonResponse(SLOW_DOWN, status=429)
     table, why = player_seat(who)

@@ -1,6 +1,20 @@
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+
+
+def pytest_configure(config):
+    """Pages link their static files by hashed names, read from the collected files' manifest
+    (as at a party, where the start command collects them): collect them once per run, before
+    the xdist workers start."""
+    if hasattr(config, "workerinput"):
+        return
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                   cwd=root, check=True)
 
 
 @pytest.fixture

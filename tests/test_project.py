@@ -26,14 +26,17 @@ def test_debug_is_off_unless_asked_for():
 
 
 @pytest.mark.django_db
-def test_home_page_lists_every_preset(client):
+def test_the_hosts_dashboard_offers_every_preset(client):
+    """The presets are the host's choice when starting a night (the home page is for
+    guests)."""
+    from bunco.host.auth import host_secret
     from scoring import PRESETS
 
-    response = client.get("/")
+    response = client.get(f"/host/{host_secret()}/", follow=True)
     assert response.status_code == 200
     html = response.content.decode()
     for rules_id, rules in PRESETS.items():
-        assert rules_id in html and rules.name in html
+        assert f'value="{rules_id}"' in html and rules.name in html
 
 
 def test_home_page_refuses_a_post(client):

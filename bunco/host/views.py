@@ -31,16 +31,21 @@ from bunco.host.forms import (
 from bunco.host.rules_form import rule_fields
 from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Person, Player
-from bunco.selectors import live_state
+from bunco.selectors import current_night, live_state
 from bunco.services import CommandRefused
 from scoring import PRESETS, pot_for
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    """Where the start command's QR code leads: a guest to tonight's "find your seat", the
+    host to the dashboard."""
     if host.is_host(request):
         return redirect("host_dashboard")
-    return render(request, "bunco/home.html", {"presets": PRESETS})
+    night = current_night()
+    if night is not None:
+        return redirect("join", night.join_token)
+    return render(request, "bunco/home.html")
 
 
 @require_GET
@@ -226,6 +231,14 @@ def host_player_leave(request, night, player_pk):
 def host_player_rename(request, night, player_pk):
     player = get_object_or_404(Player, pk=player_pk, night=night)
     services.player_rename(night=night, player=player, name=_valid(NameForm, request)["name"])
+
+
+@_host_command
+def host_player_release(request, night, player_pk):
+    """A guest's phone died: their name is free for the next phone that picks it."""
+    player = get_object_or_404(Player, pk=player_pk, night=night)
+    services.player_release(night=night, player=player)
+    messages.success(request, f"{player.name} can pick their name again on any phone.")
 
 
 @_host_command

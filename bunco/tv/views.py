@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from bunco import broadcast
-from bunco.selectors import live_state, night_by_tv_token
+from bunco.forms import first_error
+from bunco.selectors import live_state, night_by_tv_code, night_by_tv_token
+from bunco.tv.forms import TvCodeForm
+
+
+@require_GET
+def tv_join(request: HttpRequest) -> HttpResponse:
+    """A short address a person can type on a TV's browser, then the code the host's page
+    shows: this TV becomes the night's TV screen."""
+    error = ""
+    if "code" in request.GET:
+        form = TvCodeForm(request.GET)
+        if form.is_valid():
+            night = night_by_tv_code(form.cleaned_data["code"])
+            if night is not None:
+                return redirect("tv", night.tv_token)
+            error = (f"No night has the TV code {form.cleaned_data['code']}. "
+                     "Check the code on the host's page.")
+        else:
+            error = first_error(form)
+    return render(request, "bunco/tv_join.html", {"error": error,
+                                                  "code": request.GET.get("code", "")[:20]},
+                  status=404 if error.startswith("No night") else 200 if not error else 400)
 
 
 @require_GET

@@ -245,8 +245,11 @@
   var chosen = [];
   function showChosen() {
     document.querySelectorAll("[data-dicepad] .chosen").forEach(function (p) {
-      p.textContent = chosen.length
-        ? chosen.map(function (d) { return "⚀⚁⚂⚃⚄⚅"[d - 1]; }).join(" ") + " …"
+      // The faces are drawn from the page's icon sprite (no emoji or dice font needed).
+      p.innerHTML = chosen.length
+        ? chosen.map(function (d) {
+            return '<svg class="die" role="img" aria-label="' + Number(d) + '"><use href="#d' + Number(d) + '"></use></svg>';
+          }).join(" ") + " …"
         : "Or tap the three dice";
     });
   }

@@ -14,7 +14,8 @@ from bunco.models import Night, ScoreEvent, new_token
 
 
 @pytest.fixture
-def host_client(client, db):
+def host_client(client, db, settings, tmp_path):
+    settings.DATA_DIR = tmp_path  # this test's own host link: other tests keep theirs
     client.get(f"/host/{auth.host_secret()}/")
     return client
 

@@ -68,7 +68,7 @@ def test_a_players_phone_shows_their_scorecard(client, seated_night):
     html = client.get(f"/p/{ava.token}/").content.decode()
     assert 'data-testid="scorecard"' in html and "My scorecard" in html
     card = live_state(seated_night).night.scorecard("Ava")
-    assert f"<td>{card[0]['partner']}</td>" in html
+    assert f'<td class="name"><bdi>{card[0]["partner"]}</bdi></td>' in html
 
 
 def test_sheets_are_for_the_host_only(client, seated_night):

@@ -100,7 +100,7 @@ def test_the_host_rings_the_bell_and_takes_back_a_roll(host_client, seated_night
                                                  **TAP_AT_START, "table": 2})
     roll = ScoreEvent.objects.filter(kind="roll").get()
     page = host_client.get(f"/host/nights/{seated_night.pk}/").content.decode()
-    assert f'data-takeback="{roll.seq}"' in page and "by table 2" in page
+    assert f'data-takeback="{roll.seq}"' in page and "by <bdi>table 2</bdi>" in page
     preview = host_client.get(f"/host/nights/{seated_night.pk}/takeback/",
                               {"what": roll.seq}).content.decode()
     assert "Table 2" in preview and "2 → <b>0</b>" in preview
@@ -136,8 +136,10 @@ def test_a_refused_tap_says_why(client, seated_night):
 def test_find_my_seat_lists_the_players_and_their_phone_shows_the_seat(client, seated_night):
     page = client.get(f"/j/{seated_night.join_token}/").content.decode()
     ava = seated_night.players.get(name="Ava")
-    assert f"/p/{ava.token}/" in page
-    mine = client.get(f"/p/{ava.token}/").content.decode()
+    assert f'<button name="player" value="{ava.pk}">' in page
+    picked = client.post(f"/j/{seated_night.join_token}/", {"player": ava.pk})
+    assert picked.url == f"/p/{ava.token}/"
+    mine = client.get(picked.url).content.decode()
     table, _ = live_state(seated_night).seat_of("Ava")
     assert f"<strong>table {table}</strong>" in mine and "Partner:" in mine
 

@@ -4,6 +4,7 @@ import os
 
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
+from django.test import override_settings
 from playwright.sync_api import sync_playwright
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
@@ -13,8 +14,17 @@ HOST_SECRET = "browser-tests-host-secret"
 os.environ["BUNCO_HOST_SECRET"] = HOST_SECRET
 
 
+# The "LAN address" every link and QR code is built from: reachable from the test's browser,
+# and not the address (localhost) the host's browser opens, as at a party.
+LAN_ADDRESS = "127.0.0.1"
+
+
 @pytest.mark.browser
+@override_settings(LAN_ADDRESS=LAN_ADDRESS, PUBLIC_URL="")
 class BrowserTestCase(ChannelsLiveServerTestCase):
+    # Static files as at a party: WhiteNoise, from the collected files, compressed.
+    serve_static = False
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()

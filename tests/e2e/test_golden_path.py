@@ -49,15 +49,15 @@ class GoldenPath(BrowserTestCase):
         expect(host.get_by_role("button", name=re.compile("start round 1"))).to_be_visible()
         self.shot(host, "host-ready")
 
-        table_urls = [url + host.get_by_role("link", name=f"Table {n} scorekeeping link")
+        table_urls = [host.get_by_role("link", name=f"Table {n} scorekeeping link")
                       .get_attribute("href") for n in (1, 2, 3)]
         tables = [self.phone(u) for u in table_urls]
         tv_href = host.get_by_role("link", name="TV screen").get_attribute("href")
         tv = self.browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-        tv.goto(url + tv_href)
+        tv.goto(tv_href)
         join_href = host.get_by_role("link", name="Find-my-seat page").get_attribute("href")
-        me = self.phone(url + join_href)
-        me.get_by_role("link", name="Ava").click()
+        me = self.phone(join_href)
+        me.get_by_role("button", name="Ava").click()
         expect(me.locator("[data-testid=where]")).to_contain_text("You are at table")
 
         for page in [*tables, tv, me]:

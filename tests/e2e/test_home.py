@@ -11,12 +11,13 @@ ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 class HomePageInTheBrowser(BrowserTestCase):
 
     def test_a_phone_sees_the_home_page_styled_and_readable(self):
-        """On a 360 px phone the page loads its own stylesheet (no internet needed) and lists
-        the house rules without sideways scrolling."""
+        """On a 360 px phone, before the host starts a night, the page loads its own
+        stylesheet (no internet needed) and tells the guest to wait, without sideways
+        scrolling."""
         page = self.browser.new_page(viewport={"width": 360, "height": 740})
         page.goto(self.live_server_url + "/")
         assert page.locator("h1").inner_text() == "Bunco night"
-        assert page.get_by_text("Babz (ghosts and the doormat)").is_visible()
+        assert page.get_by_text("hasn't started tonight's game yet").is_visible()
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert background == "rgb(29, 21, 51)"  # the app's own CSS was served
         assert page.evaluate("document.documentElement.scrollWidth") <= 360

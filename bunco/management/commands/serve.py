@@ -2,10 +2,11 @@
 
 import segno
 from daphne.cli import CommandLineInterface
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from bunco.host.auth import host_secret
-from bunco.lan import best_address
+from bunco.lan import public_url
 
 
 class Command(BaseCommand):
@@ -18,14 +19,19 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         port = options["port"]
-        url = f"http://{best_address()}:{port}/"
+        # Static files are served compressed and with long-lived hashed names: collect them
+        # (quick, and a no-op when nothing changed) so `manage.py serve` alone is enough.
+        call_command("collectstatic", interactive=False, verbosity=0)
+        # Every link is the LAN address, even the host's: a QR code the host's page shows
+        # must work from a guest's phone, whichever address the host's browser used.
+        guests = public_url("/", port=port)
         self.stdout.write(self.style.SUCCESS("Bunco is running."))
         self.stdout.write(f"  Host (keep this link to yourself): "
-                          f"http://localhost:{port}/host/{host_secret()}/")
-        self.stdout.write(f"  Phones on the Wi-Fi: {url}")
+                          f"{public_url(f'/host/{host_secret()}/', port=port)}")
+        self.stdout.write(f"  Phones on the Wi-Fi: {guests}")
         if not options["no_qr"]:
-            self.stdout.write("  Scan to join:")
-            segno.make(url, error="m").terminal(out=self.stdout._out, compact=True, border=2)
+            self.stdout.write("  Scan to find your seat:")
+            segno.make(guests, error="m").terminal(out=self.stdout._out, compact=True, border=2)
         self.stdout.write("Press Ctrl+C to stop.")
         self.stdout.flush()
         CommandLineInterface().run(

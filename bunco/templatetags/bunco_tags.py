@@ -1,0 +1,40 @@
+"""Template helpers every face uses: links as a phone on the Wi-Fi reaches them, icons."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+
+from bunco.lan import public_url
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def lan_url(context, path: str) -> str:
+    """``path`` as an absolute link on the LAN address (never the host browser's address)."""
+    return public_url(path, request=context.get("request"))
+
+
+@register.simple_tag
+def icon(name: str, label: str = "") -> str:
+    """An icon from the page's sprite (templates/bunco/_icons.html); decorative unless it
+    has a ``label``."""
+    if label:
+        return format_html('<svg class="icon icon-{0}" role="img" aria-label="{1}">'
+                           '<use href="#i-{0}"></use></svg>', name, label)
+    return format_html('<svg class="icon icon-{0}" aria-hidden="true" focusable="false">'
+                       '<use href="#i-{0}"></use></svg>', name)
+
+
+@register.simple_tag
+def die(value) -> str:
+    """One die's face, read out as its number."""
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return ""
+    if not 1 <= n <= 6:
+        return ""
+    return format_html('<svg class="die" role="img" aria-label="{0}"><use href="#d{0}"></use>'
+                       '</svg>', n)

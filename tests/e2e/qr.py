@@ -1,0 +1,15 @@
+"""Reading the QR codes a page shows, as a phone's camera would: a screenshot of the image."""
+
+import io
+
+import zxingcpp
+from PIL import Image
+
+
+def read_qr(locator) -> str:
+    """The link in the QR code ``locator`` (an element on the page) shows."""
+    locator.scroll_into_view_if_needed()
+    image = Image.open(io.BytesIO(locator.screenshot()))
+    found = zxingcpp.read_barcodes(image)
+    assert found, "no QR code could be read from the page"
+    return found[0].text

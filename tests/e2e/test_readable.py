@@ -1,0 +1,141 @@
+"""Readable everywhere, in a real Chromium: icons drawn as SVG (no emoji font needed), names of
+any length or script never break a layout, a favicon, and a phone's first load is small."""
+
+import json
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from .base import HOST_SECRET, BrowserTestCase
+from .qr import read_qr
+
+ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
+PHONE = {"width": 360, "height": 740}
+LONG = "Wolfeschlegelsteinhausenbergerdorffvoral"  # 40 characters, no space to wrap at
+RLO = "\u202eAnn"  # a right-to-left override character in a name
+SHOWN = "Ann"  # kept without the override (bunco.names), shown isolated like every name
+NAMES = [LONG, RLO, "محمد", "Ben", "Cleo", "Dana", "Eli", "Faye", "Gus", "Hana", "Ivan", "Jade"]
+# Emoji and the symbol blocks laptops and TVs often have no font for (dice faces, the bell,
+# the ghost, the pause sign, arrows like ↶).
+NO_FONT = re.compile("[\u2196-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
+FIRST_LOAD_LIMIT = 40 * 1024
+
+
+class ReadableEverywhere(BrowserTestCase):
+
+    def shot(self, page, name, full_page=True):
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+    def watch(self, page):
+        failed = []
+        page.on("response", lambda r: failed.append(f"{r.status} {r.url}")
+                if r.status >= 400 else None)
+        return failed
+
+    def no_symbol_fonts_needed(self, page):
+        text = page.evaluate("document.body.innerText")
+        assert not NO_FONT.findall(text), NO_FONT.findall(text)
+
+    def test_long_and_right_to_left_names_icons_and_the_favicon(self):
+        host = self.browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+        failed = self.watch(host)
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        host.fill("input[name=name]", "Names night")
+        host.select_option("select[name=rules_id]", "babz")
+        host.fill("textarea[name=players]", "\n".join(NAMES))
+        host.get_by_role("button", name="Create the night").click()
+        host.get_by_role("button", name="Seat everyone").click()
+        # The host puts the two hardest names at table 1, each first in their team's label.
+        for team, name in ((0, SHOWN), (1, LONG)):
+            holder = host.locator("#table-1 .who").nth(team).locator("bdi").first
+            seat_holder = holder.inner_text()
+            if name != seat_holder:
+                host.select_option("select[name=first]", name)
+                host.select_option("select[name=second]", seat_holder)
+                host.get_by_role("button", name="Swap").click()
+                expect(holder).to_have_text(name)
+        bell = host.get_by_role("button", name=re.compile("Ring the bell: start"))
+        icon = bell.locator("svg.icon").bounding_box()
+        assert icon and icon["width"] > 8 and icon["height"] > 8  # drawn, not an empty box
+        self.no_symbol_fonts_needed(host)
+        join_url = read_qr(host.get_by_test_id("join-card").locator("img"))
+        tv_url = read_qr(host.get_by_test_id("tv-card").locator("img"))
+        bell.click()
+        expect(host.locator("#banner .headline")).to_have_text("Round 1")
+
+        # The guest with the 40-character name, on a 360 px phone.
+        phone = self.browser.new_context(viewport=PHONE, has_touch=True).new_page()
+        failed += self.watch(phone)
+        phone.goto(join_url)
+        phone.get_by_role("button", name=LONG).click()
+        expect(phone.locator("[data-testid=where]")).to_contain_text("table 1")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        for score in phone.locator("#table-1 .score").all():
+            box = score.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        self.no_symbol_fonts_needed(phone)
+        self.shot(phone, "phone-long-name")
+
+        # The TV at 1080p: not a pixel wider; the override stays inside its own name.
+        tv = self.browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        failed += self.watch(tv)
+        tv.goto(tv_url)
+        expect(tv.locator("#banner .headline")).to_have_text("Round 1")
+        assert tv.evaluate("document.documentElement.scrollWidth") <= 1920
+        for page in (tv, phone, host):
+            team = page.locator("#table-1 .who").nth(0)
+            names = team.locator("bdi")
+            expect(names.first).to_have_text(SHOWN)
+            a, b = names.nth(0).bounding_box(), names.nth(1).bounding_box()
+            assert a["x"] + a["width"] <= b["x"], "the partner's name was pulled to the left"
+            assert "&" in team.inner_text().split(SHOWN, 1)[1]  # "& partner" reads on
+        self.no_symbol_fonts_needed(tv)
+        self.shot(tv, "tv-long-names", full_page=False)
+
+        # A roll for the ghost-free table shows dice drawn as SVG; a bunco shows on the TV.
+        host.locator("#table-1").scroll_into_view_if_needed()
+        favicon = host.locator("link[rel=icon]").get_attribute("href")
+        assert host.request.get(self.live_server_url + favicon).status == 200
+        assert host.request.get(self.live_server_url + "/favicon.ico").status == 200
+        assert not failed, failed
+
+    def test_a_phones_first_load_is_small_on_the_wire(self):
+        """From scanning the QR code to the player's own page, with an empty cache: each page's
+        load (its HTML, styles, scripts and icon, compressed) is at most 40 KB on the wire."""
+        host = self.browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        host.get_by_role("button", name="Try a demo night").click()
+        join_url = read_qr(host.get_by_test_id("join-card").locator("img"))
+
+        phone = self.browser.new_context(viewport=PHONE, has_touch=True).new_page()
+        loads, current = {}, []
+
+        def count(response):
+            sizes = response.request.sizes()
+            current.append({"url": response.url, "status": response.status,
+                            "encoding": response.headers.get("content-encoding", ""),
+                            "bytes": sizes["responseBodySize"] + sizes["responseHeadersSize"]})
+
+        phone.on("requestfinished", lambda request: count(request.response()))
+        phone.goto(join_url, wait_until="load")
+        phone.wait_for_timeout(300)
+        loads["find your seat"], current = current, []
+        phone.get_by_role("button", name="Ava").click()
+        expect(phone.locator("[data-testid=where]")).to_contain_text("You are at table")
+        phone.wait_for_load_state("load")
+        phone.wait_for_timeout(300)
+        loads["Ava's page"] = current
+        report = {page: {"total": sum(r["bytes"] for r in rows), "responses": rows}
+                  for page, rows in loads.items()}
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "first-load.json").write_text(json.dumps(report, indent=1))
+        for page, figures in report.items():
+            assert figures["total"] <= FIRST_LOAD_LIMIT, (page, figures)
+            for row in figures["responses"]:
+                if row["url"].endswith((".js", ".css")) or "/p/" in row["url"]:
+                    assert row["encoding"] == "gzip", row
+        scripts = [r for r in loads["Ava's page"] if r["url"].endswith(".js")]
+        assert len(scripts) == 3  # htmx, its websocket extension and the app's own
