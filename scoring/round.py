@@ -35,6 +35,7 @@ class RoomRound:
                 is_head=i == 0,
                 first_seat=firsts[i],
                 bunco_log=self.bunco_log,
+                only_table=len(tables) == 1,
             )
             for i, spec in enumerate(tables)
         ]
