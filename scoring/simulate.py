@@ -10,7 +10,7 @@ from .awards import AwardResult, SetResult, decide_awards, decide_set_awards
 from .night import Night, RoundRecord
 from .roll import ALL_DICE
 from .round import RoomRound
-from .rules import HouseRules, RoundEnd
+from .rules import HouseRules, RoundEnd, TieBreak
 from .table import Phase
 
 SECONDS_PER_ROLL = 6.0  # pick up, throw, read, announce, tap
@@ -56,7 +56,8 @@ def play_round(room: RoomRound, rng: random.Random, *, seconds_per_roll: float) 
     Returns the number of rolls the busiest table made (the round's length in rolls)."""
     dice = ALL_DICE
     rnd = rng.random
-    playing, done = Phase.PLAYING, Phase.DONE
+    done, tie_break = Phase.DONE, Phase.TIE_BREAK
+    one_die = room.rules.tie_break is TieBreak.ONE_DIE
     ticks = 0
     timer_ticks = None
     if room.rules.round_end is RoundEnd.TIMER:
@@ -70,10 +71,10 @@ def play_round(room: RoomRound, rng: random.Random, *, seconds_per_roll: float) 
             phase = table.phase
             if phase is done:
                 continue  # the bell, rung earlier in this pass, stopped it
-            if phase is playing or table.dice_expected == 3:
-                table.roll(dice[int(rnd() * 216)])
-            else:
+            if phase is tie_break and one_die:
                 table.roll((1 + int(rnd() * 6),))
+            else:
+                table.roll(dice[int(rnd() * 216)])
             if table.rang_bell_for_room and not room.bell_rung:
                 room.ring_bell()
         if ticks == timer_ticks and not room.bell_rung:

@@ -98,6 +98,7 @@ class TableRound:
         first_seat: int = 0,
         bunco_log: list | None = None,
         only_table: bool = False,
+        scores: dict | None = None,
     ):
         if not 0 <= first_seat < len(spec.seats):
             raise IllegalMove(f"table {spec.number} has no seat {first_seat}")
@@ -114,7 +115,8 @@ class TableRound:
         # Seed 004 keeps a tally per player: one player's own points reach the target.
         self._player_target = (
             rules.target_reached_by is TargetScope.PLAYER and not spec.individuals)
-        self._scores = roll_table(rules, round_number)
+        # ``scores``: the round's roll table, looked up once for all of a room's tables.
+        self._scores = scores if scores is not None else roll_table(rules, round_number)
         n = len(spec.seats)
         self._team_of = [spec.team_of(i) for i in range(n)]
         self._ghost = [s.ghost for s in spec.seats]

@@ -119,3 +119,13 @@ def test_benchmark_prints_nights_per_second_against_a_baseline():
     text = out.getvalue()
     assert "nights/s" in text and "baseline" in text
     assert text.splitlines()[-1].startswith("babz")
+
+
+def test_benchmark_measures_a_two_thousand_player_night_and_prints_the_figures():
+    """Seating, every round, rotation and awards of 2,000 players, printed (not asserted: the
+    figures depend on the machine)."""
+    out = StringIO()
+    call_command("benchmark", "--nights", "1", "--players", "2000", "--sets", "1",
+                 "--rules", "clockwise", stdout=out)
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("clockwise") and "a night in" in last and "s of CPU" in last
