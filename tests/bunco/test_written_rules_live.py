@@ -1,0 +1,66 @@
+"""Issue 8's rules as the live night shows them: the fuzzy die on the TV and the phones, each
+set's winner on the master sheet and the TV, and ties the tied players settle their own way."""
+
+import random
+
+import pytest
+
+from bunco import broadcast, screens, services
+from bunco.host.auth import host_secret
+from bunco.selectors import live_state
+from scoring import sample_names
+from tests.playing import roll
+
+
+@pytest.fixture
+def host_client(client, db):
+    client.get(f"/host/{host_secret()}/")
+    return client
+
+
+def night_of(rules_id, count=12, seed=1):
+    night = services.night_create(name="Issue 8", rules_id=rules_id, entry_fee_cents=1000,
+                                  player_names=sample_names(count))
+    services.night_seat(night=night, rng=random.Random(seed))
+    return night
+
+
+@pytest.mark.django_db
+def test_the_fuzzy_die_starts_at_the_head_table_and_the_phones_and_tv_follow_it():
+    """Seed 000: "The head table holds the bell and fuzzy die." and "If any player rolls 3
+    ones, she will shout "bunco", and receive the fuzzy die\""""
+    night = night_of("fuzzy-die")
+    services.round_start(night=night)
+    state = live_state(night)
+    assert screens.table_context(state, 1)["fuzzy_die"] == "the head table"
+    assert screens.table_context(state, 2)["fuzzy_die"] is None
+    assert screens.tv_bunco(state)["fuzzy"] == "the head table"
+    roller = state.room.tables[1].spec.seats[0].name
+    ack = roll(night, 2, quick="bunco")  # table 2's scorekeeper: a bunco
+    state = live_state(night)
+    assert state.fuzzy_die_holder == roller
+    assert screens.table_context(state, 2)["fuzzy_die"] == roller
+    assert screens.table_context(state, 1)["fuzzy_die"] is None
+    # The tap re-renders both tables: the one the die left and the one it reached.
+    event = next(e for e in state.round_events if e.seq == ack.row.seq)
+    assert broadcast.touched_tables(state, event) == [1, 2]
+    assert state.table_seq[1] == ack.row.seq
+    html = screens.render_table(state, 2)
+    assert "fuzzy die is here" in html and roller in html
+    assert roller in broadcast.tv_bunco_html(state)
+    services.event_void(night=night, seq=ack.row.seq)  # taken back: the die goes back
+    state = live_state(night)
+    assert state.fuzzy_die_holder is None
+    assert screens.table_context(state, 1)["fuzzy_die"] == "the head table"
+    assert 1 in state.fuzzy_moved and 2 in state.fuzzy_moved
+
+
+@pytest.mark.django_db
+def test_rules_without_a_fuzzy_die_show_none():
+    night = night_of("clockwise")
+    services.round_start(night=night)
+    roll(night, 2, quick="bunco")
+    state = live_state(night)
+    assert state.fuzzy_die_holder is None and state.fuzzy_moved == ()
+    assert screens.table_context(state, 1)["fuzzy_die"] is None
+    assert screens.tv_bunco(state)["fuzzy"] is None
