@@ -9,7 +9,7 @@ from bunco import broadcast, screens, services
 from bunco.host.auth import host_secret
 from bunco.selectors import live_state
 from scoring import sample_names
-from tests.playing import roll
+from tests.playing import finish_night, roll
 
 
 @pytest.fixture
@@ -64,3 +64,38 @@ def test_rules_without_a_fuzzy_die_show_none():
     assert state.fuzzy_die_holder is None and state.fuzzy_moved == ()
     assert screens.table_context(state, 1)["fuzzy_die"] is None
     assert screens.tv_bunco(state)["fuzzy"] is None
+
+
+@pytest.mark.django_db
+def test_each_set_has_its_winner_on_the_master_sheet_and_the_tv(host_client):
+    """Seed 000: "Continue playing until a full Set is completed. The winner of the Set is the
+    player with the most "W's."" and "For a longer party, take a break, serve some food, and
+    then play a second Set.\""""
+    night = night_of("winning-moves")
+    finish_night(night, rng=random.Random(3), sets=2, end=False)
+    state = live_state(night)
+    sets = screens.set_winners(state)
+    assert [s["number"] for s in sets] == [1, 2]
+    for s in sets:
+        (award,) = s["awards"]
+        assert award["label"] == "Set winner" and award["category"] == f"set{s['number']}:most_wins"
+        for key, tie in screens.pending_ties(night, state).items():
+            services.prize_roll_off(night=night, category=key, contenders=tie["contenders"],
+                                    winner=None, rng=random.Random(1))
+    state = live_state(night)
+    sets = screens.set_winners(state)
+    assert all(len(s["awards"][0]["winners"]) == 1 for s in sets)
+    page = host_client.get(f"/host/nights/{night.pk}/sheet/").content.decode()
+    for s in sets:
+        assert f"Set winner: <b>{s['winner']}</b>" in page
+    tv = screens.tv_room(night, state)
+    assert [s["winner"] for s in tv["sets"]] == [s["winner"] for s in sets]
+    assert 'data-testid="tv-sets"' in broadcast.tv_room_html(night, state)
+
+
+@pytest.mark.django_db
+def test_a_sets_tie_cannot_be_settled_before_the_set_is_over():
+    night = night_of("winning-moves")
+    with pytest.raises(services.CommandRefused, match="set 1 is not over yet"):
+        services.prize_roll_off(night=night, category="set1:most_wins", contenders=["Ava"],
+                                winner="Ava")
