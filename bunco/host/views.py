@@ -250,12 +250,22 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
 def host_roll_off(request, night):
     """Settle a tied prize: the host enters the roll-off's winner, or the app rolls for them."""
     data = _valid(RollOffForm, request)
-    state = live_state(night)
-    pending = {a["category"]: a["roll_off"] for a in screens.final_awards(night, state)}
+    tie = screens.pending_ties(night, live_state(night)).get(data["category"], {})
     winner = services.prize_roll_off(night=night, category=data["category"],
-                                     contenders=pending.get(data["category"], []),
+                                     contenders=tie.get("contenders", []),
                                      winner=data["winner"] or None)
     messages.success(request, f"{winner} wins the roll-off.")
+
+
+@_host_command
+def host_tie_split(request, night):
+    """The players tied for a prize chose to share its money."""
+    data = _valid(RollOffForm, request)
+    tie = screens.pending_ties(night, live_state(night)).get(data["category"])
+    if tie is None:
+        raise CommandRefused("that prize has no tie to settle")
+    services.prize_split(night=night, category=data["category"], can_split=tie["can_split"])
+    messages.success(request, "The tied players split the prize.")
 
 
 @_host_command

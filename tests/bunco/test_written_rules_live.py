@@ -99,3 +99,31 @@ def test_a_sets_tie_cannot_be_settled_before_the_set_is_over():
     with pytest.raises(services.CommandRefused, match="set 1 is not over yet"):
         services.prize_roll_off(night=night, category="set1:most_wins", contenders=["Ava"],
                                 winner="Ava")
+
+
+@pytest.mark.django_db
+def test_babz_ties_wait_for_the_tied_players_and_a_named_prize_is_never_split(host_client):
+    """Seed 004: "For ties on the Final Score Sheet, we let them decide if they want a
+    roll-off to see who wins it all. Or, they can decide how they would like to divvy up the
+    prize money." The doormat "will go home with the person who had the lowest score\""""
+    night = night_of("babz")
+    services.night_end(night=night)  # nobody scored: everyone is tied for the scores
+    state = live_state(night)
+    ties = screens.pending_ties(night, state)
+    assert ties["highest_points"]["can_split"] and len(ties["highest_points"]["contenders"]) == 12
+    assert not ties["lowest_points"]["can_split"]
+    page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
+    assert "split the money" in page
+    refused = host_client.post(f"/host/nights/{night.pk}/tie-split/",
+                               {"category": "lowest_points"}, follow=True)
+    assert "cannot be split" in refused.content.decode()
+    host_client.post(f"/host/nights/{night.pk}/tie-split/", {"category": "highest_points"})
+    awards = {a["category"]: a for a in screens.final_awards(night, live_state(night))}
+    assert len(awards["highest_points"]["payouts"]) == 12  # shared, to the cent
+    assert awards["lowest_points"]["roll_off"]
+    host_client.post(f"/host/nights/{night.pk}/roll-off/", {"category": "lowest_points"})
+    awards = {a["category"]: a for a in screens.final_awards(night, live_state(night))}
+    assert len(awards["lowest_points"]["payouts"]) == 1 and not awards["lowest_points"]["roll_off"]
+    junk = host_client.post(f"/host/nights/{night.pk}/tie-split/", {"category": "nonsense"},
+                            follow=True)
+    assert "no tie to settle" in junk.content.decode()
