@@ -27,7 +27,7 @@ from bunco.host.forms import (
     SwapForm,
     TakeBackForm,
 )
-from bunco.host.rules_form import rule_fields
+from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Person, Player
 from bunco.selectors import live_state
@@ -366,6 +366,7 @@ def host_rules(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("host_night", night.pk)
     return render(request, "bunco/host/rules.html", {
         "night": night, "rules": rules, "fields": rule_fields(rules), "presets": PRESETS,
+        "table": presets_table(),
         "fee_plain": f"{night.entry_fee_cents / 100:.2f}",
     })
 

@@ -127,3 +127,37 @@ def test_babz_ties_wait_for_the_tied_players_and_a_named_prize_is_never_split(ho
     junk = host_client.post(f"/host/nights/{night.pk}/tie-split/", {"category": "nonsense"},
                             follow=True)
     assert "no tie to settle" in junk.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_rules_editor_shows_the_new_dimensions_in_plain_words(host_client):
+    """The presets side by side: seed 004's "until someone at the head table ... reaches 21
+    points" reads "One player's own points"; seed 001's "Each player gets a chance to roll at
+    least once" reads "A whole turn"; Winning Moves' "High total will roll first"."""
+    night = services.night_create(name="R", rules_id="babz")
+    page = host_client.get(f"/host/nights/{night.pk}/rules/").content.decode()
+    for words in ("Whose points reach the target", "One player&#x27;s own points",
+                  "The team&#x27;s points together", "At least once means",
+                  "A whole turn (rolling on while scoring)", "Who starts a roll-off",
+                  "All roll three dice; the high total starts (not scored)",
+                  "The tied players choose at the end: split or roll off",
+                  "Players who went home early can win prizes", "Prizes for each set",
+                  "Set winner", 'data-testid="presets-table"'):
+        assert words in page, words
+    form = {"night_name": "R", "entry_fee": "0", "target_reached_by": "team",
+            "at_least_once": "turn", "award_ties": "split", "left_early_win_awards": "on"}
+    host_client.post(f"/host/nights/{night.pk}/rules/", form)
+    night.refresh_from_db()
+    rules = night.rules
+    assert (rules.target_reached_by.value, rules.at_least_once.value, rules.award_ties.value,
+            rules.left_early_win_awards) == ("team", "turn", "split", True)
+
+
+@pytest.mark.django_db
+def test_a_bad_value_for_a_new_dimension_is_explained_and_changes_nothing(host_client):
+    night = services.night_create(name="R", rules_id="babz")
+    response = host_client.post(f"/host/nights/{night.pk}/rules/", {
+        "night_name": "R", "entry_fee": "0", "target_reached_by": "table"})
+    assert "Whose points reach the target: pick one of the choices" in response.content.decode()
+    night.refresh_from_db()
+    assert night.rules.target_reached_by.value == "player"
