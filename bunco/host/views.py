@@ -234,8 +234,9 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "Prizes saved.")
             return redirect("host_night", night.pk)
     rules = night.rules
-    rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize}
-            for a in rules.awards] + [{"category": "", "share": "", "prize": ""}] * 2
+    rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize,
+             "ties": a.ties.value if a.ties else ""}
+            for a in rules.awards] + [{"category": "", "share": "", "prize": "", "ties": ""}] * 2
     return render(request, "bunco/host/awards.html", {
         "night": night, "rules": rules, "rows": rows,
         "categories": screens.CATEGORY_LABELS.items(),
