@@ -43,8 +43,7 @@ class Kind(StrEnum):
     PAUSED = "paused"
     RESUMED = "resumed"
     NIGHT_ENDED = "night_ended"
-    ROLL_OFF = "roll_off"  # a tied prize's winner
-    TIE_SPLIT = "tie_split"  # the players tied for a prize chose to split it
+    ROLL_OFF = "roll_off"  # a tied prize's winner, or {"split": true}: its tied players share it
     REVEALED = "revealed"  # how many prizes the TV shows
 
 
@@ -605,15 +604,12 @@ class LiveNight:
     def _on_roll_off(self, event: Event) -> None:
         category = event.data["category"]
         self._tie_decidable(category)
-        self.roll_offs = {**self.roll_offs, category: event.data["winner"]}
-        self.splits = self.splits - {category}
-        self._room_changed(event)
-
-    def _on_tie_split(self, event: Event) -> None:
-        category = event.data["category"]
-        self._tie_decidable(category)
-        self.splits = self.splits | {category}
-        self.roll_offs = {k: v for k, v in self.roll_offs.items() if k != category}
+        if event.data.get("split"):
+            self.splits = self.splits | {category}
+            self.roll_offs = {k: v for k, v in self.roll_offs.items() if k != category}
+        else:
+            self.roll_offs = {**self.roll_offs, category: event.data["winner"]}
+            self.splits = self.splits - {category}
         self._room_changed(event)
 
     def _on_revealed(self, event: Event) -> None:

@@ -78,7 +78,7 @@ def _projection(kind: str, state: LiveNight) -> dict:
         return {"rules_json": state.rules.to_dict(), "rules_id": state.rules_id,
                 "name": state.name, "entry_fee_cents": state.entry_fee_cents,
                 "pot_cents": state.pot_cents}
-    if kind in (Kind.ROLL_OFF, Kind.TIE_SPLIT):
+    if kind == Kind.ROLL_OFF:
         return {"roll_offs": state.roll_offs}
     if kind == Kind.REVEALED:
         return {"revealed": state.revealed}
@@ -695,7 +695,7 @@ def prize_split(*, night: Night, category: str, can_split: bool, key=None) -> No
     if not can_split:
         raise CommandRefused("that prize cannot be split: it goes to one person, by a roll-off")
     _command(night=night, key=key, actor="host", build=_simple(
-        Kind.TIE_SPLIT, data={"category": category}))
+        Kind.ROLL_OFF, data={"category": category, "split": True}))
 
 
 @_refuse_on_domain_errors
