@@ -115,11 +115,14 @@ def stale(state: LiveNight, shows: dict) -> bool:
 # -- after a command -----------------------------------------------------------------------------
 
 def touched_tables(state: LiveNight, event: Event) -> list[int]:
+    """The tables an event changed: its own (or a take-back's), and the tables the fuzzy die
+    left and reached."""
     if event.kind == Kind.VOID:
         seqs = set(void_targets(event))
-        return sorted({e.table for e in state.round_events
-                       if e.seq in seqs and e.table is not None})
-    return [event.table] if event.table is not None else []
+        tables = {e.table for e in state.round_events if e.seq in seqs and e.table is not None}
+    else:
+        tables = {event.table} if event.table is not None else set()
+    return sorted(tables | set(state.fuzzy_moved))
 
 
 def frames(night: Night, state: LiveNight, event: Event, before: tuple | None = None) -> Frames:

@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from scoring import HouseRules, IllegalMove, Night, RoomRound, Seat, TableSpec
+from scoring.awards import set_key
 from scoring.seating import ghost_names
 
 
@@ -42,7 +43,7 @@ class Kind(StrEnum):
     PAUSED = "paused"
     RESUMED = "resumed"
     NIGHT_ENDED = "night_ended"
-    ROLL_OFF = "roll_off"  # a tied prize's winner
+    ROLL_OFF = "roll_off"  # a tied prize's winner, or {"split": true}: its tied players share it
     REVEALED = "revealed"  # how many prizes the TV shows
     CLAIMED = "claimed"  # a phone picked a player's name (the phone's hash)
     RELEASED = "released"  # the host freed a player's name for another phone
@@ -130,6 +131,7 @@ class LiveNight:
         self.roster: list[str] = []  # everyone checked in, in order
         self.left: set[str] = set()
         self.roll_offs: dict[str, str] = {}
+        self.splits: set[str] = set()  # tied prizes the tied players chose to split
         self.revealed = 0
         # play
         self.seq = 0
@@ -151,6 +153,7 @@ class LiveNight:
         self.closed_by: int | None = None  # the event that closed the latest round
         self.bell_by: int | None = None  # the event that rang the latest round's bell
         self.room_set: int | None = None  # the set of the round in play
+        self.fuzzy_moved: tuple[int, ...] = ()  # tables the latest event moved the fuzzy die
 
     # -- what screens ask --------------------------------------------------------------------
 
@@ -213,6 +216,22 @@ class LiveNight:
         return (self.phase, self.set_number, self.round_number, self.paused,
                 bool(room and room.bell_rung), self.closed_by)
 
+    @property
+    def fuzzy_die_holder(self) -> str | None:
+        """Who holds the fuzzy die now: the last credited bunco's roller, this round's
+        included; None while the head table still holds it (or the rules have no fuzzy die)."""
+        if not self.rules.fuzzy_die or self.last_bunco is None:
+            return None
+        return self.last_bunco.roller
+
+    def fuzzy_die_table(self) -> int | None:
+        """The table where the fuzzy die is now: its holder's, or the head table's."""
+        if not self.rules.fuzzy_die or not self.tables:
+            return None
+        holder = self.fuzzy_die_holder
+        where = self.seat_of(holder) if holder else None
+        return where[0] if where else (1 if holder is None else None)
+
     def next_ghost(self) -> str | None:
         """The chair a late arrival takes: the first ghost in table order."""
         return next((s.name for t in self.tables for s in t.seats if s.ghost), None)
@@ -240,6 +259,7 @@ class LiveNight:
         changes nothing) if the event does not fit."""
         if event.seq <= self.seq:
             raise IllegalMove(f"event #{event.seq} is already in the fold")
+        holder_before = self.last_bunco
         if event.kind == Kind.VOID:
             if self.ended:
                 raise IllegalMove("the night has ended; its rounds can no longer be changed")
@@ -253,14 +273,31 @@ class LiveNight:
             if state.shape() != self.shape() or state.room_seq != self.room_seq:
                 state.room_seq = event.seq
             state.seq = event.seq
+            state._fuzzy_moved(event, self.fuzzy_die_table(), holder_before)
             return state
+        table_before = (self.fuzzy_die_table()
+                        if self.rules.fuzzy_die and event.kind == Kind.ROLL else None)
         self._apply(event)
         if self.round_events and event.kind != Kind.ROUND_STARTED:
             self.round_events.append(event)
         if event.kind not in TABLE_KINDS | QUIET_KINDS:
             self.room_seq = event.seq  # anything but a table's own tap changes every screen
         self.seq = event.seq
+        self._fuzzy_moved(event, table_before, holder_before)
         return self
+
+    def _fuzzy_moved(self, event: Event, table_before: int | None,
+                     holder_before: RollEntry | None) -> None:
+        """When a roll or a take-back passes the fuzzy die, the table it left changes too."""
+        self.fuzzy_moved = ()
+        after = self.last_bunco
+        if not self.rules.fuzzy_die or (after and after.seq) == (holder_before and
+                                                                 holder_before.seq):
+            return
+        moved = {t for t in (table_before, self.fuzzy_die_table()) if t is not None}
+        for number in moved:
+            self.table_seq[number] = event.seq
+        self.fuzzy_moved = tuple(sorted(moved))
 
     @property
     def changed_everything(self) -> bool:
@@ -300,6 +337,7 @@ class LiveNight:
                         entry_fee_cents=self.entry_fee_cents, pot_cents=self.pot_cents)
         new.roster, new.left = list(self.roster), set(self.left)
         new.roll_offs, new.revealed = dict(self.roll_offs), self.revealed
+        new.splits = set(self.splits)
         new.night = self.checkpoint.copy()
         new.last_bunco = self.checkpoint_bunco
         new.voided = set(self.voided) | skip
@@ -561,10 +599,27 @@ class LiveNight:
         self.paused = False
         self._room_changed(event)
 
-    def _on_roll_off(self, event: Event) -> None:
+    def _tie_decidable(self, category: str) -> None:
+        """A night's prize ties are settled after the night ends; a set's once the set is
+        over (its key names the set)."""
+        night = self.night
+        for number in range(1, self.rules.sets + 1):
+            if category.startswith(set_key(number, "")):
+                if night is None or not night.set_finished(number):
+                    raise IllegalMove(f"set {number} is not over yet")
+                return
         if not self.ended:
             raise IllegalMove("roll-offs for prizes come after the night has ended")
-        self.roll_offs = {**self.roll_offs, event.data["category"]: event.data["winner"]}
+
+    def _on_roll_off(self, event: Event) -> None:
+        category = event.data["category"]
+        self._tie_decidable(category)
+        if event.data.get("split"):
+            self.splits = self.splits | {category}
+            self.roll_offs = {k: v for k, v in self.roll_offs.items() if k != category}
+        else:
+            self.roll_offs = {**self.roll_offs, category: event.data["winner"]}
+            self.splits = self.splits - {category}
         self._room_changed(event)
 
     def _on_revealed(self, event: Event) -> None:

@@ -12,6 +12,7 @@ from bunco.fold import Kind, LiveNight
 from bunco.models import Night
 from bunco.selectors import table_links
 from scoring import Phase, TableRound, decide_awards, pot_for, ranked
+from scoring.awards import decide_set_awards, set_key
 from scoring.roll import QUICK_KINDS, dice_for
 
 QUICK_LABELS = {
@@ -117,6 +118,8 @@ def table_context(state: LiveNight, number: int) -> dict:
         "extra_rolls": "Everyone who hasn't rolled gets one roll",
         "tie_break": _tie_text(state.rules), "done": "Done — waiting for the other tables",
     }.get(phase, "")
+    if playing and playing.choosing_first and phase == "tie_break":
+        status = "Tied! Everyone rolls three dice: the high total starts the roll-off (not scored)"
     quick = []
     if playing and playing.dice_expected == 3:
         for kind in QUICK_KINDS:
@@ -143,6 +146,9 @@ def table_context(state: LiveNight, number: int) -> dict:
         result = {"winners": _team_label(names), "names": names,
                   "scores": list(last.team_scores)}
     can_roll = bool(playing and not playing.done and not state.paused)
+    fuzzy = None
+    if state.fuzzy_die_table() == number:
+        fuzzy = state.fuzzy_die_holder or "the head table"
     return {
         "number": number,
         "is_head": number == 1,
@@ -165,6 +171,7 @@ def table_context(state: LiveNight, number: int) -> dict:
             (Kind.ROLL, Kind.FINISH), table=number)),
         "rolls": entries[-6:][::-1],
         "result": result,
+        "fuzzy_die": fuzzy,
         "seq": max(state.table_seq.get(number, 0), state.room_seq),
     }
 
@@ -275,14 +282,51 @@ def final_awards(night: Night, state: LiveNight) -> list[dict]:
         return []
     out = []
     for a in decide_awards(state.rules, state.night.stats, bunco_order=state.night.bunco_order,
-                           pot_cents=night_pot(night, state), roll_offs=state.roll_offs):
+                           pot_cents=night_pot(night, state), roll_offs=state.roll_offs,
+                           splits=sorted(state.splits)):
         payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else ""}
                    for n, c in (a.payouts or [(w, 0) for w in a.winners])]
         out.append({"category": str(a.category), "label": CATEGORY_LABELS[str(a.category)],
                     "share": a.share_label, "prize": a.prize, "value": a.value,
                     "payouts": payouts, "roll_off": list(a.roll_off),
+                    "can_split": a.can_split,
                     "amount": money(a.amount_cents) if a.amount_cents is not None else ""})
     return out
+
+
+def set_winners(state: LiveNight) -> list[dict]:
+    """Each finished set's own awards (Winning Moves: the set winner), with any tie the host
+    still has to settle. Keys (``set1:most_wins``) name the set for the roll-off forms."""
+    if not state.night or not state.rules.set_awards:
+        return []
+    out = []
+    for result in decide_set_awards(state.rules, state.night, roll_offs=state.roll_offs,
+                                    splits=sorted(state.splits)):
+        awards = [{"category": set_key(result.set_number, str(a.category)),
+                   "label": a.prize or CATEGORY_LABELS[str(a.category)],
+                   "winners": list(a.winners), "roll_off": list(a.roll_off),
+                   "can_split": a.can_split} for a in result.awards]
+        out.append({"number": result.set_number, "winner": ", ".join(result.winner),
+                    "awards": awards})
+    return out
+
+
+def pending_ties(night: Night, state: LiveNight) -> dict[str, dict]:
+    """Every tie waiting for the host: the night's prizes (after the night ends) and the
+    finished sets' awards, by key: the contenders and whether they may split instead."""
+    ties = {}
+    for s in set_winners(state):
+        for a in s["awards"]:
+            if a["roll_off"]:
+                ties[a["category"]] = {"key": a["category"], "contenders": a["roll_off"],
+                                       "label": f"Set {s['number']}: {a['label']}",
+                                       "can_split": a["can_split"]}
+    if state.ended:
+        for a in final_awards(night, state):
+            if a["roll_off"]:
+                ties[a["category"]] = {"key": a["category"], "contenders": a["roll_off"],
+                                       "label": a["label"], "can_split": a["can_split"]}
+    return ties
 
 
 def tv_room(night: Night, state: LiveNight) -> dict:
@@ -293,6 +337,7 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         order = state.night.bunco_order
         holder = order[-1] if order else None
     return {
+        "sets": set_winners(state),
         "standings": standings(state)[:12], "movement": movement(state),
         "races": prize_races(state) if state.started and not state.ended else [],
         "ended": state.ended,
@@ -308,10 +353,14 @@ def tv_bunco(state: LiveNight) -> dict:
     void = state.latest((Kind.VOID,))
     seq = max(state.room_seq, void.seq if void else 0)
     bunco = state.last_bunco
+    # The fuzzy die passes with each bunco (and back with a take-back): shown with them.
+    fuzzy = None
+    if state.rules.fuzzy_die and state.seated:
+        fuzzy = state.fuzzy_die_holder or "the head table"
     if bunco is None or state.ended or bunco not in state.rolls:
-        return {"bunco": None, "seq": seq}
+        return {"bunco": None, "seq": seq, "fuzzy": fuzzy}
     return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},
-            "seq": max(seq, bunco.seq)}
+            "seq": max(seq, bunco.seq), "fuzzy": fuzzy}
 
 
 def render_fragment(template: str, context: dict) -> str:
@@ -351,6 +400,7 @@ def host_board(night: Night, state: LiveNight) -> dict:
         "night": night, "rules": rules, "phase": state.phase, "players": players,
         "fee": money(state.entry_fee_cents), "tables": tables,
         "banner": round_banner(state), "room": room, "awards": room["awards"],
+        "ties": list(pending_ties(night, state).values()),
         "join_path": reverse("join", args=[night.join_token]),
         "tv_path": reverse("tv", args=[night.tv_token]), "tv_join_path": reverse("tv_join"),
         "seated_names": [s.name for t in state.tables for s in t.seats],

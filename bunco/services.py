@@ -767,18 +767,30 @@ def night_end(*, night: Night, key=None, actor: str = "host") -> ScoreEvent:
 @_refuse_on_domain_errors
 def prize_roll_off(*, night: Night, category: str, contenders: Sequence[str],
                    winner: str | None, rng: random.Random | None = None, key=None) -> str:
-    """Settle a tied prize: the host enters the roll-off's winner, or the app rolls."""
-    from scoring import roll_off
+    """Settle a tied prize (or a set's): the host enters the roll-off's winner, or the app
+    rolls the way the rules roll off a prize."""
+    from scoring.awards import settle_roll_off
 
     if not contenders:
         raise CommandRefused("that prize has no tie to roll off")
     if winner is None:
-        winner = roll_off(list(contenders), rng or random.SystemRandom(), category=category)
+        winner = settle_roll_off(night.rules, list(contenders), rng or random.SystemRandom(),
+                                 category=category.rsplit(":", 1)[-1])
     elif winner not in contenders:
         raise CommandRefused(f"{winner} is not tied for that prize")
     _command(night=night, key=key, actor="host", build=_simple(
         Kind.ROLL_OFF, data={"category": category, "winner": winner}))
     return winner
+
+
+@_refuse_on_domain_errors
+def prize_split(*, night: Night, category: str, can_split: bool, key=None) -> None:
+    """The players tied for a prize chose to share its money (seed 004: "they can decide how
+    they would like to divvy up the prize money"). A named prize cannot be split."""
+    if not can_split:
+        raise CommandRefused("that prize cannot be split: it goes to one person, by a roll-off")
+    _command(night=night, key=key, actor="host", build=_simple(
+        Kind.ROLL_OFF, data={"category": category, "split": True}))
 
 
 @_refuse_on_domain_errors

@@ -7,6 +7,7 @@ import io
 
 from bunco.fold import Kind, LiveNight, void_targets
 from bunco.models import Night, ScoreEvent
+from bunco.screens import set_winners
 from bunco.selectors import as_event
 from scoring import ROUNDS_PER_SET, round_of
 
@@ -15,11 +16,13 @@ CSV_COLUMNS = ["player", "set", "round", "table", "partner", "result", "points",
 
 
 def master_sheet(night: Night, state: LiveNight) -> list[dict]:
-    """One block per set: a row per player, a cell per round, and the player's totals."""
+    """One block per set: a row per player, a cell per round, the player's totals, and the
+    set's own awards once it is over (Winning Moves: the set winner)."""
     if state.night is None:
         return []
     names = [p.name for p in night.players.all() if p.name in state.night.stats]
-    cards = {name: state.night.scorecard(name) for name in names}
+    cards = state.night.scorecards(names)
+    set_awards = {s["number"]: s["awards"] for s in set_winners(state)}
     sets = []
     for set_number in range(1, night.rules.sets + 1):
         rows = []
@@ -35,7 +38,8 @@ def master_sheet(night: Night, state: LiveNight) -> list[dict]:
                 "buncos": sum(c["buncos"] for c in done),
                 "mini_buncos": sum(c["mini_buncos"] for c in done),
             })
-        sets.append({"number": set_number, "rounds": range(1, ROUNDS_PER_SET + 1), "rows": rows})
+        sets.append({"number": set_number, "rounds": range(1, ROUNDS_PER_SET + 1), "rows": rows,
+                     "awards": set_awards.get(set_number, [])})
     return sets
 
 
@@ -55,10 +59,12 @@ def master_sheet_csv(night: Night, state: LiveNight) -> str:
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     if state.night is not None:
-        for player in night.players.all():
-            for r in state.night.scorecard(player.name):
+        names = [p.name for p in night.players.all()]
+        cards = state.night.scorecards(names)
+        for name in names:
+            for r in cards[name]:
                 writer.writerow([safe_cell(v) for v in (
-                    player.name, r["set"], r["round"], r["table"], r["partner"] or "",
+                    name, r["set"], r["round"], r["table"], r["partner"] or "",
                     r["result"], r["points"], r["buncos"], r["mini_buncos"])])
     return out.getvalue()
 

@@ -39,6 +39,7 @@ urlpatterns = [
     path("host/nights/<int:pk>/awards/", host.host_awards, name="host_awards"),
     path("host/nights/<int:pk>/again/", host.host_night_again, name="host_night_again"),
     path("host/nights/<int:pk>/roll-off/", host.host_roll_off, name="host_roll_off"),
+    path("host/nights/<int:pk>/tie-split/", host.host_tie_split, name="host_tie_split"),
     path("host/nights/<int:pk>/reveal/", host.host_reveal, name="host_reveal"),
     path("host/nights/<int:pk>/night.json", host.host_night_file, name="host_night_file"),
     path("host/nights/<int:pk>/sheet.csv", host.host_sheet_csv, name="host_sheet_csv"),

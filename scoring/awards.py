@@ -9,6 +9,10 @@ Money is in whole cents. Two stated rules keep every cent accounted for:
   down; the cents left over go one each to the winners in alphabetical order.
 * A category nobody qualifies for (no bunco was rolled all night, say) passes its money to the
   first listed category that has a winner.
+
+Ties left after a category's ``then_by`` follow the category's own policy (``Award.ties``, or
+the night's ``award_ties``): split, roll off, or ask the tied players at the end of the night
+(seed 004). A named prize (a doormat, a medal) is never split: it always goes to one person.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 
 from .errors import IllegalMove
-from .night import PlayerStats
-from .rules import Award, AwardTies, Category, HouseRules, Stat
+from .night import Night, PlayerStats
+from .roll import ALL_DICE, BUNCO, HITS, roll_table
+from .rules import Award, AwardTies, Category, HouseRules, PrizeRollOff, Stat
 
 _COUNTED: dict[Category, Callable[[PlayerStats], int]] = {
     Category.MOST_BUNCOS: lambda s: s.buncos,
@@ -43,6 +48,7 @@ class AwardResult:
     amount_cents: int | None = None  # this category's money, when there is a pot
     payouts: tuple[tuple[str, int], ...] = ()  # (winner, cents)
     roll_off: tuple[str, ...] = ()  # contenders still to roll off (no winner yet)
+    can_split: bool = False  # a pending tie the tied players may split instead (seed 004)
 
     @property
     def share_label(self) -> str | None:
@@ -88,6 +94,42 @@ def roll_off(contenders: Sequence[str], rng: random.Random, *, lowest: bool = Fa
     return field_[0]
 
 
+def roll_off_to_points(contenders: Sequence[str], rng: random.Random, rules: HouseRules,
+                       round_number: int = 6) -> str:
+    """Winning Moves: "the first player to reach 5 points wins the roll off (points are scored
+    for rolling the number of the round just completed, as well as for Buncos.) To determine
+    who goes first in a roll-off, each player rolls all three dice. High total will roll first
+    (but does not score for this roll)." Equal high totals roll again; then the dice pass in
+    the listed order, and a player rolls on while scoring."""
+    field_ = list(contenders)
+    starters = field_
+    while len(starters) > 1:
+        totals = {name: sum(rng.randint(1, 6) for _ in range(3)) for name in starters}
+        best = max(totals.values())
+        starters = [n for n in starters if totals[n] == best]
+    scores = roll_table(rules, round_number)
+    points = dict.fromkeys(field_, 0)
+    turn = field_.index(starters[0])
+    while True:
+        name = field_[turn]
+        while True:
+            score = scores[ALL_DICE[rng.randrange(216)]]
+            if score.kind not in (HITS, BUNCO):
+                break
+            points[name] += score.points
+            if points[name] >= rules.roll_off_points:
+                return name
+        turn = (turn + 1) % len(field_)
+
+
+def settle_roll_off(rules: HouseRules, contenders: Sequence[str], rng: random.Random, *,
+                    category: str) -> str:
+    """A tied prize rolled off the way the rules say (``prize_roll_off``)."""
+    if rules.prize_roll_off is PrizeRollOff.TO_POINTS:
+        return roll_off_to_points(contenders, rng, rules)
+    return roll_off(contenders, rng, category=category)
+
+
 def decide_awards(
     rules: HouseRules,
     stats: Mapping[str, PlayerStats],
@@ -97,42 +139,104 @@ def decide_awards(
     awards: Sequence[Award] | None = None,
     rng: random.Random | None = None,
     roll_offs: Mapping[str, str] | None = None,
+    splits: Sequence[str] = (),
 ) -> list[AwardResult]:
-    """Every award's winners (and money). Ghosts are never eligible. Ties follow
-    ``rules.award_ties``: split, or a roll-off, played with ``rng`` or taken from ``roll_offs``
-    (category -> winner); without either, the result lists the contenders to roll off."""
+    """Every award's winners (and money). Ghosts are never eligible, nor (when the rules say
+    so) players who went home early. A tie follows the category's policy: split; a roll-off,
+    played with ``rng`` or taken from ``roll_offs`` (category -> winner); or the tied players'
+    choice, taken from ``roll_offs`` or ``splits`` (categories they chose to split; with
+    ``rng`` and no choice, the simulator splits). Without a decision the result lists the
+    contenders to roll off."""
     awards = list(rules.awards if awards is None else awards)
     roll_offs = roll_offs or {}
     already: set[str] = set()
     results: list[AwardResult] = []
+    holder = bunco_order[-1] if bunco_order else None
     for award in awards:
         eligible = [
             s for s in stats.values()
             if not s.ghost and not (rules.one_prize_per_person and s.name in already)
+            and not (s.left and not rules.left_early_win_awards)
         ]
-        contenders, value = _leaders(award, eligible, bunco_order)
-        winners, pending = contenders, ()
-        if len(contenders) > 1 and rules.award_ties is AwardTies.ROLL_OFF:
-            chosen = roll_offs.get(str(award.category))
-            lowest = award.category is Category.LOWEST_POINTS
+        contenders, value = _leaders(award, eligible, bunco_order, holder)
+        winners, pending, can_split = contenders, (), False
+        policy = award.tie_policy(rules.award_ties)
+        category = str(award.category)
+        if len(contenders) > 1 and policy is not AwardTies.SPLIT:
+            chosen = roll_offs.get(category)
             if chosen is not None and chosen not in contenders:
                 raise IllegalMove(f"{chosen} is not tied for {award.category}")
-            if chosen is None and rng is not None:
-                chosen = roll_off(contenders, rng, lowest=lowest)
-            winners, pending = ((chosen,), ()) if chosen else ((), contenders)
+            split = policy is AwardTies.ASK and chosen is None and (
+                category in splits or rng is not None)
+            if split:
+                winners = contenders
+            else:
+                if chosen is None and rng is not None:
+                    chosen = settle_roll_off(rules, contenders, rng, category=category)
+                winners, pending = ((chosen,), ()) if chosen else ((), contenders)
+                can_split = bool(pending) and policy is AwardTies.ASK
         already.update(winners)
         results.append(AwardResult(award.category, winners, award.share_percent,
-                                   award.prize, value, roll_off=pending))
+                                   award.prize, value, roll_off=pending, can_split=can_split))
     if pot_cents is not None:
         results = _pay(results, pot_cents)
     return results
 
 
+def set_key(set_number: int, category: str) -> str:
+    """The key of a set award's tie decision among the night's roll-offs and splits."""
+    return f"set{set_number}:{category}"
+
+
+@dataclass(frozen=True, slots=True)
+class SetResult:
+    """A finished set's own awards (Winning Moves: "The winner of the Set")."""
+
+    set_number: int
+    awards: tuple[AwardResult, ...]
+
+    @property
+    def winner(self) -> tuple[str, ...]:
+        """The first set award's winners (the set winner), empty while a roll-off is due."""
+        return self.awards[0].winners if self.awards else ()
+
+
+def decide_set_awards(
+    rules: HouseRules,
+    night: Night,
+    *,
+    rng: random.Random | None = None,
+    roll_offs: Mapping[str, str] | None = None,
+    splits: Sequence[str] = (),
+) -> list[SetResult]:
+    """Each finished set's awards (``rules.set_awards``), from that set's rounds only. Tie
+    decisions are keyed by ``set_key``."""
+    if not rules.set_awards:
+        return []
+    roll_offs = roll_offs or {}
+    out = []
+    for number in range(1, rules.sets + 1):
+        if not night.set_finished(number):
+            break
+        prefix = set_key(number, "")
+        order = [name for r in night.history if r.set_number == number for _, name in r.buncos]
+        results = decide_awards(
+            rules, night.set_stats(number), bunco_order=order, awards=rules.set_awards,
+            rng=rng, roll_offs={k[len(prefix):]: v for k, v in roll_offs.items()
+                                if k.startswith(prefix)},
+            splits=[k[len(prefix):] for k in splits if k.startswith(prefix)])
+        out.append(SetResult(number, tuple(results)))
+    return out
+
+
 def _leaders(
-    award: Award, eligible: list[PlayerStats], bunco_order: Sequence[str]
+    award: Award, eligible: list[PlayerStats], bunco_order: Sequence[str], holder: str | None
 ) -> tuple[tuple[str, ...], int | None]:
     category = award.category
     names = {s.name for s in eligible}
+    if category is Category.FUZZY_DIE:
+        # The prize follows the die: whoever holds it now, if they may win.
+        return ((holder,) if holder in names else ()), None
     if category in _SEQUENCE:
         order = [n for n in bunco_order if n in names]
         if not order:
@@ -175,8 +279,11 @@ def _pay(results: list[AwardResult], pot_cents: int) -> list[AwardResult]:
         amount = cents[i]
         payouts = tuple(split_evenly(amount, r.winners)) if r.winners else ()
         out.append(AwardResult(r.category, r.winners, r.share_percent, r.prize, r.value,
-                               amount, payouts, r.roll_off))
+                               amount, payouts, r.roll_off, r.can_split))
     return out
 
 
-__all__ = ["AwardResult", "Stat", "decide_awards", "roll_off", "split_evenly", "split_pot"]
+__all__ = [
+    "AwardResult", "SetResult", "Stat", "decide_awards", "decide_set_awards", "roll_off",
+    "roll_off_to_points", "set_key", "settle_roll_off", "split_evenly", "split_pot",
+]

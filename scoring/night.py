@@ -28,6 +28,7 @@ class PlayerStats:
     mini_buncos: int = 0
     wipeouts: int = 0
     points: int = 0
+    left: bool = False  # went home early: a ghost took the chair
 
 
 def standing_key(wins: int, buncos: int, points: int, name: str) -> tuple:
@@ -62,6 +63,7 @@ class TablePlay:
     seat_points: tuple[int, ...] = ()  # what each chair rolled itself this round
     seat_buncos: tuple[int, ...] = ()
     seat_minis: tuple[int, ...] = ()
+    seat_wipeouts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,28 +114,56 @@ class Night:
 
     def scorecard(self, name: str) -> list[dict]:
         """A player's paper scorecard: each round played, where, with whom, and how it went."""
-        rows = []
+        return self.scorecards((name,))[name]
+
+    def scorecards(self, names: Sequence[str] | None = None) -> dict[str, list[dict]]:
+        """Every (or each named) player's scorecard, in one pass over the night: a master
+        sheet of 2,000 players does not read the night 2,000 times."""
+        wanted = None if names is None else set(names)
+        cards: dict[str, list[dict]] = {n: [] for n in (names or ())}
         for record in self.history:
             for play in record.tables:
-                if name not in play.seats:
-                    continue
-                chair = play.seats.index(name)
-                team = next(t for t in play.teams if name in t)
-                partner = next((n for n in team if n != name), None)
-                rows.append({
-                    "set": record.set_number, "round": record.round_number,
-                    "table": play.number, "partner": partner,
-                    "result": "W" if name in play.winners else "L",
-                    "points": play.seat_points[chair] if play.seat_points else 0,
-                    "buncos": play.seat_buncos[chair] if play.seat_buncos else 0,
-                    "mini_buncos": play.seat_minis[chair] if play.seat_minis else 0,
-                })
-        return rows
+                for chair, name in enumerate(play.seats):
+                    if wanted is not None and name not in wanted:
+                        continue
+                    team = next(t for t in play.teams if name in t)
+                    partner = next((n for n in team if n != name), None)
+                    cards.setdefault(name, []).append({
+                        "set": record.set_number, "round": record.round_number,
+                        "table": play.number, "partner": partner,
+                        "result": "W" if name in play.winners else "L",
+                        "points": play.seat_points[chair] if play.seat_points else 0,
+                        "buncos": play.seat_buncos[chair] if play.seat_buncos else 0,
+                        "mini_buncos": play.seat_minis[chair] if play.seat_minis else 0,
+                    })
+        return cards
 
     @property
     def bunco_order(self) -> list[str]:
         """Every credited bunco's roller, first to last, across the night."""
         return [name for record in self.history for _, name in record.buncos]
+
+    @property
+    def fuzzy_die_holder(self) -> str | None:
+        """Who holds the fuzzy die after the rounds played: the last bunco roller (seed 000:
+        "she will shout "bunco", and receive the fuzzy die"); None while the head table still
+        holds it ("The head table holds the bell and fuzzy die")."""
+        order = self.bunco_order
+        return order[-1] if order else None
+
+    def set_stats(self, set_number: int) -> dict[str, PlayerStats]:
+        """Every player's (and ghost's) totals in one set only, for the set's own awards."""
+        stats = {name: PlayerStats(name, ghost=s.ghost, left=s.left)
+                 for name, s in self.stats.items()}
+        for record in self.history:
+            if record.set_number != set_number:
+                continue
+            for play in record.tables:
+                _credit_play(stats, play)
+        return stats
+
+    def set_finished(self, set_number: int) -> bool:
+        return self.set_number > set_number
 
     def start_round(self) -> RoomRound:
         if self.finished:
@@ -150,10 +180,11 @@ class Night:
     def finish_round(self, room: RoomRound) -> RoundRecord:
         if not room.done:
             raise IllegalMove("every table needs a result before the round can close")
-        plays = tuple(self._credit(table) for table in room.tables)
+        outcomes = [TableOutcome(t.winners, t.losers) for t in room.tables]
+        plays = tuple(self._credit(table, outcome)
+                      for table, outcome in zip(room.tables, outcomes, strict=True))
         record = RoundRecord(self.set_number, self.round_number, plays, tuple(room.bunco_log))
         self.history.append(record)
-        outcomes = [TableOutcome(t.winners, t.losers) for t in room.tables]
         self.tables = rotate(self.rules, self.tables, outcomes)
         if self.round_number == ROUNDS_PER_SET:
             self.set_number += 1
@@ -170,13 +201,14 @@ class Night:
         """Fix a typo in a name everywhere, the rounds already played included."""
         _rename(self, old, new)
 
-    def _credit(self, table: TableRound) -> TablePlay:
+    def _credit(self, table: TableRound, outcome: TableOutcome) -> TablePlay:
         spec = table.spec
-        winners, losers = set(table.winners), set(table.losers)
+        winners, losers = outcome.winners, outcome.losers
+        stats = self.stats
         for i, seat in enumerate(spec.seats):
             if seat.ghost:
                 continue
-            s = self.stats[seat.name]
+            s = stats[seat.name]
             s.wins += i in winners
             s.losses += i in losers
             s.buncos += table.seat_buncos[i]
@@ -189,13 +221,31 @@ class Night:
             seats=names,
             teams=tuple(tuple(names[i] for i in team) for team in spec.teams),
             scores=tuple(table.team_scores),
-            winners=tuple(names[i] for i in table.winners),
-            losers=tuple(names[i] for i in table.losers),
+            winners=tuple(names[i] for i in winners),
+            losers=tuple(names[i] for i in losers),
             rolls=table.rolls,
             seat_points=tuple(table.seat_points),
             seat_buncos=tuple(table.seat_buncos),
             seat_minis=tuple(table.seat_minis),
+            seat_wipeouts=tuple(table.seat_wipeouts),
         )
+
+
+def _credit_play(stats: dict[str, PlayerStats], play: TablePlay) -> None:
+    """Credit one table's round from its record (ghosts are never credited)."""
+    winners, losers = set(play.winners), set(play.losers)
+    for chair, name in enumerate(play.seats):
+        s = stats[name]
+        if s.ghost:
+            continue
+        s.wins += name in winners
+        s.losses += name in losers
+        if play.seat_points:
+            s.points += play.seat_points[chair]
+            s.buncos += play.seat_buncos[chair]
+            s.mini_buncos += play.seat_minis[chair]
+        if play.seat_wipeouts:
+            s.wipeouts += play.seat_wipeouts[chair]
 
 
 def _renamed(names, old: str, new: str):
@@ -237,6 +287,8 @@ def _substitute(self: Night, old: str, new: Seat) -> None:
             self.tables[t] = _keep_ghosts_apart(
                 TableSpec(spec.number, tuple(seats), spec.individuals))
             self.stats.setdefault(new.name, PlayerStats(new.name, ghost=new.ghost))
+            if new.ghost and not self.stats[old].ghost:
+                self.stats[old].left = True  # went home early
             return
     raise IllegalMove(f"{old} is not seated")
 
@@ -259,7 +311,7 @@ def _rename(self: Night, old: str, new: str) -> None:
             tuple(TablePlay(p.number, _renamed(p.seats, old, new),
                             tuple(_renamed(team, old, new) for team in p.teams), p.scores,
                             _renamed(p.winners, old, new), _renamed(p.losers, old, new), p.rolls,
-                            p.seat_points, p.seat_buncos, p.seat_minis)
+                            p.seat_points, p.seat_buncos, p.seat_minis, p.seat_wipeouts)
                   for p in r.tables),
             tuple((t, new if n == old else n) for t, n in r.buncos),
         )

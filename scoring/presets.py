@@ -10,6 +10,7 @@ from types import MappingProxyType
 from .rules import (
     AfterBell,
     AfterMini,
+    AtLeastOnce,
     AwardTies,
     BuncoEffect,
     FirstRoller,
@@ -17,9 +18,12 @@ from .rules import (
     HouseRules,
     Layout,
     PointsPerHit,
+    PrizeRollOff,
+    RollOffOrder,
     Rotation,
     RoundEnd,
     Seating,
+    TargetScope,
     TieBreak,
     Triples,
     award,
@@ -31,16 +35,22 @@ _WINNING_MOVES = HouseRules(
     triples=Triples.LOW_HIGH,
     after_mini_bunco=AfterMini.CONTINUE,
     team_target=21,
-    individual_target=11,
+    individual_target=11,  # individuals at a party of 5-11
+    one_table_target=21,  # One Table Bunco (2-4 players); 11 for the quick game
     round_end=RoundEnd.EACH_TABLE,
     after_bell=AfterBell.STOP,  # a true bunco ends the round at every table at once
     tie_break=TieBreak.ROLL_OFF,
     roll_off_points=5,
+    roll_off_order=RollOffOrder.HIGH_TOTAL_FIRST,
     rotation=Rotation.CIRCULAR,
-    layout=Layout.WM_LAYOUTS,
-    sets=1,
-    awards=(award("most_wins", prize="Set winner", then_by=["buncos"]),),
+    layout=Layout.WM_LAYOUTS,  # 2-4 players: One Table Bunco
+    first_roller=FirstRoller.LEFT_OF_WINNER_AT_ONE_TABLE,
+    sets=1,  # "For a longer party, take a break ... and then play a second Set."
+    # "The winner of the Set is the player with the most "W's."" Ties: most B's among the
+    # tied, then a roll-off to 5 points.
+    set_awards=(award("most_wins", prize="Set winner", then_by=["buncos"]),),
     award_ties=AwardTies.ROLL_OFF,
+    prize_roll_off=PrizeRollOff.TO_POINTS,
 )
 
 _PRESETS = {
@@ -73,7 +83,8 @@ _PRESETS = {
     "head-table": HouseRules(
         name="Head table rings",
         after_bell=AfterBell.FINISH_ROLL,
-        at_least_one_roll_each=True,
+        at_least_one_roll_each=True,  # "Each player gets a chance to roll at least once"
+        at_least_once=AtLeastOnce.TURN,
         tie_break=TieBreak.EXTRA_TURN_EACH,
         rotation=Rotation.CIRCULAR,
         sets=4,
@@ -106,8 +117,10 @@ _PRESETS = {
     "babz": HouseRules(
         name="Babz (ghosts and the doormat)",
         after_mini_bunco=AfterMini.END_TURN,
+        target_reached_by=TargetScope.PLAYER,  # "until someone ... reaches 21 points"
         round_end=RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO,
-        after_bell=AfterBell.FINISH_TURN,
+        after_bell=AfterBell.STOP,  # "everyone continues playing until the head table hits
+        # the gong": nothing lets a roller finish the turn, the head table's included
         head_table_winner=HeadTableWinner.TRIGGER_WINS,
         tie_break=TieBreak.EXTRA_TURN_EACH,
         rotation=Rotation.LADDER_HEAD_TO_BOTTOM,
@@ -120,7 +133,12 @@ _PRESETS = {
             award("most_losses", 10),
             award("lowest_points", prize="Upside-down pineapple doormat"),
         ),
-        award_ties=AwardTies.SPLIT,
+        # "we let them decide if they want a roll-off ... Or ... divvy up the prize money";
+        # the doormat, a named prize, always goes to one person (lowest roll-off wins it).
+        award_ties=AwardTies.ASK,
+        # The doormat "will go home with the person who had the lowest score of the night":
+        # a player who went home early does not (the host can change this).
+        left_early_win_awards=False,
     ),
 }
 

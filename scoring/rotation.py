@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import IllegalMove
 from .rules import FirstRoller, HouseRules, Partners, Rotation
-from .seating import uses_wm_layout
+from .seating import uses_wm_layout, wm_shape
 from .table import Seat, TableSpec
 
 WINNERS, LOSERS, EVERYONE = "W", "L", "ALL"
@@ -22,6 +22,10 @@ Move = tuple[str, int, bool]
 
 # Winning Moves, "Bunco for 5 to 11 players", as the seed writes each count.
 WM_MOVES: dict[int, list[list[Move]]] = {
+    # One Table Bunco: everyone keeps their chair; the player left of the winner starts.
+    2: [[(EVERYONE, 0, True)]],
+    3: [[(EVERYONE, 0, True)]],
+    4: [[(EVERYONE, 0, True)]],
     # Both at table 2 move to table 1; the two losers at table 1 move to table 2.
     5: [[(WINNERS, 0, True), (EVERYONE, 1, False)], [(LOSERS, 0, False)]],
     # Losing team at table 1 goes to table 2; both players from table 2 move to table 1.
@@ -60,8 +64,13 @@ class TableOutcome:
     losers: tuple[int, ...]
 
 
-def move_plan(rules: HouseRules, table_count: int, player_count: int) -> list[list[Move]]:
-    if uses_wm_layout(rules, player_count):
+def move_plan(rules: HouseRules, table_count: int, player_count: int,
+              shape: Sequence[tuple[int, bool]] | None = None) -> list[list[Move]]:
+    """The moves after a round. ``shape`` ((seats, individuals) per table) guards the Winning
+    Moves plans: a room not seated in that count's layout (a night seated before the layout
+    existed, or one where a player left) rotates by the rules' method instead."""
+    if uses_wm_layout(rules, player_count) and (
+            shape is None or tuple(shape) == wm_shape(player_count)):
         return WM_MOVES[player_count]
     last = table_count - 1
     if rules.rotation is Rotation.NONE:
@@ -90,8 +99,10 @@ def rotate(
     """The next round's tables after every table's ``outcome``."""
     if len(tables) != len(outcomes):
         raise IllegalMove("every table needs a result before anyone moves")
-    player_count = sum(1 for t in tables for s in t.seats if not s.ghost)
-    plan = move_plan(rules, len(tables), player_count)
+    # A ghost who took the chair of a player who left moves like that player: the layout is
+    # the count of chairs.
+    shape = [(len(t.seats), t.individuals) for t in tables]
+    plan = move_plan(rules, len(tables), sum(size for size, _ in shape), shape)
     result = []
     for dest, moves in enumerate(plan):
         groups = []
@@ -159,7 +170,8 @@ def first_seats(
 ) -> list[int]:
     """Who rolls first at each table: the scorekeeper (seat 0), or the player to the left of
     last round's winner when the rules say so and that winner sits at the table."""
-    if rules.first_roller is FirstRoller.SCOREKEEPER:
+    if rules.first_roller is FirstRoller.SCOREKEEPER or (
+            rules.first_roller is FirstRoller.LEFT_OF_WINNER_AT_ONE_TABLE and len(tables) > 1):
         return [0] * len(tables)
     out = []
     for spec in tables:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import IllegalMove
-from .roll import RollScore, check_round
+from .roll import RollScore, check_round, roll_table
 from .rules import HouseRules
 from .table import TableRound, TableSpec
 
@@ -27,6 +27,7 @@ class RoomRound:
         self.rules = rules
         self.round_number = round_number
         self.bunco_log: list[tuple[int, str]] = []  # (table number, roller) in rolling order
+        scores = roll_table(rules, round_number)
         self.tables = [
             TableRound(
                 rules,
@@ -35,6 +36,8 @@ class RoomRound:
                 is_head=i == 0,
                 first_seat=firsts[i],
                 bunco_log=self.bunco_log,
+                only_table=len(tables) == 1,
+                scores=scores,
             )
             for i, spec in enumerate(tables)
         ]

@@ -53,6 +53,34 @@ class AfterBell(StrEnum):
     FINISH_TURN = "finish_turn"  # the player rolling finishes the whole turn
 
 
+class TargetScope(StrEnum):
+    """Whose points reach the target that ends a round."""
+
+    TEAM = "team"  # the team's combined tally (most groups)
+    PLAYER = "player"  # seed 004: one player's own tally ("until someone ... reaches 21")
+
+
+class AtLeastOnce(StrEnum):
+    """What "everyone gets a chance to roll at least once" gives a player who has not rolled."""
+
+    ROLL = "roll"  # one roll
+    TURN = "turn"  # a whole turn: rolling on while scoring (seed 001)
+
+
+class RollOffOrder(StrEnum):
+    """Who starts a roll-off (the table tie-break and a prize's roll-off to points)."""
+
+    IN_TURN = "in_turn"  # the next tied player in seat order
+    HIGH_TOTAL_FIRST = "high_total_first"  # WM: all roll three dice, high total starts (unscored)
+
+
+class PrizeRollOff(StrEnum):
+    """How a tied prize is rolled off."""
+
+    HIGH_TOTAL = "high_total"  # three dice each, highest total (lowest for the lowest score)
+    TO_POINTS = "to_points"  # WM: first to ``roll_off_points`` in target dice and buncos
+
+
 class HeadTableWinner(StrEnum):
     HIGHER_TOTAL = "higher_total"
     TRIGGER_WINS = "trigger_wins"  # seed 004: the team that ended the round wins the head table
@@ -88,6 +116,9 @@ class Layout(StrEnum):
 class FirstRoller(StrEnum):
     SCOREKEEPER = "scorekeeper"
     LEFT_OF_LAST_WINNER = "left_of_last_winner"
+    # Winning Moves: the scorekeeper at a party; at One Table Bunco the player left of the
+    # round's winner.
+    LEFT_OF_WINNER_AT_ONE_TABLE = "left_of_winner_at_one_table"
 
 
 class Seating(StrEnum):
@@ -98,6 +129,7 @@ class Seating(StrEnum):
 class AwardTies(StrEnum):
     SPLIT = "split"
     ROLL_OFF = "roll_off"
+    ASK = "ask"  # seed 004: the tied players choose at the end of the night: split or roll off
 
 
 class Category(StrEnum):
@@ -133,18 +165,34 @@ class Award:
     share_percent: Decimal | None = None
     prize: str = ""
     then_by: tuple[Stat, ...] = ()  # tie-breakers before the tie policy applies (WM: buncos)
+    ties: AwardTies | None = None  # this category's tie policy; None: the night's ``award_ties``
+
+    @property
+    def named(self) -> bool:
+        """A named prize (a doormat, a medal) cannot be split: it goes to one person."""
+        return bool(self.prize)
+
+    def tie_policy(self, default: AwardTies) -> AwardTies:
+        """How a tie in this category is settled: a named prize always by a roll-off."""
+        if self.named:
+            return AwardTies.ROLL_OFF
+        return self.ties or default
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "category": str(self.category),
             "share_percent": None if self.share_percent is None else str(self.share_percent),
             "prize": self.prize,
             "then_by": [str(s) for s in self.then_by],
         }
+        if self.ties is not None:
+            out["ties"] = str(self.ties)
+        return out
 
 
-PLAYER_LIMITS = {Layout.ONE_TABLE: (2, 4)}
-DEFAULT_PLAYER_LIMITS = (4, 400)
+MAX_PLAYERS = 2000
+PLAYER_LIMITS = {Layout.ONE_TABLE: (2, 4), Layout.WM_LAYOUTS: (2, MAX_PLAYERS)}
+DEFAULT_PLAYER_LIMITS = (4, MAX_PLAYERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,12 +211,16 @@ class HouseRules:
     wipeout: bool = False
     team_target: int = 21
     individual_target: int = 11
+    one_table_target: int = 0  # a night of one table of players on their own; 0: as above
+    target_reached_by: TargetScope = TargetScope.TEAM
     round_end: RoundEnd = RoundEnd.HEAD_TABLE_TARGET
     after_bell: AfterBell = AfterBell.FINISH_TURN
     at_least_one_roll_each: bool = False
+    at_least_once: AtLeastOnce = AtLeastOnce.ROLL
     head_table_winner: HeadTableWinner = HeadTableWinner.HIGHER_TOTAL
     tie_break: TieBreak = TieBreak.EXTRA_TURN_EACH
     roll_off_points: int = 5
+    roll_off_order: RollOffOrder = RollOffOrder.IN_TURN
     rotation: Rotation = Rotation.CIRCULAR
     partners: Partners = Partners.CHANGE_EVERY_ROUND
     layout: Layout = Layout.TEAMS_WITH_GHOSTS
@@ -179,6 +231,9 @@ class HouseRules:
     awards: tuple[Award, ...] = ()
     award_ties: AwardTies = AwardTies.SPLIT
     one_prize_per_person: bool = False
+    prize_roll_off: PrizeRollOff = PrizeRollOff.HIGH_TOTAL
+    left_early_win_awards: bool = True  # players who went home early can win awards
+    set_awards: tuple[Award, ...] = ()  # decided for each set on its own (WM: the set winner)
 
     def __post_init__(self) -> None:
         # Accept plain strings for the enumerated dimensions (HouseRules(rotation="none")).
@@ -186,8 +241,9 @@ class HouseRules:
             default, value = f.default, getattr(self, f.name)
             if isinstance(default, StrEnum) and not isinstance(value, type(default)):
                 object.__setattr__(self, f.name, _enum(type(default), f.name, value))
-        if not isinstance(self.awards, tuple):
-            object.__setattr__(self, "awards", _coerce(_FIELD_AWARDS, self.awards))
+        for name in _AWARD_LISTS:
+            if not isinstance(getattr(self, name), tuple):
+                object.__setattr__(self, name, _coerce(_FIELDS[name], getattr(self, name)))
         _validate(self)
 
     # -- derived facts ---------------------------------------------------------------------
@@ -213,7 +269,7 @@ class HouseRules:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name == "awards":
+            if f.name in _AWARD_LISTS:
                 value = [a.to_dict() for a in value]
             elif isinstance(value, StrEnum):
                 value = str(value)
@@ -253,6 +309,7 @@ _INT_BOUNDS = {
     "team_target": (1, 200),
     "individual_target": (1, 200),
     "roll_off_points": (1, 50),
+    "one_table_target": (0, 200),
     "sets": (1, 10),
 }
 
@@ -260,10 +317,10 @@ _INT_BOUNDS = {
 def _coerce(f: dataclasses.Field, value: Any) -> Any:
     name = f.name
     default = f.default
-    if name == "awards":
+    if name in _AWARD_LISTS:
         if not isinstance(value, list | tuple):
-            raise RulesError("awards", "must be a list")
-        return tuple(_award_from(i, item) for i, item in enumerate(value))
+            raise RulesError(name, "must be a list")
+        return tuple(_award_from(i, item, name) for i, item in enumerate(value))
     if isinstance(default, StrEnum):
         return _enum(type(default), name, value)
     if isinstance(default, bool):
@@ -289,13 +346,13 @@ def _enum(kind: type[StrEnum], name: str, value: Any) -> StrEnum:
         raise RulesError(name, f"{value!r} is not one of: {allowed}") from None
 
 
-def _award_from(index: int, item: Any) -> Award:
-    where = f"awards[{index}]"
+def _award_from(index: int, item: Any, field_name: str = "awards") -> Award:
+    where = f"{field_name}[{index}]"
     if isinstance(item, Award):
         return item
     if not isinstance(item, dict):
         raise RulesError(where, "must be an object with a category")
-    unknown = sorted(set(item) - {"category", "share_percent", "prize", "then_by"})
+    unknown = sorted(set(item) - {"category", "share_percent", "prize", "then_by", "ties"})
     if unknown:
         raise RulesError(f"{where}.{unknown[0]}", "is not an award setting")
     category = _enum(Category, f"{where}.category", item.get("category"))
@@ -314,13 +371,18 @@ def _award_from(index: int, item: Any) -> Award:
     if not isinstance(then_by, list | tuple):
         raise RulesError(f"{where}.then_by", "must be a list")
     stats = tuple(_enum(Stat, f"{where}.then_by", s) for s in then_by)
-    return Award(category=category, share_percent=share, prize=prize.strip(), then_by=stats)
+    ties = item.get("ties")
+    if ties is not None:
+        ties = _enum(AwardTies, f"{where}.ties", ties)
+    return Award(category=category, share_percent=share, prize=prize.strip(), then_by=stats,
+                 ties=ties)
 
 
 def _validate(rules: HouseRules) -> None:
     if not isinstance(rules.name, str) or not rules.name.strip():
         raise RulesError("name", "must not be empty")
-    for name in ("wipeout", "at_least_one_roll_each", "fuzzy_die", "one_prize_per_person"):
+    for name in ("wipeout", "at_least_one_roll_each", "fuzzy_die", "one_prize_per_person",
+                 "left_early_win_awards"):
         if not isinstance(getattr(rules, name), bool):
             raise RulesError(name, "must be true or false")
     if not rules.name.strip():
@@ -334,14 +396,15 @@ def _validate(rules: HouseRules) -> None:
         if not low <= value <= high:
             raise RulesError(name, f"must be between {low} and {high}, not {value}")
     _validate_awards(rules.awards)
+    _validate_awards(rules.set_awards, "set_awards")
 
 
-def _validate_awards(awards: tuple[Award, ...]) -> None:
+def _validate_awards(awards: tuple[Award, ...], field_name: str = "awards") -> None:
     seen: set[Category] = set()
     total = Decimal(0)
     any_share = False
     for i, award in enumerate(awards):
-        where = f"awards[{i}]"
+        where = f"{field_name}[{i}]"
         if not isinstance(award, Award):
             raise RulesError(where, "must be an Award")
         if award.category in seen:
@@ -359,23 +422,26 @@ def _validate_awards(awards: tuple[Award, ...]) -> None:
         any_share = True
         total += share
     if any_share and total != 100:
-        raise RulesError("awards", f"the shares of the pot add up to {total}%, not 100%")
+        raise RulesError(field_name, f"the shares of the pot add up to {total}%, not 100%")
 
 
-def award(category: str, share: str | int | None = None, prize: str = "", then_by=()) -> Award:
+def award(category: str, share: str | int | None = None, prize: str = "", then_by=(),
+          ties: str | None = None) -> Award:
     """Shorthand used by the presets and tests."""
     return _award_from(
         0,
         {"category": category, "share_percent": None if share is None else str(share),
-         "prize": prize, "then_by": list(then_by)},
+         "prize": prize, "then_by": list(then_by), "ties": ties},
     )
 
 
 __all__ = [
-    "AfterBell", "AfterMini", "Award", "AwardTies", "BuncoEffect", "Category", "FirstRoller",
-    "HeadTableWinner", "HouseRules", "Layout", "Partners", "PointsPerHit", "Rotation", "RoundEnd",
-    "Seating", "Stat", "TieBreak", "Triples", "award",
+    "AfterBell", "AfterMini", "AtLeastOnce", "Award", "AwardTies", "BuncoEffect", "Category",
+    "FirstRoller", "HeadTableWinner", "HouseRules", "Layout", "MAX_PLAYERS", "Partners",
+    "PointsPerHit", "PrizeRollOff", "RollOffOrder", "Rotation", "RoundEnd", "Seating", "Stat",
+    "TargetScope", "TieBreak", "Triples", "award",
 ]
 
 
-_FIELD_AWARDS = next(f for f in dataclasses.fields(HouseRules) if f.name == "awards")
+_AWARD_LISTS = ("awards", "set_awards")
+_FIELDS = {f.name: f for f in dataclasses.fields(HouseRules)}

@@ -9,9 +9,14 @@ from .errors import RulesError
 from .rules import HouseRules, Layout, Seating
 from .table import Seat, TableSpec
 
-# Winning Moves, "Bunco for 5 to 11 players": table sizes, in order from the head table.
-# A table of four plays in teams; a table of two or three plays as individuals to 11.
+# Winning Moves, "One Table Bunco (For 2-4 players)" and "Bunco for 5 to 11 players": table
+# sizes, in order from the head table. At a party a table of four plays in teams and a table of
+# two or three plays as individuals to 11; One Table Bunco seats everyone on their own.
+WM_ONE_TABLE = range(2, 5)
 WM_SIZES: dict[int, tuple[int, ...]] = {
+    2: (2,),
+    3: (3,),
+    4: (4,),
     5: (3, 2),
     6: (4, 2),
     7: (4, 3),
@@ -26,13 +31,19 @@ def uses_wm_layout(rules: HouseRules, player_count: int) -> bool:
     return rules.layout is Layout.WM_LAYOUTS and player_count in WM_SIZES
 
 
+def wm_shape(player_count: int) -> tuple[tuple[int, bool], ...]:
+    """(seats, individuals) of each table in the Winning Moves layout for this count."""
+    return tuple((size, size < 4 or player_count in WM_ONE_TABLE)
+                 for size in WM_SIZES[player_count])
+
+
 def table_sizes(rules: HouseRules, player_count: int) -> list[tuple[int, bool]]:
     """(seats, individuals) for each table, head table first."""
     rules.check_player_count(player_count)
     if rules.layout is Layout.ONE_TABLE:
         return [(player_count, True)]
     if uses_wm_layout(rules, player_count):
-        return [(size, size < 4) for size in WM_SIZES[player_count]]
+        return list(wm_shape(player_count))
     return [(4, False)] * (-(-player_count // 4))
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .awards import AwardResult, decide_awards
+from .awards import AwardResult, SetResult, decide_awards, decide_set_awards
 from .night import Night, RoundRecord
 from .roll import ALL_DICE
 from .round import RoomRound
-from .rules import HouseRules, RoundEnd
+from .rules import HouseRules, RoundEnd, TieBreak
 from .table import Phase
 
 SECONDS_PER_ROLL = 6.0  # pick up, throw, read, announce, tap
@@ -36,6 +36,7 @@ class SimulatedNight:
     night: Night
     awards: list[AwardResult]
     round_seconds: list[float]  # estimated length of each round, moving included
+    sets: list[SetResult] = field(default_factory=list)  # each set's own awards
 
     @property
     def rounds(self) -> list[RoundRecord]:
@@ -53,31 +54,32 @@ class SimulatedNight:
 def play_round(room: RoomRound, rng: random.Random, *, seconds_per_roll: float) -> int:
     """Roll at every table in turn, one roll each, as if the tables played at once.
     Returns the number of rolls the busiest table made (the round's length in rolls)."""
-    tables = room.tables
     dice = ALL_DICE
     rnd = rng.random
-    roll = room.roll
-    playing, done = Phase.PLAYING, Phase.DONE
+    done, tie_break = Phase.DONE, Phase.TIE_BREAK
+    one_die = room.rules.tie_break is TieBreak.ONE_DIE
     ticks = 0
     timer_ticks = None
     if room.rules.round_end is RoundEnd.TIMER:
         timer_ticks = max(1, round(TIMER_PLAY_SECONDS / seconds_per_roll))
-    active = True
+    # The tables still playing; a finished table is dropped after each pass (a 2,000-player
+    # night has 500 tables, most of them done long before the busiest one).
+    active = [t for t in room.tables if t.phase is not done]
     while active:
-        active = False
         ticks += 1
-        for i, table in enumerate(tables):
+        for table in active:
             phase = table.phase
             if phase is done:
-                continue
-            active = True
-            if phase is playing or table.dice_expected == 3:
-                roll(i, dice[int(rnd() * 216)])
+                continue  # the bell, rung earlier in this pass, stopped it
+            if phase is tie_break and one_die:
+                table.roll((1 + int(rnd() * 6),))
             else:
-                roll(i, (1 + int(rnd() * 6),))
+                table.roll(dice[int(rnd() * 216)])
+            if table.rang_bell_for_room and not room.bell_rung:
+                room.ring_bell()
         if ticks == timer_ticks and not room.bell_rung:
             room.ring_bell()
-    ticks -= 1  # the last pass found every table done
+        active = [t for t in active if t.phase is not done]
     return ticks
 
 
@@ -101,8 +103,18 @@ def simulate_night(
         ticks = play_round(room, rng, seconds_per_roll=seconds_per_roll)
         night.finish_round(room)
         round_seconds.append(ticks * seconds_per_roll + seconds_between_rounds)
+    set_results = decide_set_awards(rules, night, rng=rng)
     awards = decide_awards(rules, night.stats, bunco_order=night.bunco_order, rng=rng)
-    return SimulatedNight(rules_id, seed, night, awards, round_seconds)
+    return SimulatedNight(rules_id, seed, night, awards, round_seconds, set_results)
+
+
+def _award_json(a: AwardResult) -> dict:
+    return {
+        "category": str(a.category),
+        "winners": list(a.winners),
+        "share": a.share_label,
+        "prize": a.prize or None,
+    }
 
 
 def night_to_json(sim: SimulatedNight) -> dict:
@@ -140,14 +152,16 @@ def night_to_json(sim: SimulatedNight) -> dict:
             }
             for r in sim.rounds
         ],
-        "awards": [
+        "awards": [_award_json(a) for a in sim.awards],
+        "sets": [
             {
-                "category": str(a.category),
-                "winners": list(a.winners),
-                "share": a.share_label,
-                "prize": a.prize or None,
+                "set": number,
+                "winner": list(by_set[number].winner) if number in by_set else [],
+                "awards": [_award_json(a) for a in by_set[number].awards]
+                if number in by_set else [],
             }
-            for a in sim.awards
+            for by_set in [{r.set_number: r for r in sim.sets}]
+            for number in range(1, sim.night.rules.sets + 1)
         ],
     }
 
@@ -186,9 +200,14 @@ def night_summary(
         lines.append(
             f"  {s.name:<16}{s.wins:>4}{s.losses:>4}{s.buncos:>4}{s.mini_buncos:>6}{s.points:>8}"
         )
+    for result in sim.sets:
+        lines += ["", f"Set {result.set_number}:"]
+        for a in result.awards:
+            who = ", ".join(a.winners) if a.winners else "nobody qualified"
+            lines.append(f"  {a.prize or str(a.category).replace('_', ' ')}: {who}")
     lines += ["", "Awards:"]
     if not sim.awards:
-        lines.append("  (these rules list no awards)")
+        lines.append("  (these rules list no awards for the whole night)")
     for a in sim.awards:
         label = a.share_label or a.prize
         who = ", ".join(a.winners) if a.winners else "nobody qualified"

@@ -12,13 +12,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import IllegalMove
-from .roll import BUNCO, HITS, TRIPLE_KINDS, WIPEOUT, RollScore, check_dice, roll_table
+from .roll import BUNCO, HITS, MISS, TRIPLE_KINDS, WIPEOUT, RollScore, check_dice, roll_table
 from .rules import (
     AfterBell,
+    AtLeastOnce,
     BuncoEffect,
     HeadTableWinner,
     HouseRules,
+    RollOffOrder,
     RoundEnd,
+    TargetScope,
     TieBreak,
 )
 
@@ -79,6 +82,7 @@ class Phase(StrEnum):
 
 
 _ROLL_OFF_KINDS = frozenset({HITS, BUNCO})
+_PLAYING = Phase.PLAYING
 
 
 class TableRound:
@@ -93,6 +97,8 @@ class TableRound:
         is_head: bool,
         first_seat: int = 0,
         bunco_log: list | None = None,
+        only_table: bool = False,
+        scores: dict | None = None,
     ):
         if not 0 <= first_seat < len(spec.seats):
             raise IllegalMove(f"table {spec.number} has no seat {first_seat}")
@@ -100,8 +106,17 @@ class TableRound:
         self.round_number = round_number
         self.spec = spec
         self.is_head = is_head
-        self.target = rules.individual_target if spec.individuals else rules.team_target
-        self._scores = roll_table(rules, round_number)
+        if not spec.individuals:
+            self.target = rules.team_target
+        elif only_table and rules.one_table_target:
+            self.target = rules.one_table_target  # WM One Table Bunco: 21 (11 for a quick game)
+        else:
+            self.target = rules.individual_target
+        # Seed 004 keeps a tally per player: one player's own points reach the target.
+        self._player_target = (
+            rules.target_reached_by is TargetScope.PLAYER and not spec.individuals)
+        # ``scores``: the round's roll table, looked up once for all of a room's tables.
+        self._scores = scores if scores is not None else roll_table(rules, round_number)
         n = len(spec.seats)
         self._team_of = [spec.team_of(i) for i in range(n)]
         self._ghost = [s.ghost for s in spec.seats]
@@ -124,6 +139,8 @@ class TableRound:
         self._queue: list[int] = []  # seats still to roll (extra rolls, laps, one-die)
         self._tie_values: dict[int, int] = {}
         self._roll_off_scores: dict[int, int] = {}
+        self._order_totals: dict[int, int] = {}  # a roll-off's unscored rolls for who starts
+        self.choosing_first = False  # a roll-off's tied players roll for who starts
         self._self_ending = rules.round_end is RoundEnd.EACH_TABLE or (
             is_head
             and rules.round_end
@@ -180,12 +197,12 @@ class TableRound:
         if seat is not None and seat != self.current:
             if not 0 <= seat < self._n:
                 raise IllegalMove(f"table {self.spec.number} has no seat {seat + 1}")
-            if self.phase is not Phase.PLAYING:
+            if self.phase is not _PLAYING:
                 raise IllegalMove(
                     f"it is {self.spec.seats[self.current].name}'s roll at table "
                     f"{self.spec.number}, not {self.spec.seats[seat].name}'s")
             self.current = seat
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not _PLAYING:
             return self._roll_outside_play(dice)
         # The common case, kept flat because a simulated night makes thousands of these.
         try:
@@ -196,6 +213,9 @@ class TableRound:
         self.rolls += 1
         self._rolled[seat] = True
         kind = score.kind
+        if kind == MISS:  # more than half of all rolls: nothing scored, nothing rings
+            self.current = seat + 1 if seat + 1 < self._n else 0
+            return score
         ghost = self._ghost[seat]
         if ghost or kind == WIPEOUT:
             self._apply(seat, score)
@@ -209,7 +229,9 @@ class TableRound:
             elif kind in TRIPLE_KINDS:
                 self.seat_minis[seat] += 1
         if (
-            self._self_ending and self.team_scores[self._team_of[seat]] >= self.target
+            self._self_ending
+            and (self.seat_points[seat] if self._player_target
+                 else self.team_scores[self._team_of[seat]]) >= self.target
         ) or (kind == BUNCO and self._bunco_triggers and not ghost):
             self._trigger(seat, score)
             if self.rules.after_bell is AfterBell.FINISH_TURN and score.keeps_turn:
@@ -240,7 +262,8 @@ class TableRound:
         if phase is Phase.FINISHING:
             if self.rules.after_bell is not AfterBell.FINISH_TURN or not score.keeps_turn:
                 self._end_play()
-        else:  # EXTRA_ROLLS: one roll each for those who had none
+        elif not (self.rules.at_least_once is AtLeastOnce.TURN and score.keeps_turn):
+            # EXTRA_ROLLS: one roll (or one turn) each for those who had none
             self._next_in_queue()
         return score
 
@@ -354,6 +377,12 @@ class TableRound:
         elif method is TieBreak.ROLL_OFF:
             self._queue = []
             self._roll_off_scores = dict.fromkeys(tied, 0)
+            if self.rules.roll_off_order is RollOffOrder.HIGH_TOTAL_FIRST:
+                # Seed 000: "each player rolls all three dice. High total will roll first (but
+                # does not score for this roll)." Equal high totals roll again.
+                self.choosing_first = True
+                self._queue = seats
+                self._order_totals = {}
         else:
             self._queue = seats
         self.current = seats[0]
@@ -378,6 +407,9 @@ class TableRound:
             return None
         score = self._lookup(dice)
         team = self._team_of[seat]
+        if self.choosing_first:
+            self._choose_first(seat, dice)
+            return None
         if method is TieBreak.EXTRA_TURN_EACH:
             # One more lap: the rolls count as play (points, buncos), then most points wins.
             self._apply(seat, score)
@@ -399,6 +431,22 @@ class TableRound:
             return score
         self._pass_among_tied(seat)
         return score
+
+    def _choose_first(self, seat: int, dice: Sequence[int]) -> None:
+        self._order_totals[seat] = sum(dice)
+        self._queue.pop(0)
+        if self._queue:
+            self.current = self._queue[0]
+            return
+        best = max(self._order_totals.values())
+        top = [s for s, total in self._order_totals.items() if total == best]
+        if len(top) == 1:
+            self.choosing_first = False
+            self.current = top[0]
+        else:
+            self._queue = top
+            self._order_totals = {}
+            self.current = top[0]
 
     def _pass_among_tied(self, seat: int) -> None:
         n = len(self._rolled)

@@ -20,7 +20,7 @@ def simulate(*args) -> str:
 
 def test_json_output_has_the_public_shape():
     data = json.loads(simulate("--rules", "babz", "--players", "13", "--seed", "7", "--json"))
-    assert set(data) == {"rules", "seed", "players", "rounds", "awards"}
+    assert set(data) == {"rules", "seed", "players", "rounds", "awards", "sets"}
     assert (data["rules"], data["seed"]) == ("babz", 7)
     ghosts = [p for p in data["players"] if p["ghost"]]
     assert len(data["players"]) == 16 and len(ghosts) == 3
@@ -80,8 +80,8 @@ def test_sets_option_changes_the_number_of_rounds():
     [
         (["--rules", "poker", "--players", "12"], "unknown rules 'poker'"),
         (["--rules", "winning-moves-solo", "--players", "5"], "2 to 4 players, not 5"),
-        (["--rules", "babz", "--players", "3"], "4 to 400 players, not 3"),
-        (["--rules", "babz", "--players", "401"], "4 to 400 players, not 401"),
+        (["--rules", "babz", "--players", "3"], "4 to 2000 players, not 3"),
+        (["--rules", "babz", "--players", "2001"], "4 to 2000 players, not 2001"),
     ],
 )
 def test_bad_arguments_give_a_clear_error(args, message):
@@ -119,3 +119,13 @@ def test_benchmark_prints_nights_per_second_against_a_baseline():
     text = out.getvalue()
     assert "nights/s" in text and "baseline" in text
     assert text.splitlines()[-1].startswith("babz")
+
+
+def test_benchmark_measures_a_two_thousand_player_night_and_prints_the_figures():
+    """Seating, every round, rotation and awards of 2,000 players, printed (not asserted: the
+    figures depend on the machine)."""
+    out = StringIO()
+    call_command("benchmark", "--nights", "1", "--players", "2000", "--sets", "1",
+                 "--rules", "clockwise", stdout=out)
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("clockwise") and "a night in" in last and "s of CPU" in last

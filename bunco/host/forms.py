@@ -160,8 +160,10 @@ class AwardsForm(forms.Form):
         "invalid": "the prize list was not sent whole; reload the page",
         "required": "the prize list was not sent whole; reload the page",
         "max_value": f"at most {MAX_PRIZES} prizes"})
-    award_ties = forms.ChoiceField(choices=[("split", "split"), ("roll_off", "roll off")],
-                                   required=False)
+    award_ties = forms.ChoiceField(choices=[("split", "split"), ("roll_off", "roll off"),
+                                            ("ask", "the tied players choose")],
+                                   required=False, error_messages={
+                                       "invalid_choice": "Ties: pick one of the choices"})
     one_prize_per_person = forms.BooleanField(required=False)
     pot = money_field("pot")
 
@@ -185,8 +187,12 @@ class AwardsForm(forms.Form):
                 raise forms.ValidationError("the order of a prize must be a number") from None
             if order != order or abs(order) > 1000:
                 raise forms.ValidationError("the order of a prize must be a small number")
-            rows.append((order, i, {"category": category[:40], "share_percent": share,
-                                    "prize": self.data.get(f"prize_{i}", "").strip()[:80]}))
+            row = {"category": category[:40], "share_percent": share,
+                   "prize": self.data.get(f"prize_{i}", "").strip()[:80]}
+            ties = self.data.get(f"ties_{i}", "")
+            if ties:
+                row["ties"] = ties[:20]  # the rules engine names a bad value
+            rows.append((order, i, row))
         data["awards"] = [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
         data["award_ties"] = data.get("award_ties") or "split"
         return data

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from enum import StrEnum
 
-from scoring import HouseRules
+from scoring import PRESETS, HouseRules
 
 EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
     "points_per_hit": ("Points per die showing the round's number",
@@ -28,6 +28,13 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
     "team_target": ("Points that win a round (teams)", "Usually 21.", {}),
     "individual_target": ("Points that win a round (players on their own)",
                           "11 at small Winning Moves tables; 21 at one table.", {}),
+    "one_table_target": ("Points that win a round at a night of one table",
+                         "One table of 2-4 players on their own (Winning Moves One Table "
+                         "Bunco): 21, or 11 for a quick game. 0: as for players on their own.",
+                         {}),
+    "target_reached_by": ("Whose points reach the target", "",
+                          {"team": "The team's points together",
+                           "player": "One player's own points"}),
     "round_end": ("What ends the round", "",
                   {"head_table_target": "A head-table team reaches the target",
                    "head_table_target_or_bunco": "Head table reaches the target or rolls a bunco",
@@ -38,15 +45,21 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
                     "finish_roll": "The roller finishes that roll",
                     "finish_turn": "The roller finishes the whole turn"}),
     "at_least_one_roll_each": ("Everyone rolls at least once a round", "", {}),
+    "at_least_once": ("At least once means", "When everyone rolls at least once a round.",
+                      {"roll": "One roll", "turn": "A whole turn (rolling on while scoring)"}),
     "head_table_winner": ("Who wins the head table", "",
                           {"higher_total": "The higher score",
-                           "trigger_wins": "The team that ended the round"}),
+                           "trigger_wins": "The team that ended the round, even if behind"}),
     "tie_break": ("Ties at a table", "",
                   {"extra_turn_each": "One more turn each, most points wins",
                    "one_die": "One die each, highest wins",
                    "first_to_hit": "Keep rolling, first to roll the target wins",
                    "roll_off": "Roll off to a few points"}),
     "roll_off_points": ("Roll-off points", "For the roll-off tie-break.", {}),
+    "roll_off_order": ("Who starts a roll-off", "",
+                       {"in_turn": "The next tied player",
+                        "high_total_first": "All roll three dice; the high total starts "
+                                            "(not scored)"}),
     "rotation": ("Moving after a round", "",
                  {"circular": "Losers walk to the next table",
                   "ladder_drop_one": "Winners move up, losers move down",
@@ -60,14 +73,54 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
                 "one_table": "One table, 2-4 players on their own"}),
     "first_roller": ("Who rolls first", "",
                      {"scorekeeper": "The table's scorekeeper",
-                      "left_of_last_winner": "The player left of the last winner"}),
+                      "left_of_last_winner": "The player left of the last winner",
+                      "left_of_winner_at_one_table": "The scorekeeper; at one table, the player "
+                                                     "left of the last winner"}),
     "seating": ("First seating", "",
                 {"random": "At random", "starred_sheets": "Starred sheets pick the head table"}),
     "fuzzy_die": ("Fuzzy die passes to each bunco roller", "", {}),
     "sets": ("Sets of six rounds", "2 to 4 is usual.", {}),
-    "award_ties": ("Tied prizes", "", {"split": "Split the money", "roll_off": "Roll off"}),
+    "award_ties": ("Tied prizes", "A named prize (a doormat, a medal) always goes to one "
+                   "person, by a roll-off.",
+                   {"split": "Split the money", "roll_off": "Roll off",
+                    "ask": "The tied players choose at the end: split or roll off"}),
+    "prize_roll_off": ("A prize's roll-off", "",
+                       {"high_total": "Three dice each, highest total (lowest for the lowest "
+                                      "score)",
+                        "to_points": "First to the roll-off points, high total starts"}),
     "one_prize_per_person": ("One prize per person", "", {}),
+    "left_early_win_awards": ("Players who went home early can win prizes", "", {}),
 }
+
+
+def _plain(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _awards_text(awards) -> str:
+    return ", ".join(a.prize or str(a.category).replace("_", " ") for a in awards) or "—"
+
+
+def presets_table() -> dict:
+    """The presets side by side, in plain words: every dimension on which they differ, and
+    the prizes each awards per set."""
+    presets = list(PRESETS.values())
+    rows = []
+    for f in dataclasses.fields(HouseRules):
+        if f.name not in EXPLAINED:
+            continue
+        label, _, choice_text = EXPLAINED[f.name]
+        values = [getattr(r, f.name) for r in presets]
+        if len(set(values)) == 1:
+            continue
+        rows.append({"name": f.name, "label": label, "values": [
+            choice_text.get(v.value, v.value) if isinstance(v, StrEnum) else _plain(v)
+            for v in values]})
+    rows.append({"name": "set_awards", "label": "Prizes for each set",
+                 "values": [_awards_text(r.set_awards) for r in presets]})
+    return {"ids": list(PRESETS), "names": [r.name for r in presets], "rows": rows}
 
 
 def rule_fields(rules: HouseRules) -> list[dict]:

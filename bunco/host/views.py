@@ -28,7 +28,7 @@ from bunco.host.forms import (
     SwapForm,
     TakeBackForm,
 )
-from bunco.host.rules_form import rule_fields
+from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Person, Player
 from bunco.selectors import current_night, live_state
@@ -271,8 +271,9 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "Prizes saved.")
             return redirect("host_night", night.pk)
     rules = night.rules
-    rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize}
-            for a in rules.awards] + [{"category": "", "share": "", "prize": ""}] * 2
+    rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize,
+             "ties": a.ties.value if a.ties else ""}
+            for a in rules.awards] + [{"category": "", "share": "", "prize": "", "ties": ""}] * 2
     return render(request, "bunco/host/awards.html", {
         "night": night, "rules": rules, "rows": rows,
         "categories": screens.CATEGORY_LABELS.items(),
@@ -287,12 +288,22 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
 def host_roll_off(request, night):
     """Settle a tied prize: the host enters the roll-off's winner, or the app rolls for them."""
     data = _valid(RollOffForm, request)
-    state = live_state(night)
-    pending = {a["category"]: a["roll_off"] for a in screens.final_awards(night, state)}
+    tie = screens.pending_ties(night, live_state(night)).get(data["category"], {})
     winner = services.prize_roll_off(night=night, category=data["category"],
-                                     contenders=pending.get(data["category"], []),
+                                     contenders=tie.get("contenders", []),
                                      winner=data["winner"] or None)
     messages.success(request, f"{winner} wins the roll-off.")
+
+
+@_host_command
+def host_tie_split(request, night):
+    """The players tied for a prize chose to share its money."""
+    data = _valid(RollOffForm, request)
+    tie = screens.pending_ties(night, live_state(night)).get(data["category"])
+    if tie is None:
+        raise CommandRefused("that prize has no tie to settle")
+    services.prize_split(night=night, category=data["category"], can_split=tie["can_split"])
+    messages.success(request, "The tied players split the prize.")
 
 
 @_host_command
@@ -424,6 +435,7 @@ def host_rules(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("host_night", night.pk)
     return render(request, "bunco/host/rules.html", {
         "night": night, "rules": rules, "fields": rule_fields(rules), "presets": PRESETS,
+        "table": presets_table(),
         "fee_plain": f"{night.entry_fee_cents / 100:.2f}",
     })
 

@@ -14,8 +14,9 @@ from bunco.models import Night, ScoreEvent, new_token
 
 
 @pytest.fixture
-def host_client(client, db, settings, tmp_path):
+def host_client(client, db, settings, tmp_path, monkeypatch):
     settings.DATA_DIR = tmp_path  # this test's own host link: other tests keep theirs
+    monkeypatch.delenv("BUNCO_HOST_SECRET", raising=False)
     client.get(f"/host/{auth.host_secret()}/")
     return client
 

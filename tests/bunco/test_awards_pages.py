@@ -113,3 +113,23 @@ def test_the_tv_reveals_the_prizes_one_by_one(host_client, client, seated_night)
     host_client.post(f"/host/nights/{seated_night.pk}/reveal/")
     html = client.get(tv).content.decode()
     assert html.count('class="hidden"') == 5 and 'data-category="most_buncos"' in html
+
+
+def test_each_prize_can_have_its_own_tie_policy(host_client, seated_night):
+    """Seed 004: "For ties on the Final Score Sheet, we let them decide" -- a policy per prize,
+    not one for the night. A bad policy is refused by name and changes nothing."""
+    url = f"/host/nights/{seated_night.pk}/awards/"
+    data = form([("1", "most_buncos", "50", ""), ("2", "most_wins", "50", "")])
+    data.update(award_ties="ask", ties_0="roll_off")
+    host_client.post(url, data)
+    seated_night.refresh_from_db()
+    rules = seated_night.rules
+    assert rules.award_ties.value == "ask"
+    assert [a.ties.value if a.ties else None for a in rules.awards] == ["roll_off", None]
+    assert 'value="roll_off" selected' in host_client.get(url).content.decode()
+    before = seated_night.rules_json
+    data["ties_1"] = "coin_toss"
+    response = host_client.post(url, data, follow=True).content.decode()
+    assert "coin_toss" in response and "is not one of" in response
+    seated_night.refresh_from_db()
+    assert seated_night.rules_json == before

@@ -143,18 +143,18 @@ def test_taking_back_an_older_roll_moves_nobody_elses_points(seated_night):
     assert table.spec.seats[table.current].name == seats[3]
 
 
-def test_a_mistaken_bell_and_a_tables_done_are_taken_back_together(seated_night):
-    services.round_start(night=seated_night)
-    bunco = roll(seated_night, 1, quick="bunco").row  # babz: a head-table bunco rings the bell
-    services.table_finish(night=seated_night, claim=claim_for(live_state(seated_night), 2),
+def test_a_mistaken_bell_and_a_tables_done_are_taken_back_together(finishing_night):
+    services.round_start(night=finishing_night)
+    bunco = roll(finishing_night, 1, quick="bunco").row  # babz: a head-table bunco rings the bell
+    services.table_finish(night=finishing_night, claim=claim_for(live_state(finishing_night), 2),
                           key=uuid.uuid4(), actor="table 2")
     with pytest.raises(CommandRefused, match="ask the host"):
-        services.roll_undo(night=seated_night, claim=claim_for(live_state(seated_night), 1),
+        services.roll_undo(night=finishing_night, claim=claim_for(live_state(finishing_night), 1),
                            key=uuid.uuid4(), actor="table 1")
-    preview = services.take_back_preview(night=seated_night, what="bell")
+    preview = services.take_back_preview(night=finishing_night, what="bell")
     assert preview.target.seq == bunco.seq and len(preview.seqs) == 2
-    services.event_void(night=seated_night, seq="bell")
-    state = live_state(seated_night)
+    services.event_void(night=finishing_night, seq="bell")
+    state = live_state(finishing_night)
     assert not state.room.bell_rung and state.room.tables[1].phase.value == "playing"
     assert state.room.tables[0].team_scores == [0, 0]
 

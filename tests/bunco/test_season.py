@@ -16,9 +16,11 @@ def host_client(client, db):
 
 
 def two_nights():
-    from scoring import sample_names
+    from scoring import PRESETS, sample_names
 
+    # Ties split at once (not left for the tied players to choose), so every prize is paid.
     first = services.night_create(name="March", rules_id="babz", entry_fee_cents=500,
+                                  rules=PRESETS["babz"].replace(award_ties="split"),
                                   player_names=sample_names(12))
     services.night_seat(night=first)
     finish_night(first)

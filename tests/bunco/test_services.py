@@ -56,7 +56,7 @@ def test_seating_logs_the_tables_and_makes_a_join_link_per_table(seated_night):
 @pytest.mark.django_db
 def test_seating_too_few_players_is_refused():
     night = services.night_create(name="X", rules_id="babz", player_names=["Ann", "Bo"])
-    with pytest.raises(CommandRefused, match="4 to 400 players, not 2"):
+    with pytest.raises(CommandRefused, match="4 to 2000 players, not 2"):
         services.night_seat(night=night)
     assert not ScoreEvent.objects.filter(kind="seated").exists()
 

@@ -1,9 +1,12 @@
 """A live Daphne server plus the system Chromium, shared by the browser tests."""
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from asgiref.sync import SyncToAsync
 from channels.testing import ChannelsLiveServerTestCase
+from daphne.testing import DaphneProcess
 from django.test import override_settings
 from playwright.sync_api import sync_playwright
 
@@ -19,11 +22,23 @@ os.environ["BUNCO_HOST_SECRET"] = HOST_SECRET
 LAN_ADDRESS = "127.0.0.1"
 
 
+class ForkedDaphne(DaphneProcess):
+    """The live server, forked from the test process. A fork copies asgiref's one sync thread
+    executor but not its thread: if an earlier test (a websocket consumer's database call) had
+    started that thread, every request in the child would wait for it forever. The child
+    starts its own."""
+
+    def run(self):
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        super().run()
+
+
 @pytest.mark.browser
 @override_settings(LAN_ADDRESS=LAN_ADDRESS, PUBLIC_URL="")
 class BrowserTestCase(ChannelsLiveServerTestCase):
     # Static files as at a party: WhiteNoise, from the collected files, compressed.
     serve_static = False
+    ProtocolServerProcess = ForkedDaphne
 
     @classmethod
     def setUpClass(cls):

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from bunco import services
 from bunco.selectors import live_state
-from scoring import decide_awards, sample_names
+from scoring import PRESETS, decide_awards, sample_names
 from tests.playing import finish_night
 
 from .base import HOST_SECRET as SECRET
@@ -17,7 +17,9 @@ from .base import BrowserTestCase
 
 
 def play_a_whole_night():
+    # Ties split at once (not left for the tied players to choose), so every cent is paid.
     night = services.night_create(name="Finale", rules_id="babz", entry_fee_cents=1000,
+                                  rules=PRESETS["babz"].replace(award_ties="split"),
                                   player_names=sample_names(12))
     services.night_seat(night=night, rng=random.Random(8))
     assert finish_night(night, rng=random.Random(9), end=False).phase == "over"

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from bunco import services
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.selectors import live_state
-from scoring import sample_names
+from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 
 from .base import HOST_SECRET as SECRET
@@ -30,9 +30,10 @@ def in_thread(work):
 
 class LiveCoreInBrowsers(BrowserTestCase):
 
-    def night(self):
+    def night(self, **changes):
         def setup():
             night = services.night_create(name="Core", rules_id="babz",
+                                          rules=PRESETS["babz"].replace(**changes),
                                           player_names=sample_names(12))
             services.night_seat(night=night, rng=random.Random(3))
             services.round_start(night=night)
@@ -133,7 +134,7 @@ class LiveCoreInBrowsers(BrowserTestCase):
         assert not ScoreEvent.objects.filter(night=night, kind="renamed").exists()
 
     def test_a_mistaken_bell_is_taken_back_after_the_host_sees_what_it_changes(self):
-        night = self.night()
+        night = self.night(after_bell="finish_turn")  # the tables finish their turns
         in_thread(lambda: roll(night, 1, quick="bunco"))  # rings the bell under these rules
         link = TableLink.objects.get(night=night, number=3)
         device = self.page(f"/t/{link.token}/")

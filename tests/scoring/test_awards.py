@@ -31,8 +31,11 @@ def by_category(results):
 
 
 def test_babz_pot_40_20_15_15_10_with_a_tie_split_to_the_cent():
-    """Seed 004: $100 pot (10 players x $10). Ann and Bea tie for most buncos and split 40%."""
-    results = by_category(decide_awards(PRESETS["babz"], NIGHT, pot_cents=10_000))
+    """Seed 004: $100 pot (10 players x $10). Ann and Bea tie for most buncos (and most wins)
+    and, asked, choose to split: "they can decide how they would like to divvy up the prize
+    money"."""
+    results = by_category(decide_awards(PRESETS["babz"], NIGHT, pot_cents=10_000,
+                                        splits=["most_buncos", "most_wins"]))
     assert results["most_buncos"].winners == ("Ann", "Bea")
     assert results["most_buncos"].payouts == (("Ann", 2000), ("Bea", 2000))
     assert results["highest_points"].payouts == (("Cat", 2000),)
@@ -66,10 +69,11 @@ def test_pot_split_always_adds_up(pot):
 def test_fuzzy_die_group_prizes_most_buncos_wins_losses():
     """Seed 000's group: grand prize most buncos, second most wins, third most losses."""
     results = decide_awards(PRESETS["fuzzy-die"], NIGHT)
-    assert [(str(r.category), r.winners, r.prize) for r in results] == [
-        ("most_buncos", ("Ann", "Bea"), "Grand prize"),
-        ("most_wins", ("Ann", "Bea"), "Second prize"),
-        ("most_losses", ("Dee",), "Third prize"),
+    # Named prizes go to one person each: the tied pairs roll off.
+    assert [(str(r.category), r.winners, r.roll_off, r.prize) for r in results] == [
+        ("most_buncos", (), ("Ann", "Bea"), "Grand prize"),
+        ("most_wins", (), ("Ann", "Bea"), "Second prize"),
+        ("most_losses", ("Dee",), (), "Third prize"),
     ]
 
 
@@ -82,7 +86,7 @@ def test_clockwise_medals_for_wins_buncos_and_mini_buncos():
 
 
 def test_one_prize_per_person_skips_earlier_winners_in_list_order():
-    rules = PRESETS["babz"].replace(one_prize_per_person=True)
+    rules = PRESETS["babz"].replace(one_prize_per_person=True, award_ties="split")
     results = by_category(decide_awards(rules, NIGHT, pot_cents=10_000))
     assert results["most_buncos"].winners == ("Ann", "Bea")
     assert results["highest_points"].winners == ("Cat",)
@@ -115,7 +119,7 @@ def test_roll_off_ties_are_played_with_dice_or_entered_by_the_host():
 def test_winning_moves_set_winner_most_wins_then_most_buncos():
     rules = PRESETS["winning-moves"]
     tied = stats(("Ann", 4, 2, 1, 0, 50), ("Bea", 4, 2, 2, 0, 40), ("Cat", 1, 5, 0, 0, 20))
-    (result,) = decide_awards(rules, tied)
+    (result,) = decide_awards(rules, tied, awards=rules.set_awards)
     assert result.winners == ("Bea",)
 
 

@@ -160,5 +160,5 @@ def test_seating_refuses_bad_names():
         seat_night(HouseRules(), ["Ann", "ann", "Bo", "Cy"], random.Random(1))
     with pytest.raises(ValueError, match="empty"):
         seat_night(HouseRules(), ["Ann", " ", "Bo", "Cy"], random.Random(1))
-    with pytest.raises(ValueError, match="4 to 400 players, not 3"):
+    with pytest.raises(ValueError, match="4 to 2000 players, not 3"):
         seat_night(HouseRules(), ["Ann", "Bo", "Cy"], random.Random(1))

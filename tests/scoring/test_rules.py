@@ -80,6 +80,6 @@ def test_invalid_json_is_a_rules_error():
 
 def test_player_limits():
     assert PRESETS["winning-moves-solo"].player_limits == (2, 4)
-    assert PRESETS["babz"].player_limits == (4, 400)
+    assert PRESETS["babz"].player_limits == (4, 2000)
     with pytest.raises(RulesError, match="2 to 4 players, not 5"):
         PRESETS["winning-moves-solo"].check_player_count(5)

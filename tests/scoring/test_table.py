@@ -110,23 +110,6 @@ def test_babz_head_table_bunco_ends_the_round_but_elsewhere_play_goes_on():
     assert r.bell_rung
 
 
-def test_babz_the_head_table_team_that_rang_wins_even_when_behind():
-    """Seed 004: the team of the player who got the bunco or 21 automatically wins."""
-    rules = PRESETS["babz"].replace(team_target=30)
-    r = room(rules, 1, "ABCD", "EFGH")
-    r.roll(0, (1, 1, 5))  # A: 2
-    r.roll(0, BUNCO1)  # A: 23 (a bunco at the head table rings; B's team has 0)
-    r.roll(0, MISS)
-    assert r.tables[0].done and r.tables[0].winners == (0, 2)
-    head = table(rules)
-    for _ in range(12):  # A scores 24 in 12 rolls of two ones
-        head.roll(hits(2))
-    head.roll(MISS)
-    head.roll(BUNCO1)  # B: 21 < 24 but B's bunco ended the round
-    head.roll(MISS)
-    assert head.team_scores == [24, 21] and head.winners == (1, 3)
-
-
 def test_babz_baby_bunco_passes_the_dice():
     t = table(PRESETS["babz"])
     t.roll((4, 4, 4))
@@ -155,19 +138,32 @@ def test_winning_moves_true_bunco_ends_the_round_at_every_table():
 
 
 def test_winning_moves_roll_off_to_five_counts_only_target_dice():
+    """Seed 000: "In a roll off, the first player to reach 5 points wins the roll off (points
+    are scored for rolling the number of the round just completed, as well as for Buncos.) To
+    determine who goes first in a roll-off, each player rolls all three dice. High total will
+    roll first (but does not score for this roll)." """
     rules = PRESETS["winning-moves"]
     r = room(rules, 3, "ABCD", "EFGH")
     r.roll(1, (3, 3, 3))  # a bunco at table 2 ends table 1 at 0-0
     head = r.tables[0]
-    assert head.phase is Phase.TIE_BREAK
-    roller = head.current
+    assert head.phase is Phase.TIE_BREAK and head.choosing_first
+    assert head.current == 1  # B, C, D, A roll three dice each for who goes first
+    assert head.roll((6, 6, 4)) is None  # B: 16, not scored
+    head.roll((3, 3, 6))  # C: 12
+    head.roll((5, 5, 6))  # D: 16, equal high total with B: B and D roll again
+    head.roll((1, 2, 3))  # A: 6
+    assert head.choosing_first and head.current == 1
+    head.roll((1, 1, 2))  # B: 4
+    head.roll((2, 2, 1))  # D: 5, high total: D rolls first
+    assert not head.choosing_first and head.current == 3
+    assert head.team_scores == [0, 0]
     head.roll((2, 2, 2))  # a low bunco scores nothing in a roll-off and passes the dice
-    assert head.current != roller
+    assert head.current == 0
     head.roll((3, 3, 1))
     head.roll((3, 3, 1))
     assert head.phase is Phase.TIE_BREAK
-    head.roll((3, 2, 1))
-    assert head.done and head.winner_team == head.spec.team_of(head.current)
+    head.roll((3, 2, 1))  # A: 5 points
+    assert head.done and head.winner_team == 0
     assert head.team_scores == [0, 0]  # roll-off points are not round points
 
 
@@ -209,10 +205,8 @@ def test_first_to_hit_tie_break_the_first_target_die_wins():
 def test_extra_turn_each_tie_break_plays_a_lap_and_counts_the_points():
     rules = PRESETS["babz"]
     r = room(rules, 1, "ABCD", "EFGH")
-    r.roll(0, BUNCO1)
-    r.roll(0, MISS)
+    r.roll(0, BUNCO1)  # the gong: table 2 stops at once, 0-0
     other = r.tables[1]
-    other.roll(MISS)
     assert other.phase is Phase.TIE_BREAK
     other.roll(hits(1))  # F
     other.roll(MISS)
