@@ -65,21 +65,29 @@ def play_round(room: RoomRound, rng: random.Random, *, seconds_per_roll: float) 
     # The tables still playing; a finished table is dropped after each pass (a 2,000-player
     # night has 500 tables, most of them done long before the busiest one).
     active = [t for t in room.tables if t.phase is not done]
+    bell_rung = room.bell_rung
     while active:
         ticks += 1
+        finished = False
         for table in active:
             phase = table.phase
             if phase is done:
+                finished = True
                 continue  # the bell, rung earlier in this pass, stopped it
             if phase is tie_break and one_die:
                 table.roll((1 + int(rnd() * 6),))
             else:
                 table.roll(dice[int(rnd() * 216)])
-            if table.rang_bell_for_room and not room.bell_rung:
+            if table.phase is done:
+                finished = True
+            if not bell_rung and table.rang_bell_for_room:
                 room.ring_bell()
+                bell_rung = finished = True  # the bell may have stopped other tables
         if ticks == timer_ticks and not room.bell_rung:
             room.ring_bell()
-        active = [t for t in active if t.phase is not done]
+            bell_rung = finished = True
+        if finished:
+            active = [t for t in active if t.phase is not done]
     return ticks
 
 
