@@ -80,13 +80,19 @@ def table_link():
     return night, TableLink.objects.get(night=night, number=1)
 
 
-@pytest.mark.django_db(transaction=True)
-async def test_junk_from_a_screen_gets_an_error_and_the_screen_stays_connected():
+async def table_screen():
+    """Table 1's device of a night in play, connected, its snapshot read."""
     night, link = await database_sync_to_async(table_link)()
     ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
         (b"origin", b"http://localhost"), (b"host", b"localhost")])
     assert (await ws.connect())[0]
     await ws.receive_from()  # the snapshot
+    return night, ws
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_junk_from_a_screen_gets_an_error_and_the_screen_stays_connected():
+    night, ws = await table_screen()
     for text in JUNK:
         await ws.send_to(text_data=text)
         answer = await ws.receive_from()
@@ -107,11 +113,7 @@ async def test_junk_from_a_screen_gets_an_error_and_the_screen_stays_connected()
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_flooding_screen_is_told_to_slow_down_then_closed():
-    _, link = await database_sync_to_async(table_link)()
-    ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
-        (b"origin", b"http://localhost"), (b"host", b"localhost")])
-    assert (await ws.connect())[0]
-    await ws.receive_from()
+    _, ws = await table_screen()
     for _ in range(limits.WS_BURST):  # a burst a real screen could make is served
         await ws.send_json_to({"type": "sync", "shows": {}})
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": {"key": "k1"}})
