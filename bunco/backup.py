@@ -37,7 +37,8 @@ def night_file(night: Night) -> dict:
                   "entry_fee_cents": night.entry_fee_cents, "pot_cents": night.pot_cents,
                   "roll_offs": night.roll_offs, "revealed": night.revealed,
                   "created_at": night.created_at.isoformat()},
-        "players": [{"name": p.name, "position": p.position, "left_early": p.left_early}
+        "players": [{"name": p.name, "position": p.position, "left_early": p.left_early,
+                     "device": p.device}
                     for p in night.players.order_by("position", "pk")],
         "events": [{**{f: _plain(getattr(e, f)) for f in EVENT_FIELDS},
                     "created_at": e.created_at.isoformat()} for e in events],

@@ -884,7 +884,10 @@ def night_restore(*, data) -> Night:
         Player.objects.bulk_create([
             Player(night=night, name=n, person=people[n],
                    position=p["position"] if isinstance(p.get("position"), int) else i,
-                   left_early=bool(p.get("left_early")))
+                   left_early=bool(p.get("left_early")),
+                   # the phone that claimed the player (a hash), as the log's claims say
+                   device=p["device"] if isinstance(p.get("device"), str)
+                   and len(p["device"]) <= 64 else "")
             for i, (n, p) in enumerate(zip(names, players, strict=True))])
         TableLink.objects.bulk_create([TableLink(night=night, number=n)
                                        for n in range(1, len(state.tables) + 1)])

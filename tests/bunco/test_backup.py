@@ -44,6 +44,7 @@ def played_night():
     while live_state(night).phase != "over":
         play_round(night, rng=rng)
     services.night_end(night=night)
+    night.players.filter(name="P5").update(device="f" * 64)  # claimed by a phone
     return Night.objects.get(pk=night.pk)
 
 
@@ -78,6 +79,8 @@ def test_a_night_file_opens_on_a_fresh_install_as_the_identical_night(host):
     assert what_the_host_sees(restored) == before
     assert restored.tv_token != json.loads(data)["night"].get("tv_token")
     assert restored.table_links.count() == len(live_state(restored).tables)
+    claimed = {p.name: p.device for p in restored.players.all() if p.device}
+    assert claimed == {"P5": "f" * 64}  # the phone that claimed a player keeps it
 
 
 @pytest.mark.parametrize("content, message", [
