@@ -299,7 +299,8 @@
       el.hidden = !!flags[el.dataset.unless];
     });
     document.querySelectorAll("[data-fill=next-round]").forEach(function (el) {
-      el.textContent = "round " + d.round + (d.set && d.set !== "1" ? " of set " + d.set : "");
+      // Name the set too when the night has more than one ("start set 2, round 1").
+      el.textContent = (el.dataset.sets !== "1" && d.set ? "set " + d.set + ", " : "") + "round " + d.round;
     });
   }
   document.addEventListener("submit", function (e) {

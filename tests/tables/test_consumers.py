@@ -126,7 +126,7 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
     seen = []
     while not await ws.receive_nothing(timeout=0.2):
         seen.append(await ws.receive_from())
-    assert any("Round over" in m and 'data-testid="where"' in m for m in seen)
+    assert any("Round 1 over" in m and 'data-testid="where"' in m for m in seen)
 
     # From now on she hears her new table, not her old one.
     def other_table():
