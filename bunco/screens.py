@@ -79,11 +79,10 @@ def _banner(state: LiveNight) -> Banner:
         n, s = state.night.round_number, state.night.set_number
         head = "Find your seat"
         if phase == "between_rounds":
-            done = history[-1]
-            head = f"Round {done.round_number} over — see your result, then your next seat"
+            head = f"Round {history[-1].round_number} over"
+        upcoming = f"set {s}, round {n}" if sets > 1 else f"round {n}"
         return Banner(phase, n, s, n, False, head,
-                      f"Next: set {s} of {sets}, round {n}, starts with the host's bell.",
-                      last_bell)
+                      f"Next: {upcoming}, at the host's bell.", last_bell)
     if phase == "over":
         return Banner(phase, None, None, 0, False, "That was the last round!",
                       "Stay where you are: the host will announce the prizes.", last_bell)

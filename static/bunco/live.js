@@ -467,7 +467,7 @@
         var bdi = document.createElement("bdi"); bdi.textContent = r.who; li.appendChild(bdi);
       }
       if (r.round) li.appendChild(document.createTextNode(" (round " + r.round + ", table " + r.table + ")"));
-      li.appendChild(document.createTextNode(" was not counted: "));
+      li.appendChild(document.createTextNode(": "));
       var why = document.createElement("span"); why.className = "why"; why.textContent = r.error;
       li.appendChild(why);
       var btn = document.createElement("button");
