@@ -3,6 +3,7 @@ broadcaster both use these, so a pushed fragment and a reloaded page are always 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
@@ -11,9 +12,18 @@ from django.urls import reverse
 from bunco.fold import Kind, LiveNight
 from bunco.models import Night
 from bunco.selectors import table_links
-from scoring import Phase, TableRound, decide_awards, pot_for, ranked
+from scoring import (
+    BellDuty,
+    Phase,
+    TableRound,
+    decide_awards,
+    pot_for,
+    ranked,
+    turn_keeping_rolls,
+)
 from scoring.awards import decide_set_awards, set_key
 from scoring.roll import QUICK_KINDS, dice_for
+from scoring.rules import AfterBell
 
 QUICK_LABELS = {
     "miss": "Miss", "hit1": "1 hit", "hit2": "2 hits", "mini": "Mini bunco",
@@ -59,10 +69,7 @@ def _banner(state: LiveNight) -> Banner:
     if phase == "playing":
         room = state.room
         n, s = room.round_number, state.night.set_number
-        if room.bell_rung:
-            detail = "Bell! Finish as the rules say, then wait for the next round."
-        else:
-            detail = f"Roll for {n}s."
+        detail = BELL_DETAIL[state.rules.after_bell] if room.bell_rung else f"Roll for {n}s."
         bell_id = f"{s}-{n}" if room.bell_rung else last_bell
         if state.paused:
             return Banner(phase, n, s, n, room.bell_rung, "Paused",
@@ -72,13 +79,66 @@ def _banner(state: LiveNight) -> Banner:
         n, s = state.night.round_number, state.night.set_number
         head = "Find your seat"
         if phase == "between_rounds":
-            head = "Round over — move to your new seat"
+            head = f"Round {history[-1].round_number} over"
+        upcoming = f"set {s}, round {n}" if sets > 1 else f"round {n}"
         return Banner(phase, n, s, n, False, head,
-                      f"Round {n} of set {s}/{sets} starts with the host's bell.", last_bell)
-    if phase in ("over", "ended"):
+                      f"Next: {upcoming}, at the host's bell.", last_bell)
+    if phase == "over":
+        return Banner(phase, None, None, 0, False, "That was the last round!",
+                      "Stay where you are: the host will announce the prizes.", last_bell)
+    if phase == "ended":
         return Banner(phase, None, None, 0, False, "That's the night!", "Thanks for playing.",
                       last_bell)
     return Banner(phase, None, None, 0, False, "Getting ready", "The host is checking players in.")
+
+
+# What the bell means, room-wide, under each house rule for after the bell; each table's
+# fragment names who finishes (``bell_duty``).
+BELL_DETAIL = {
+    AfterBell.STOP: "Bell! Stop rolling now; each table's screen says what is left.",
+    AfterBell.FINISH_ROLL: "Bell! Whoever is rolling finishes that roll, then stop.",
+    AfterBell.FINISH_TURN: "Bell! Whoever is rolling finishes the turn, then stop.",
+}
+DUTY_TEXT = {
+    AfterBell.STOP: "Bell! Stop now.",
+    AfterBell.FINISH_ROLL: "finishes this roll, then stop.",
+    AfterBell.FINISH_TURN: "finishes this turn, then stop.",
+}
+
+
+def bell_duty(playing: TableRound | None) -> dict | None:
+    """What the bell tells this table to do, as the engine says the house rules have it."""
+    duty: BellDuty | None = playing.bell_duty() if playing else None
+    if duty is None:
+        return None
+    who = ghost = None
+    if duty.seat is not None:
+        spec = playing.spec
+        who = spec.seats[spec.roller_of(duty.seat)].name
+        if spec.seats[duty.seat].ghost:
+            ghost = spec.seats[duty.seat].name
+    text = DUTY_TEXT[duty.then]
+    if duty.then is AfterBell.STOP and not playing.done:
+        text = "Bell! Regular play stops here."  # its extra rolls or tie-break follow
+    return {"then": str(duty.then), "who": who, "ghost": ghost, "text": text}
+
+
+def turn_preview(state: LiveNight, playing: TableRound, quick: list[str]) -> dict:
+    """What a phone needs to move the turn on by itself while its taps wait to be sent: the
+    rollers in turn order from the current one, and the taps (quick buttons, sorted dice)
+    that keep the turn, as the engine scores them."""
+    spec = playing.spec
+    order = []
+    for chair in playing.turn_order():
+        seat = spec.seats[chair]
+        roller = spec.seats[spec.roller_of(chair)].name
+        order.append(f"{roller} (for {seat.name})" if seat.ghost else seat.name)
+    keeps = turn_keeping_rolls(state.rules, playing.round_number)
+    kinds = [k for k in quick
+             if "".join(map(str, sorted(dice_for(state.rules, playing.round_number, k))))
+             in keeps]
+    return {"order": json.dumps(order, ensure_ascii=False),
+            "keeps": " ".join(kinds + sorted(keeps))}
 
 
 def _team_label(names) -> str:
@@ -113,8 +173,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         phase = "paused"
     status = {
         "paused": "Paused by the host",
-        "playing": "", "finishing": "Bell! Finish the roll in progress"
-        if state.rules.after_bell.value == "finish_roll" else "Bell! Finish your turn",
+        "playing": "", "finishing": "",
         "extra_rolls": "Everyone who hasn't rolled gets one roll",
         "tie_break": _tie_text(state.rules), "done": "Done — waiting for the other tables",
     }.get(phase, "")
@@ -139,12 +198,22 @@ def table_context(state: LiveNight, number: int) -> dict:
                     for e in state.round_events
                     if e.kind == Kind.FINISH and e.table == number and e.seq not in state.voided]
         entries.sort(key=lambda e: e["seq"])
-    result = None
+    result = next_teams = None
     if state.last_room and not room:
+        # Between rounds the table shows the round's final tally; the next round's teams
+        # follow, unless that was the night's last round.
         last = state.last_room.tables[number - 1]
         names = [last.spec.seats[i].name for i in last.winners]
         result = {"winners": _team_label(names), "names": names,
-                  "scores": list(last.team_scores)}
+                  "scores": list(last.team_scores),
+                  "round_number": last.round_number}
+        teams = [{"label": _team_label(n), "names": n, "score": last.team_scores[t],
+                  "progress": min(100, round(100 * last.team_scores[t] / last.target)),
+                  "winner": last.winner_team == t}
+                 for t, n in enumerate([last.spec.seats[i].name for i in seats]
+                                       for seats in last.spec.teams)]
+        if state.phase == "between_rounds":
+            next_teams = [[spec.seats[i].name for i in seats] for seats in spec.teams]
     can_roll = bool(playing and not playing.done and not state.paused)
     fuzzy = None
     if state.fuzzy_die_table() == number:
@@ -171,6 +240,10 @@ def table_context(state: LiveNight, number: int) -> dict:
             (Kind.ROLL, Kind.FINISH), table=number)),
         "rolls": entries[-6:][::-1],
         "result": result,
+        "next_teams": next_teams,
+        "bell_duty": None if state.paused else bell_duty(playing),
+        "turns": turn_preview(state, playing, quick)
+        if can_roll and playing.phase is Phase.PLAYING and playing.dice_expected == 3 else None,
         "fuzzy_die": fuzzy,
         "seq": max(state.table_seq.get(number, 0), state.room_seq),
     }
@@ -193,8 +266,8 @@ def standings(state: LiveNight) -> list[dict]:
 
 def movement(state: LiveNight) -> list[dict]:
     """Where each player goes next, after a round closed."""
-    if not state.last_room or state.room:
-        return []
+    if not state.last_room or state.room or state.phase != "between_rounds":
+        return []  # nobody moves after the night's last round
     before = {s.name: t.spec.number for t in state.last_room.tables for s in t.spec.seats}
     out = []
     for spec in state.tables:
@@ -213,23 +286,50 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
             table_html: str | None = None) -> dict:
     """A player's own phone: where they sit, with whom, their table, their scorecard.
     ``table_html`` is their table's fragment when it has been rendered already."""
-    where = state.seat_of(name)
+    where = state.seat_of(name) if state.phase not in ("over", "ended") else None
     stats = state.night.stats.get(name) if state.night else None
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
-           "card": scorecard(state, name), "seq": state.room_seq}
+           "card": scorecard(state, name), "seq": state.room_seq,
+           "result": round_result(state, name) if state.room is None else None,
+           "last_round": state.phase in ("over", "ended")}
     if where:
         number, chair = where
         spec = state.tables[number - 1]
         partner = spec.partner_of(chair)
         ctx.update(table=number, seat=chair + 1, individuals=spec.individuals,
                    partner=spec.seats[partner].name if partner is not None else None,
-                   partner_ghost=bool(partner is not None and spec.seats[partner].ghost),
-                   table_html=table_html if table_html is not None else render_fragment(
-                       "tables/_table.html", {"t": table_context(state, number)}))
+                   partner_ghost=bool(partner is not None and spec.seats[partner].ghost))
+        if ctx["result"] is None:  # between rounds the result stands in for the table
+            ctx["table_html"] = table_html if table_html is not None else render_fragment(
+                "tables/_table.html", {"t": table_context(state, number)})
         moves = {m["name"]: m for m in movement(state)}
         if name in moves and moves[name]["from"] not in (None, number):
             ctx["moved_from"] = moves[name]["from"]
     return ctx
+
+
+def round_result(state: LiveNight, name: str) -> dict | None:
+    """How the round just closed went for ``name``: the final tally of their table, won or
+    lost, with whom, and the buncos they rolled. None before the first round ends."""
+    if not state.night or not state.night.history:
+        return None
+    record = state.night.history[-1]
+    play = next((p for p in record.tables if name in p.seats), None)
+    if play is None:
+        return None
+    chair = play.seats.index(name)
+    mine = next(t for t, team in enumerate(play.teams) if name in team)
+    others = [s for t, s in enumerate(play.scores) if t != mine]
+    return {
+        "set": record.set_number, "round": record.round_number, "table": play.number,
+        "won": name in play.winners,
+        "partners": [n for n in play.teams[mine] if n != name],
+        "score": play.scores[mine], "others": others,
+        "tally": [{"names": list(team), "score": play.scores[t], "mine": t == mine,
+                   "winner": bool(set(team) & set(play.winners))}
+                  for t, team in enumerate(play.teams)],
+        "buncos": play.seat_buncos[chair] if play.seat_buncos else 0,
+    }
 
 
 def scorecard(state: LiveNight, name: str) -> dict:

@@ -19,19 +19,21 @@ from .night import (
     standing_key,
 )
 from .presets import PRESETS, preset
-from .roll import RollScore, roll_table, score_roll
+from .roll import RollScore, roll_table, score_roll, turn_keeping_rolls
 from .rotation import TableOutcome, first_seats, move_plan, rotate
 from .round import RoomRound
 from .rules import Award, Category, HouseRules, award
 from .seating import seat_night, table_sizes
 from .simulate import night_summary, night_to_json, sample_names, simulate_night
-from .table import Phase, Seat, TableRound, TableSpec
+from .table import BellDuty, Phase, Seat, TableRound, TableSpec
 
 __all__ = [
-    "Award", "AwardResult", "Category", "HouseRules", "IllegalMove", "Night", "PRESETS", "Phase",
+    "Award", "AwardResult", "BellDuty", "Category", "HouseRules", "IllegalMove", "Night",
+    "PRESETS", "Phase",
     "PlayerStats", "ROUNDS_PER_SET", "RollScore", "RoomRound", "RoundRecord", "RulesError", "Seat",
     "TableOutcome", "TablePlay", "TableRound", "TableSpec", "award", "decide_awards",
     "first_seats", "move_plan", "night_summary", "night_to_json", "pot_for", "preset", "ranked",
     "roll_off", "roll_table", "rotate", "round_of", "sample_names", "score_roll", "seat_night",
     "simulate_night", "split_evenly", "split_pot", "standing_key", "table_sizes",
+    "turn_keeping_rolls",
 ]

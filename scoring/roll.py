@@ -85,6 +85,14 @@ def _score(rules: HouseRules, target: int, dice: tuple[int, ...]) -> RollScore:
     return RollScore(hits * per_hit, HITS, True, hits)
 
 
+@lru_cache(maxsize=256)
+def turn_keeping_rolls(rules: HouseRules, round_number: int) -> frozenset[str]:
+    """The rolls that keep the roller's turn in normal play, as sorted faces (``"144"``): what
+    a phone needs to show whose turn comes next while its taps wait to be sent."""
+    return frozenset("".join(map(str, sorted(dice))) for dice, score
+                     in roll_table(rules, check_round(round_number)).items() if score.keeps_turn)
+
+
 QUICK_KINDS = ("miss", "hit1", "hit2", "mini", "low", "high", "bunco", "wipeout")
 
 

@@ -73,6 +73,15 @@ class TableSpec:
         raise IllegalMove(f"{name} is not at table {self.number}")
 
 
+@dataclass(frozen=True, slots=True)
+class BellDuty:
+    """What a table does now that the bell has rung, as the house rules say: the chair whose
+    roll or turn is finished (``then`` FINISH_ROLL or FINISH_TURN), or stop now (STOP)."""
+
+    then: AfterBell
+    seat: int | None = None
+
+
 class Phase(StrEnum):
     PLAYING = "playing"
     FINISHING = "finishing"  # the bell rang; the roller finishes the roll or turn
@@ -182,6 +191,19 @@ class TableRound:
         return tuple(
             s for t, seats in enumerate(self.spec.teams) if t != self.winner_team for s in seats
         )
+
+    def bell_duty(self) -> BellDuty | None:
+        """What this table does after the bell (None before it): finish a roll or a turn, or
+        stop (then any extra rolls or tie-break the table's phase shows)."""
+        if not self.bell_rung:
+            return None
+        if self.phase is Phase.FINISHING:
+            return BellDuty(self.rules.after_bell, self.current)
+        return BellDuty(AfterBell.STOP)
+
+    def turn_order(self) -> tuple[int, ...]:
+        """The chairs in rolling order, from the one whose turn it is (normal play)."""
+        return tuple((self.current + k) % self._n for k in range(self._n))
 
     # -- commands ----------------------------------------------------------------------------
 

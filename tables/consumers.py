@@ -1,6 +1,8 @@
 """The phones' websockets: a table's own device, and a player's phone that follows its owner
 from table to table."""
 
+import logging
+
 from channels.db import database_sync_to_async
 
 from bunco import broadcast, devices, groups, limits
@@ -10,6 +12,8 @@ from bunco.selectors import live_state, player_by_token, table_link_by_token
 from tables.views import NOT_YOURS, player_seat, tap
 
 MAX_FIELDS = 12
+SERVER_ERROR = "The app could not take that tap (error 500); it was not counted"
+log = logging.getLogger(__name__)
 
 
 class Taps:
@@ -31,7 +35,13 @@ class Taps:
             await self.send_json({"type": "ack", "key": fields.get("key"), "status": 429,
                                   "ok": False, "retry": True, "error": limits.SLOW_DOWN})
             return
-        status, body = await database_sync_to_async(self.run_tap)(action, fields)
+        try:
+            status, body = await database_sync_to_async(self.run_tap)(action, fields)
+        except Exception:
+            # A bug is an answer too: the phone shows it and moves on to its next tap, rather
+            # than taking a closed socket for "offline" and resending this one forever.
+            log.exception("tap failed")
+            status, body = 500, {"ok": False, "error": SERVER_ERROR}
         if body.get("recorded") and not body.get("message"):
             body.pop("html", None)  # the push brings the same fragment
         await self.send_json({"type": "ack", "key": fields.get("key"), "status": status,

@@ -68,7 +68,9 @@
     if (socket) socket.send(JSON.stringify({type: "sync", shows: shows()}));
   }, 10000);
 
-  function refresh() { noteShown(); applyScorerToggle(); showChosen(); syncPad(); applyPhase(); }
+  function refresh() {
+    noteShown(); applyScorerToggle(); showChosen(); syncPad(); applyPhase(); drawWaiting(); drawRefused();
+  }
 
   // -- which position a tap names ----------------------------------------------------------
   // A tap names what the person saw: the round, the table and its position. A change on the
@@ -161,7 +163,8 @@
     }
     busyDelay = 0;
     save(load().filter(function (x) { return x.fields.key !== item.fields.key; }));
-    if (!json.ok) toast(json.error || "That tap was not accepted");
+    // A refusal stays on screen, next to the tally, until the scorekeeper dismisses it.
+    if (!json.ok) addRefused(item, json.error || "That tap was not accepted");
     else if (json.duplicate || json.message) toast(json.message || "Already recorded");
     replaceById(json.html);
     // Refused or already recorded: the night moved on while this screen was not looking.
@@ -179,6 +182,7 @@
     if (flushing) return;
     var q = load();
     pendingShown();
+    drawWaiting();
     if (!q.length) { document.body.classList.remove("pending"); return; }
     flushing = true;
     document.body.classList.add("pending");
@@ -193,12 +197,22 @@
     }
     var body = new URLSearchParams(item.fields);
     fetch(item.url, {method: "POST", body: body, headers: {"X-CSRFToken": csrf()}, credentials: "same-origin"})
-      .then(function (r) {
-        return r.json().then(function (j) { return j; },
-          function () { return {ok: false, error: "The app could not take that tap (" + r.status + ")"}; });
-      })
-      .then(function (json) { answered(item, json); })
-      .catch(function () { flushing = false; setTimeout(flush, 2000); }); // offline: keep it
+      .then(function (r) { return r.text().then(function (text) { return httpAnswer(r.status, text); }); })
+      .then(function (json) { answered(item, json); },
+        // Only a network failure (no answer at all) means offline: keep the tap, try later.
+        function () { flushing = false; setTimeout(flush, 2000); });
+  }
+  // Any HTTP answer is an answer (403, 409, 500, with or without JSON): the tap leaves the
+  // outbox and is shown. Only "slow down" (429, or "retry" in the body) keeps it for later.
+  function httpAnswer(status, text) {
+    var json = null;
+    try { json = JSON.parse(text); } catch (e) { json = null; }
+    if (!json || typeof json !== "object") {
+      json = {ok: false, error: "The app could not take that tap (error " + status + "); it was not counted"};
+    }
+    if (status === 429) json.retry = true;
+    if (status >= 400 && json.ok) json.ok = false;
+    return json;
   }
   function ackArrived(json) {
     if (!waitingAck || waitingAck.item.fields.key !== json.key) return;
@@ -231,7 +245,9 @@
       fields.table = claim.table; fields.pos = String(claim.pos);
     }
     var q = load();
-    q.push({url: new URL(form.getAttribute("action"), location.href).href, fields: fields});
+    var turn = document.querySelector(".table-live .turn");
+    q.push({url: new URL(form.getAttribute("action"), location.href).href, fields: fields,
+            who: turn ? (turn.dataset.nowRoller || turn.dataset.roller || "") : ""});
     save(q);
     unlockAudio();
     flush();
@@ -299,7 +315,8 @@
       el.hidden = !!flags[el.dataset.unless];
     });
     document.querySelectorAll("[data-fill=next-round]").forEach(function (el) {
-      el.textContent = "round " + d.round + (d.set && d.set !== "1" ? " of set " + d.set : "");
+      // Name the set too when the night has more than one ("start set 2, round 1").
+      el.textContent = (el.dataset.sets !== "1" && d.set ? "set " + d.set + ", " : "") + "round " + d.round;
     });
   }
   document.addEventListener("submit", function (e) {
@@ -346,6 +363,129 @@
     if (stored !== null) box.checked = stored === "1";
     document.body.classList.toggle("scorer", box.checked);
   }
+  // -- taps waiting to send: drawn on the tally, and the turn moved on by itself --------------
+  // Each waiting tap is a row in the table's roll list ("waiting to send"), and the turn line
+  // shows who rolls after them, from the turn order and the rolls that keep the turn that the
+  // table fragment carries (the engine's), so the scorekeeper keeps entering the right rolls.
+  function actionOf(item) { return item.url.replace(/\/$/, "").split("/").pop(); }
+  function describe(item) {
+    var f = item.fields, action = actionOf(item);
+    if (action === "undo") return "Undo last";
+    if (action === "finish") return "Done (nobody was rolling)";
+    if (f.quick) {
+      var b = document.querySelector("[data-quick-kind='" + f.quick + "']");
+      if (b) return b.textContent.trim();
+      if (/^die[1-6]$/.test(f.quick)) return "one die: " + f.quick.slice(3);
+      return f.quick;
+    }
+    return f.dice ? "dice " + f.dice.split(",").join(" ") : "a tap";
+  }
+  function waitingFor(t) {
+    var d = t.dataset;
+    return load().filter(function (item) {
+      var f = item.fields;
+      return f.set === d.set && f.round === d.round && f.table === d.table && Number(f.pos) >= Number(d.pos);
+    });
+  }
+  function drawWaiting() {
+    document.querySelectorAll(".rolls li.waiting").forEach(function (li) { li.remove(); });
+    var t = document.querySelector(".table-live");
+    if (!t) return;
+    var mine = waitingFor(t);
+    var turn = t.querySelector(".turn");
+    var order = null, keeps = [];
+    try { order = t.dataset.turns ? JSON.parse(t.dataset.turns) : null; } catch (e) { order = null; }
+    if (t.dataset.keeps) keeps = t.dataset.keeps.split(" ");
+    var at = 0, known = !!order;
+    var list = t.querySelector("ol.rolls");
+    if (mine.length && !list) {
+      list = document.createElement("ol"); list.className = "rolls"; t.appendChild(list);
+    }
+    mine.forEach(function (item) {
+      var li = document.createElement("li");
+      li.className = "waiting"; li.setAttribute("data-testid", "waiting");
+      var what = document.createElement("span"); what.textContent = describe(item);
+      li.appendChild(what);
+      var action = actionOf(item), who = known && action === "roll" ? order[at % order.length] : "";
+      if (who) {
+        li.appendChild(document.createTextNode(" "));
+        var b = document.createElement("bdi"); b.className = "roller"; b.textContent = who; li.appendChild(b);
+      }
+      var note = document.createElement("small"); note.textContent = " waiting to send";
+      li.appendChild(note);
+      list.insertBefore(li, list.firstChild);
+      if (action !== "roll") { known = false; return; }
+      var f = item.fields;
+      var key = f.quick || (f.dice || "").split(",").sort().join("");
+      if (keeps.indexOf(key) < 0) at += 1;
+    });
+    if (!turn) return;
+    if (turn.dataset.shownHtml === undefined) turn.dataset.shownHtml = turn.innerHTML;
+    delete turn.dataset.nowRoller;
+    if (!mine.length) { turn.innerHTML = turn.dataset.shownHtml; return; }
+    turn.textContent = "";
+    var waiting = mine.length === 1 ? "1 tap waiting to send" : mine.length + " taps waiting to send";
+    if (known) {
+      var next = order[at % order.length];
+      turn.dataset.nowRoller = next;
+      var strong = document.createElement("strong"), bdi = document.createElement("bdi");
+      bdi.textContent = next; strong.appendChild(bdi); turn.appendChild(strong);
+      turn.appendChild(document.createTextNode("'s turn "));
+    } else {
+      turn.appendChild(document.createTextNode("Next roller shows when your taps are sent "));
+    }
+    var small = document.createElement("small"); small.className = "after-waiting";
+    small.textContent = "(after " + waiting + ")"; turn.appendChild(small);
+  }
+
+  // -- refused taps: kept on screen until dismissed --------------------------------------------
+  var REFUSED = "bunco-refused:" + location.pathname;
+  function loadRefused() { try { return JSON.parse(localStorage.getItem(REFUSED) || "[]"); } catch (e) { return []; } }
+  function addRefused(item, error) {
+    var list = loadRefused();
+    var f = item.fields;
+    list.push({key: f.key, what: describe(item), who: item.who || "", error: error,
+               round: f.round || "", table: f.table || ""});
+    localStorage.setItem(REFUSED, JSON.stringify(list.slice(-10)));
+    drawRefused();
+  }
+  function drawRefused() {
+    var box = document.querySelector("[data-refused]");
+    if (!box) return;
+    var list = loadRefused();
+    box.hidden = !list.length;
+    var ul = box.querySelector("ul");
+    ul.textContent = "";
+    list.forEach(function (r) {
+      var li = document.createElement("li");
+      li.setAttribute("data-testid", "refused");
+      var what = document.createElement("b");
+      what.textContent = r.what;
+      li.appendChild(what);
+      if (r.who) {
+        li.appendChild(document.createTextNode(" for "));
+        var bdi = document.createElement("bdi"); bdi.textContent = r.who; li.appendChild(bdi);
+      }
+      if (r.round) li.appendChild(document.createTextNode(" (round " + r.round + ", table " + r.table + ")"));
+      li.appendChild(document.createTextNode(": "));
+      var why = document.createElement("span"); why.className = "why"; why.textContent = r.error;
+      li.appendChild(why);
+      var btn = document.createElement("button");
+      btn.type = "button"; btn.className = "secondary dismiss"; btn.dataset.dismiss = r.key;
+      btn.textContent = "Dismiss";
+      li.appendChild(btn);
+      ul.appendChild(li);
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("[data-dismiss]");
+    if (!btn) return;
+    localStorage.setItem(REFUSED, JSON.stringify(loadRefused().filter(function (r) {
+      return r.key !== btn.dataset.dismiss;
+    })));
+    drawRefused();
+  });
+
   function pendingShown() {
     var waiting = load().length;
     document.querySelectorAll(".pending-note").forEach(function (p) {

@@ -41,7 +41,7 @@ class EndOfNight(BrowserTestCase):
         host = self.browser.new_page(viewport={"width": 1280, "height": 900})
         host.goto(f"{self.live_server_url}/host/{SECRET}/")
         host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
-        expect(host.locator("#banner")).to_contain_text("That's the night!")
+        expect(host.locator("#banner")).to_contain_text("That was the last round!")
         host.on("dialog", lambda dialog: dialog.accept())
         host.get_by_role("button", name="End the night").click()
         tv = self.browser.new_page(viewport={"width": 1920, "height": 1080})

@@ -46,7 +46,7 @@ class GoldenPath(BrowserTestCase):
         host.get_by_role("button", name="Create the night").click()
         expect(host.locator("main h1")).to_have_text("Golden Bunco")
         host.get_by_role("button", name="Seat everyone").click()
-        expect(host.get_by_role("button", name=re.compile("start round 1"))).to_be_visible()
+        expect(host.get_by_role("button", name=re.compile("start set 1, round 1"))).to_be_visible()
         self.shot(host, "host-ready")
 
         table_urls = [host.get_by_role("link", name=f"Table {n} scorekeeping link")
@@ -62,7 +62,7 @@ class GoldenPath(BrowserTestCase):
 
         for page in [*tables, tv, me]:
             expect(page.locator("#banner")).to_contain_text("Find your seat")
-        host.get_by_role("button", name=re.compile("start round 1")).click()
+        host.get_by_role("button", name=re.compile("start set 1, round 1")).click()
         for page in [*tables, tv, me, host]:
             expect(page.locator("#banner .headline")).to_have_text("Round 1")
 
@@ -90,7 +90,7 @@ class GoldenPath(BrowserTestCase):
 
         # Round over: every phone shows where to sit next; the TV shows the movement board.
         for page in [*tables, tv, me, host]:
-            expect(page.locator("#banner")).to_contain_text("Round over")
+            expect(page.locator("#banner")).to_contain_text("Round 1 over")
         expect(me.locator("[data-testid=where]")).to_contain_text(re.compile("table [123]"))
         expect(me.locator("[data-testid=where]")).to_contain_text("Partner:")
         expect(tv.locator(".tv-moves")).to_contain_text("Next seats")

@@ -25,7 +25,7 @@ class JoiningTheNight(BrowserTestCase):
         host = self.browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
         host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")  # localhost, as on the laptop
         host.get_by_role("button", name="Try a demo night").click()
-        expect(host.get_by_role("button", name=re.compile("start round 1"))).to_be_visible()
+        expect(host.get_by_role("button", name=re.compile("start set 1, round 1"))).to_be_visible()
         return host
 
     def test_phones_and_the_tv_join_by_what_the_hosts_page_shows(self):

@@ -90,8 +90,10 @@ class LiveCoreInBrowsers(BrowserTestCase):
 
         context.set_offline(False)
         device.evaluate("window.dispatchEvent(new Event('online'))")
-        expect(device.locator("#toast")).to_contain_text(
-            "that roll was for round 1 of set 1, which is over")
+        # The refusal stays next to the tally (not a passing toast) until dismissed.
+        refused = device.get_by_test_id("refused")
+        expect(refused).to_contain_text("that roll was for round 1 of set 1, which is over")
+        expect(refused).to_contain_text("2 hits")
         expect(device.locator(".pending-note")).to_have_text("")
         expect(device.locator("#banner .headline")).to_have_text("Round 2")
         assert self.rolls(night) == before

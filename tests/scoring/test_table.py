@@ -270,3 +270,38 @@ def test_timer_rules_only_the_host_ends_the_round():
     r.tables[1].finish()
     assert r.tables[0].done and r.tables[0].winners == (0, 2)
     assert r.tables[1].phase is Phase.TIE_BREAK  # 0-0 when the horn sounded
+
+
+def test_the_bell_says_who_finishes_what_or_to_stop_as_the_house_rules_have_it():
+    """What each table does after the bell comes from the engine: the chair whose roll or
+    turn is finished, or stop now; nothing before the bell."""
+    from scoring import BellDuty
+    from scoring.rules import AfterBell
+
+    for preset, then in (("ladder", AfterBell.FINISH_TURN),
+                         ("head-table", AfterBell.FINISH_ROLL)):
+        r = room(PRESETS[preset], 1, "ABCD", "EFGH")
+        r.tables[1].roll(MISS)  # E missed: F is rolling when the bell rings
+        assert r.tables[1].bell_duty() is None
+        r.ring_bell()
+        assert r.tables[1].bell_duty() == BellDuty(then, 1)
+    r = room(PRESETS["fuzzy-die"], 1, "ABCD", "EFGH")
+    r.ring_bell()
+    assert r.tables[1].bell_duty() == BellDuty(AfterBell.STOP)
+
+
+def test_the_rolls_that_keep_the_turn_are_the_engines():
+    """A phone moves the turn on by itself from this list while its taps wait to be sent."""
+    from scoring import score_roll, turn_keeping_rolls
+
+    for preset in PRESETS.values():
+        keeps = turn_keeping_rolls(preset, 4)
+        for dice in ((4, 2, 3), (4, 4, 1), (2, 2, 2), (1, 1, 1), (4, 4, 4), (2, 3, 5)):
+            key = "".join(map(str, sorted(dice)))
+            assert (key in keeps) == score_roll(preset, 4, dice).keeps_turn
+
+
+def test_the_turn_order_starts_with_the_roller():
+    t = table(PRESETS["clockwise"])
+    t.roll(MISS)
+    assert t.turn_order() == (1, 2, 3, 0)

@@ -126,7 +126,7 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
     seen = []
     while not await ws.receive_nothing(timeout=0.2):
         seen.append(await ws.receive_from())
-    assert any("Round over" in m and 'data-testid="where"' in m for m in seen)
+    assert any("Round 1 over" in m and 'data-testid="where"' in m for m in seen)
 
     # From now on she hears her new table, not her old one.
     def other_table():
@@ -180,5 +180,27 @@ async def test_a_tap_over_the_devices_websocket_is_answered_and_counts_once():
         assert score_of(answer["html"], 1) == [2, 0]
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": ["junk"]})
     assert (await ws.receive_json_from())["ok"] is False
+    assert await ws.receive_nothing()
+    await ws.disconnect()
+
+
+async def test_a_tap_the_server_fails_on_is_answered_and_the_socket_stays_open(monkeypatch):
+    """A server error is an answer, not a dropped connection: the phone shows it and sends
+    its next tap, instead of taking the closed socket for "offline" and resending forever."""
+    night, links, _ = await database_sync_to_async(make_night)()
+    ws = await connect(f"/ws/table/{links[1]}/")
+    await ws.receive_from()  # the snapshot
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(services, "roll_record", broken)
+    fields = {"key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1", "pos": "0",
+              "quick": "hit2"}
+    await ws.send_json_to({"type": "tap", "action": "roll", "fields": fields})
+    ack = await ws.receive_json_from()
+    assert ack["key"] == fields["key"] and ack["status"] == 500 and ack["ok"] is False
+    assert "not counted" in ack["error"] and not ack.get("retry")
+    await ws.send_json_to({"type": "sync", "shows": {}})  # still open, still answering
     assert await ws.receive_nothing()
     await ws.disconnect()
