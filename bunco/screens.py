@@ -249,6 +249,16 @@ CATEGORY_LABELS = {
 }
 
 
+#: What a prize race says before anybody has what it counts.
+NONE_YET = {
+    "most_buncos": "No buncos yet", "most_wins": "No wins yet", "most_losses": "No losses yet",
+    "most_mini_buncos": "No mini buncos yet", "highest_points": "Nobody has scored yet",
+    "lowest_points": "Nobody has scored yet", "fuzzy_die": "No buncos yet",
+    "most_wipeouts": "No wipeouts yet", "first_bunco": "No buncos yet",
+    "last_bunco": "No buncos yet", "most_buncos_and_wins": "Nobody has scored yet",
+}
+
+
 def prize_races(state: LiveNight) -> list[dict]:
     """Who leads each prize category right now (ties shown together)."""
     if not state.night or not state.rules.awards:
@@ -261,9 +271,19 @@ def prize_races(state: LiveNight) -> list[dict]:
             return f"{len(names)} tied"
         return ", ".join(names) or "—"
 
-    return [{"label": CATEGORY_LABELS[str(r.category)], "leaders": leaders(r.winners),
-             "names": list(r.winners), "tied": len(r.winners),
-             "value": r.value, "share": r.share_label, "prize": r.prize} for r in results]
+    scored = any(s.points for s in state.night.stats.values())
+    out = []
+    for r in results:
+        category = str(r.category)
+        # Nobody leads a race that nobody has started ("12 tied (0)" says nothing); the lowest
+        # score is a race only once somebody has scored.
+        none_yet = not r.winners or (r.value in (0, None) if category != "lowest_points"
+                                     else not scored)
+        out.append({"label": CATEGORY_LABELS[category], "leaders": leaders(r.winners),
+                    "names": list(r.winners), "tied": len(r.winners),
+                    "none_yet": NONE_YET.get(category, "Nobody yet") if none_yet else "",
+                    "value": r.value, "share": r.share_label, "prize": r.prize})
+    return out
 
 
 def money(cents: int) -> str:
@@ -338,7 +358,7 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         holder = order[-1] if order else None
     return {
         "sets": set_winners(state),
-        "standings": standings(state)[:12], "movement": movement(state),
+        "standings": standings(state), "movement": movement(state),
         "races": prize_races(state) if state.started and not state.ended else [],
         "ended": state.ended,
         "reveal": final_awards(night, state)[:state.revealed] if state.ended else [],
@@ -348,7 +368,8 @@ def tv_room(night: Night, state: LiveNight) -> dict:
 
 
 def tv_bunco(state: LiveNight) -> dict:
-    """This round's latest bunco, celebrated on the TV (not one from an hour ago)."""
+    """This round's latest bunco, celebrated on the TV while the round is played: it ends
+    with the round (not one from an hour ago, nor over the next round's movement board)."""
     # Its seq moves on with every correction too, so a bunco taken back leaves the TV.
     void = state.latest((Kind.VOID,))
     seq = max(state.room_seq, void.seq if void else 0)
@@ -357,7 +378,7 @@ def tv_bunco(state: LiveNight) -> dict:
     fuzzy = None
     if state.rules.fuzzy_die and state.seated:
         fuzzy = state.fuzzy_die_holder or "the head table"
-    if bunco is None or state.ended or bunco not in state.rolls:
+    if bunco is None or state.room is None or bunco not in state.rolls:
         return {"bunco": None, "seq": seq, "fuzzy": fuzzy}
     return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},
             "seq": max(seq, bunco.seq), "fuzzy": fuzzy}
