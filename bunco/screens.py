@@ -275,12 +275,13 @@ def prize_races(state: LiveNight) -> list[dict]:
     out = []
     for r in results:
         category = str(r.category)
+        names = list(r.winners or r.roll_off)  # a named prize is tied, never split
         # Nobody leads a race that nobody has started ("12 tied (0)" says nothing); the lowest
         # score is a race only once somebody has scored.
-        none_yet = not r.winners or (r.value in (0, None) if category != "lowest_points"
+        none_yet = not names or (r.value in (0, None) if category != "lowest_points"
                                      else not scored)
-        out.append({"label": CATEGORY_LABELS[category], "leaders": leaders(r.winners),
-                    "names": list(r.winners), "tied": len(r.winners),
+        out.append({"label": CATEGORY_LABELS[category], "leaders": leaders(names),
+                    "names": names, "tied": len(names),
                     "none_yet": NONE_YET.get(category, "Nobody yet") if none_yet else "",
                     "value": r.value, "share": r.share_label, "prize": r.prize})
     return out
