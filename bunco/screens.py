@@ -39,6 +39,8 @@ class Banner:
     paused: bool = False
     can_take_back_bell: bool = False
     can_reopen: bool = False
+    break_ends: int = 0  # a break's end (epoch ms): every screen counts down to it
+    break_minutes: int = 0
 
 
 def round_banner(state: LiveNight) -> Banner:
@@ -48,7 +50,26 @@ def round_banner(state: LiveNight) -> Banner:
     # Between rounds the round's close is what the host takes back ("Reopen the round").
     banner.can_take_back_bell = state.bell_by is not None and state.room is not None
     banner.can_reopen = state.room is None and state.closed_by is not None and not state.ended
+    if state.break_ends is not None:
+        banner.break_ends, banner.break_minutes = state.break_ends, state.break_minutes
+        banner.headline = "Break"
+        banner.detail = f"Up next: {up_next(state)}."
     return banner
+
+
+def up_next(state: LiveNight) -> str:
+    """What comes after a break, and what starts it."""
+    night = state.night
+    if night is None or night.finished:
+        return "the prizes, when the host ends the night"
+    n, s = night.round_number, night.set_number
+    if state.rules.sets > 1 and n == 1 and s > 1:
+        what = f"set {s} begins with round 1"
+    elif state.rules.sets > 1:
+        what = f"round {n} of set {s}"
+    else:
+        what = f"round {n}"
+    return f"{what}, when the host rings the bell"
 
 
 def _banner(state: LiveNight) -> Banner:
@@ -365,6 +386,8 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         "reveal": final_awards(night, state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
         "fuzzy_holder": holder, "seq": state.room_seq,
+        "break": {"ends": state.break_ends, "minutes": state.break_minutes,
+                  "up_next": up_next(state)} if state.break_ends is not None else None,
     }
 
 

@@ -68,7 +68,20 @@
     if (socket) socket.send(JSON.stringify({type: "sync", shows: shows()}));
   }, 10000);
 
-  function refresh() { noteShown(); applyScorerToggle(); showChosen(); syncPad(); applyPhase(); pager.apply(); }
+  function refresh() { noteShown(); applyScorerToggle(); showChosen(); syncPad(); applyPhase(); pager.apply(); countdown(); }
+
+  // -- a break's countdown, on the server's clock (this device's may be off) ------------------
+  var live = document.querySelector("[data-server-now]");
+  var skew = live ? Number(live.dataset.serverNow) * 1000 - Date.now() : 0;
+  function countdown() {
+    document.querySelectorAll(".countdown[data-ends]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Number(el.dataset.ends) - Date.now() - skew) / 1000));
+      var text = left ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : "time's up";
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("over", !left);
+    });
+  }
+  setInterval(countdown, 1000);
 
   // -- the TV pages through what does not fit its screen ---------------------------------------
   // A list marked data-pages shows as many of its items as fit its box, a page at a time, and
@@ -82,7 +95,7 @@
     measure: function (el) {
       var items = el.children, n = items.length, st = this.lists[el.id], rowH = 0;
       this.rule(el.id, 1, n);  // everything shown while measuring: no paint happens meanwhile
-      var per = n;
+      var per = Math.max(1, n);
       if (n) {
         // A table's body grows with its rows: its box is the section around it.
         var boxEl = el.closest("[data-pager-box]") || el, first = items[0].getBoundingClientRect();
@@ -374,7 +387,8 @@
     var b = document.getElementById("banner");
     if (!b) return;
     var d = b.dataset, flags = {"paused": d.paused === "1", "bell-rung": d.bellRung === "1",
-      "can-unbell": d.canUnbell === "1", "can-reopen": d.canReopen === "1"};
+      "can-unbell": d.canUnbell === "1", "can-reopen": d.canReopen === "1",
+      "on-break": d.onBreak === "1"};
     document.querySelectorAll("[data-phases]").forEach(function (el) {
       el.hidden = el.dataset.phases.split(" ").indexOf(d.phase) < 0;
     });

@@ -9,11 +9,12 @@ import threading
 from playwright.sync_api import expect
 
 from bunco import services
+from bunco.models import TableLink
 from bunco.selectors import live_state
 from scoring import sample_names
 from tests.playing import play_round, roll
 
-from .base import BrowserTestCase
+from .base import HOST_SECRET, BrowserTestCase
 
 TV = {"width": 1920, "height": 1080}
 #: A change made here reaches the live server's screens by their resync (every 10 s): the
@@ -150,3 +151,39 @@ class TvForAnyRoom(BrowserTestCase):
         expect(page.locator("#banner .headline")).to_have_text("Round 2", timeout=PUSHED)
         expect(bunco).to_have_count(0)
         assert live_state(night).round_number == 2
+
+    def test_a_break_the_host_starts_is_counted_down_on_the_tv_and_the_phones(self):
+        night = self.night(3)
+        in_thread(lambda: play_round(night, start=False))  # round 1 is over
+        tv = self.tv(night)
+        expect(tv.locator("#banner")).to_have_attribute("data-phase", "between_rounds")
+        phone = self.browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        link = TableLink.objects.get(night=night, number=2)
+        phone.goto(f"{self.live_server_url}/t/{link.token}/")
+        host = self.browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.locator(".break-form input[name=minutes]").fill("5")
+        host.get_by_role("button", name="Start a break").click()
+        expect(host.get_by_role("button", name="End the break")).to_be_visible()
+
+        board = tv.locator("[data-testid=tv-break]")
+        expect(board).to_be_visible()
+        clock = board.locator(".countdown")
+        expect(clock).to_have_text(re.compile(r"^[45]:[0-5]\d$"))
+        first = clock.inner_text()
+        expect(clock).not_to_have_text(first, timeout=3000)  # it counts down
+        expect(board).to_contain_text("Up next: round 2 of set 1, when the host rings the bell")
+        expect(tv.locator("#banner .headline")).to_contain_text("Break")
+        expect(tv.locator("[data-pages=tv-standings-rows] tr").first).to_be_visible()
+        self.fits(tv)
+        tv.screenshot(path="test-artifacts/tv-break.png")
+        # The table's phone shows the break too.
+        expect(phone.locator("#banner .headline")).to_contain_text("Break")
+        expect(phone.locator("#banner .countdown")).to_have_text(re.compile(r"^[45]:[0-5]\d$"))
+        phone.screenshot(path="test-artifacts/phone-break.png")
+        # The host's bell ends the break everywhere.
+        host.locator(".bell-button").click()
+        expect(tv.locator("#banner .headline")).to_have_text("Round 2")
+        expect(board).to_have_count(0)
+        expect(tv.locator("#table-1")).to_be_visible()
