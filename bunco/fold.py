@@ -47,10 +47,13 @@ class Kind(StrEnum):
     REVEALED = "revealed"  # how many prizes the TV shows
     CLAIMED = "claimed"  # a phone picked a player's name (the phone's hash)
     RELEASED = "released"  # the host freed a player's name for another phone
+    BREAK = "break"  # between rounds: minutes and when it ends (epoch ms); 0 minutes ends it
 
 
 #: What a table's scorekeeper or the host can take back.
 CORRECTABLE = frozenset({Kind.ROLL, Kind.FINISH, Kind.BELL})
+#: Between-round events that a reopened round takes back with it: a break.
+REOPEN_TAKES = frozenset({Kind.BREAK})
 #: Who holds which phone: recorded in the log, but no screen shows it.
 QUIET_KINDS = frozenset({Kind.CLAIMED, Kind.RELEASED})
 #: Commands made at a table: each moves the table's position on by one.
@@ -154,6 +157,8 @@ class LiveNight:
         self.bell_by: int | None = None  # the event that rang the latest round's bell
         self.room_set: int | None = None  # the set of the round in play
         self.fuzzy_moved: tuple[int, ...] = ()  # tables the latest event moved the fuzzy die
+        self.break_ends: int | None = None  # a break the host started: when it ends (epoch ms)
+        self.break_minutes = 0
 
     # -- what screens ask --------------------------------------------------------------------
 
@@ -331,7 +336,7 @@ class LiveNight:
             if target is None:
                 raise IllegalMove("only the round in play (or the one just closed, until the "
                                   "next round starts) can be corrected")
-            if target.kind not in CORRECTABLE:
+            if target.kind not in CORRECTABLE | REOPEN_TAKES:
                 raise IllegalMove(f"#{seq} is not a roll, a bell or a table's finish")
         new = LiveNight(self.rules, name=self.name, rules_id=self.rules_id,
                         entry_fee_cents=self.entry_fee_cents, pot_cents=self.pot_cents)
@@ -392,7 +397,7 @@ class LiveNight:
             try:
                 return sorted(skip), self.replayed(self.voided | skip)
             except Conflict as conflict:
-                if conflict.event.kind not in CORRECTABLE:
+                if conflict.event.kind not in CORRECTABLE | REOPEN_TAKES:
                     raise IllegalMove(
                         "players changed after that round closed, so it can no longer be "
                         "reopened") from None
@@ -474,6 +479,7 @@ class LiveNight:
         self.closed_by = None
         self.bell_by = None
         self.positions = {}
+        self.break_ends = None  # the bell ends a break, whatever its clock says
         self._room_changed(event)
 
     def _playing(self) -> RoomRound:
@@ -538,6 +544,7 @@ class LiveNight:
             raise IllegalMove("the night has already ended")
         self.ended = True
         self.room = None  # a round cut short by the end of the night does not count
+        self.break_ends = None
         self._room_changed(event)
 
     def _between_rounds(self) -> Night:
@@ -559,6 +566,19 @@ class LiveNight:
         night = self._between_rounds()
         night.substitute(event.data["name"], Seat(event.data["ghost"], ghost=True))
         self.left.add(event.data["name"])
+        self._room_changed(event)
+
+    def _on_break(self, event: Event) -> None:
+        """The host's break between rounds (a set's end, say). The event carries when it ends,
+        so the fold needs no clock; the next bell ends it, or a break of 0 minutes."""
+        self._between_rounds()
+        minutes = event.data.get("minutes", 0)
+        if minutes:
+            self.break_minutes, self.break_ends = minutes, int(event.data["ends_at"])
+        elif self.break_ends is None:
+            raise IllegalMove("there is no break to end")
+        else:
+            self.break_minutes, self.break_ends = 0, None
         self._room_changed(event)
 
     def _on_claimed(self, event: Event) -> None:

@@ -49,6 +49,8 @@ class Banner:
     paused: bool = False
     can_take_back_bell: bool = False
     can_reopen: bool = False
+    break_ends: int = 0  # a break's end (epoch ms): every screen counts down to it
+    break_minutes: int = 0
 
 
 def round_banner(state: LiveNight) -> Banner:
@@ -58,7 +60,26 @@ def round_banner(state: LiveNight) -> Banner:
     # Between rounds the round's close is what the host takes back ("Reopen the round").
     banner.can_take_back_bell = state.bell_by is not None and state.room is not None
     banner.can_reopen = state.room is None and state.closed_by is not None and not state.ended
+    if state.break_ends is not None:
+        banner.break_ends, banner.break_minutes = state.break_ends, state.break_minutes
+        banner.headline = "Break"
+        banner.detail = f"Up next: {up_next(state)}."
     return banner
+
+
+def up_next(state: LiveNight) -> str:
+    """What comes after a break, and what starts it."""
+    night = state.night
+    if night is None or night.finished:
+        return "the prizes, when the host ends the night"
+    n, s = night.round_number, night.set_number
+    if state.rules.sets > 1 and n == 1 and s > 1:
+        what = f"set {s} begins with round 1"
+    elif state.rules.sets > 1:
+        what = f"round {n} of set {s}"
+    else:
+        what = f"round {n}"
+    return f"{what}, when the host rings the bell"
 
 
 def _banner(state: LiveNight) -> Banner:
@@ -349,6 +370,16 @@ CATEGORY_LABELS = {
 }
 
 
+#: What a prize race says before anybody has what it counts.
+NONE_YET = {
+    "most_buncos": "No buncos yet", "most_wins": "No wins yet", "most_losses": "No losses yet",
+    "most_mini_buncos": "No mini buncos yet", "highest_points": "Nobody has scored yet",
+    "lowest_points": "Nobody has scored yet", "fuzzy_die": "No buncos yet",
+    "most_wipeouts": "No wipeouts yet", "first_bunco": "No buncos yet",
+    "last_bunco": "No buncos yet", "most_buncos_and_wins": "Nobody has scored yet",
+}
+
+
 def prize_races(state: LiveNight) -> list[dict]:
     """Who leads each prize category right now (ties shown together)."""
     if not state.night or not state.rules.awards:
@@ -361,9 +392,20 @@ def prize_races(state: LiveNight) -> list[dict]:
             return f"{len(names)} tied"
         return ", ".join(names) or "—"
 
-    return [{"label": CATEGORY_LABELS[str(r.category)], "leaders": leaders(r.winners),
-             "names": list(r.winners), "tied": len(r.winners),
-             "value": r.value, "share": r.share_label, "prize": r.prize} for r in results]
+    scored = any(s.points for s in state.night.stats.values())
+    out = []
+    for r in results:
+        category = str(r.category)
+        names = list(r.winners or r.roll_off)  # a named prize is tied, never split
+        # Nobody leads a race that nobody has started ("12 tied (0)" says nothing); the lowest
+        # score is a race only once somebody has scored.
+        none_yet = not names or (r.value in (0, None) if category != "lowest_points"
+                                     else not scored)
+        out.append({"label": CATEGORY_LABELS[category], "leaders": leaders(names),
+                    "names": names, "tied": len(names),
+                    "none_yet": NONE_YET.get(category, "Nobody yet") if none_yet else "",
+                    "value": r.value, "share": r.share_label, "prize": r.prize})
+    return out
 
 
 def money(cents: int) -> str:
@@ -438,17 +480,20 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         holder = order[-1] if order else None
     return {
         "sets": set_winners(state),
-        "standings": standings(state)[:12], "movement": movement(state),
+        "standings": standings(state), "movement": movement(state),
         "races": prize_races(state) if state.started and not state.ended else [],
         "ended": state.ended,
         "reveal": final_awards(night, state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
         "fuzzy_holder": holder, "seq": state.room_seq,
+        "break": {"ends": state.break_ends, "minutes": state.break_minutes,
+                  "up_next": up_next(state)} if state.break_ends is not None else None,
     }
 
 
 def tv_bunco(state: LiveNight) -> dict:
-    """This round's latest bunco, celebrated on the TV (not one from an hour ago)."""
+    """This round's latest bunco, celebrated on the TV while the round is played: it ends
+    with the round (not one from an hour ago, nor over the next round's movement board)."""
     # Its seq moves on with every correction too, so a bunco taken back leaves the TV.
     void = state.latest((Kind.VOID,))
     seq = max(state.room_seq, void.seq if void else 0)
@@ -457,7 +502,7 @@ def tv_bunco(state: LiveNight) -> dict:
     fuzzy = None
     if state.rules.fuzzy_die and state.seated:
         fuzzy = state.fuzzy_die_holder or "the head table"
-    if bunco is None or state.ended or bunco not in state.rolls:
+    if bunco is None or state.room is None or bunco not in state.rolls:
         return {"bunco": None, "seq": seq, "fuzzy": fuzzy}
     return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},
             "seq": max(seq, bunco.seq), "fuzzy": fuzzy}

@@ -10,6 +10,7 @@ idempotency key is answered with the first acknowledgment, at any later time.
 from __future__ import annotations
 
 import random
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -481,6 +482,29 @@ def game_pause(*, night: Night, key=None) -> ScoreEvent:
 def game_resume(*, night: Night, key=None) -> ScoreEvent:
     return _command(night=night, key=key, actor="host",
                     build=lambda s: {"kind": Kind.RESUMED, **_where(s)}).row
+
+
+#: How long a break may be, in minutes.
+BREAK_MINUTES = (1, 60)
+
+
+@_refuse_on_domain_errors
+def break_start(*, night: Night, minutes: int, key=None, now: float | None = None) -> Ack:
+    """A break between rounds (between sets, say): every screen counts down ``minutes`` and
+    says what comes next. The next bell ends it, or ``break_end``."""
+    low, high = BREAK_MINUTES
+    if not low <= minutes <= high:
+        raise CommandRefused(f"a break lasts {low} to {high} minutes")
+    ends_at = round(((time.time() if now is None else now) + minutes * 60) * 1000)
+    return _command(night=night, key=key, actor="host", build=lambda s: {
+        "kind": Kind.BREAK, **_where(s), "data": {"minutes": minutes, "ends_at": ends_at}})
+
+
+@_refuse_on_domain_errors
+def break_end(*, night: Night, key=None) -> Ack:
+    """End the break early: the screens go back to the next round's seats."""
+    return _command(night=night, key=key, actor="host", build=lambda s: {
+        "kind": Kind.BREAK, **_where(s), "data": {"minutes": 0}})
 
 
 @_refuse_on_domain_errors

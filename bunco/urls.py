@@ -35,6 +35,7 @@ urlpatterns = [
     path("host/nights/<int:pk>/players/<int:player_pk>/release/", host.host_player_release,
          name="host_player_release"),
     path("host/nights/<int:pk>/pause/", host.host_pause, name="host_pause"),
+    path("host/nights/<int:pk>/break/", host.host_break, name="host_break"),
     path("host/nights/<int:pk>/sheet/", host.host_sheet, name="host_sheet"),
     path("host/nights/<int:pk>/awards/", host.host_awards, name="host_awards"),
     path("host/nights/<int:pk>/again/", host.host_night_again, name="host_night_again"),

@@ -18,6 +18,21 @@ class RoundClaimForm(forms.Form):
     round = forms.IntegerField(required=False, min_value=1, max_value=6)
 
 
+class BreakForm(forms.Form):
+    """A break between rounds: how long, in minutes (or, with ``end``, ending it early)."""
+
+    minutes = forms.IntegerField(required=False, min_value=1, max_value=60, error_messages={
+        "min_value": "a break lasts 1 to 60 minutes", "max_value": "a break lasts 1 to 60 "
+        "minutes", "invalid": "type the break's length in minutes"})
+    end = forms.BooleanField(required=False)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("end") and not data.get("minutes") and not self.errors:
+            raise forms.ValidationError("type the break's length in minutes")
+        return data
+
+
 class TakeBackForm(forms.Form):
     what = forms.RegexField(regex=r"^(bell|close|\d{1,9})$", error_messages={
         "invalid": "pick an entry to take back", "required": "pick an entry to take back"})

@@ -12,6 +12,8 @@ def _entry(state: LiveNight, event: Event) -> str:
         return "the host's bell"
     if event.kind == Kind.FINISH:
         return f"table {event.table}'s \"done\""
+    if event.kind == Kind.BREAK:
+        return "the break (the round is played on instead)"
     roll = state.all_rolls.get(event.seq)
     if roll is None:
         return f"table {event.table}'s roll #{event.seq}"

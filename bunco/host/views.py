@@ -16,6 +16,7 @@ from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import (
     AwardsForm,
+    BreakForm,
     MergeForm,
     NameForm,
     NamesForm,
@@ -247,6 +248,17 @@ def host_pause(request, night):
         services.game_resume(night=night)
     else:
         services.game_pause(night=night)
+
+
+@_host_command
+def host_break(request, night):
+    data = _valid(BreakForm, request)
+    if data["end"]:
+        services.break_end(night=night)
+    else:
+        services.break_start(night=night, minutes=data["minutes"])
+        messages.success(request, f"A {data['minutes']}-minute break: the TV and every phone "
+                                  "count it down.")
 
 
 @_host_command

@@ -70,6 +70,105 @@
 
   function refresh() {
     noteShown(); applyScorerToggle(); showChosen(); syncPad(); applyPhase(); drawWaiting(); drawRefused();
+    pager.apply(); countdown();
+  }
+
+  // -- a break's countdown, on the server's clock (this device's may be off) ------------------
+  var live = document.querySelector("[data-server-now]");
+  var skew = live ? Number(live.dataset.serverNow) * 1000 - Date.now() : 0;
+  function countdown() {
+    document.querySelectorAll(".countdown[data-ends]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Number(el.dataset.ends) - Date.now() - skew) / 1000));
+      var text = left ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : "time's up";
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("over", !left);
+    });
+  }
+  setInterval(countdown, 1000);
+
+  // -- the TV pages through what does not fit its screen ---------------------------------------
+  // A list marked data-pages shows as many of its items as fit its box, a page at a time, and
+  // turns the page every few seconds. Pushed fragments replace items (or the whole list) at
+  // any time, so which items show is one style rule per list, by position, not a mark on the
+  // items; a list is measured again when it is replaced, on resize and as each page turns.
+  var PAGE_MS = 8000;
+  var pager = {
+    lists: {},  // id -> {el, page, per, pages}
+    style: null,
+    measure: function (el) {
+      var items = el.children, n = items.length, st = this.lists[el.id], rowH = 0;
+      this.rule(el.id, 1, n);  // everything shown while measuring: no paint happens meanwhile
+      var per = Math.max(1, n);
+      if (n) {
+        // A table's body grows with its rows: its box is the section around it.
+        var boxEl = el.closest("[data-pager-box]") || el, first = items[0].getBoundingClientRect();
+        var bottom = boxEl.getBoundingClientRect().bottom
+          - (parseFloat(getComputedStyle(boxEl).paddingBottom) || 0);
+        var cols = 0;
+        rowH = 0;
+        for (var i = 0; i < n; i++) {
+          var r = items[i].getBoundingClientRect();
+          if (Math.abs(r.top - first.top) < 2) cols++;
+          rowH = Math.max(rowH, r.height);
+        }
+        var gap = parseFloat(getComputedStyle(el).rowGap) || 0;
+        var rows = Math.max(1, Math.floor((bottom - first.top + gap) / (rowH + gap)));
+        per = Math.max(1, rows * Math.max(1, cols));
+      }
+      var pages = Math.max(1, Math.ceil(n / per));
+      st = this.lists[el.id] = {el: el, per: per, pages: pages, rowH: rowH,
+                                page: st ? Math.min(st.page, pages - 1) : 0};
+      return st;
+    },
+    rule: function (id, from, to) {
+      if (!this.style) {
+        this.style = document.createElement("style");
+        document.head.appendChild(this.style);
+      }
+      this.rules = this.rules || {};
+      this.rules[id] = "#" + id + " > :not(:nth-child(n+" + from + "):nth-child(-n+" + to + ")) { display: none !important; }";
+      this.style.textContent = Object.keys(this.rules).map(function (k) { return this.rules[k]; }, this).join("\n");
+    },
+    apply: function (remeasure) {
+      var self = this;
+      document.querySelectorAll("[data-pages]").forEach(function (el) {
+        // The id the page's rule names; fragments carry it as data so they stay plain lists.
+        if (!el.id) el.id = el.dataset.pages;
+        var st = self.lists[el.id];
+        if (remeasure || !st || st.el !== el || self.grown(el, st)) st = self.measure(el);
+        // A label that appears (or goes) takes space from the list: measure again with it.
+        if (self.label(el, st)) self.label(el, st = self.measure(el));
+        self.rule(el.id, st.page * st.per + 1, (st.page + 1) * st.per);
+      });
+    },
+    label: function (el, st) {  // "Tables 13–24 of 100"; whether it appeared or went
+      var n = el.children.length, label = document.querySelector("[data-pager-of='" + el.id + "']");
+      if (!label) return false;
+      var what = el.dataset.pagerLabel, was = label.textContent;
+      label.textContent = st.pages < 2 ? "" : (what ? what + " " : "")
+        + (st.page * st.per + 1) + "–" + Math.min(n, (st.page + 1) * st.per) + " of " + n;
+      return !was !== !label.textContent;
+    },
+    grown: function (el, st) {  // an item pushed since grew taller (a tie-break's note, say)
+      for (var i = st.page * st.per; i < Math.min(el.children.length, (st.page + 1) * st.per); i++) {
+        if (el.children[i].getBoundingClientRect().height > st.rowH + 1) return true;
+      }
+      return false;
+    },
+    turn: function () {
+      var self = this;
+      Object.keys(this.lists).forEach(function (id) {
+        var st = self.lists[id];
+        if (document.getElementById(id) !== st.el) return;
+        st = self.measure(st.el);
+        st.page = (st.page + 1) % st.pages;
+      });
+      this.apply();
+    }
+  };
+  if (document.querySelector("[data-pages]")) {
+    setInterval(function () { pager.turn(); }, PAGE_MS);
+    window.addEventListener("resize", function () { pager.apply(true); });
   }
 
   // -- which position a tap names ----------------------------------------------------------
@@ -305,7 +404,8 @@
     var b = document.getElementById("banner");
     if (!b) return;
     var d = b.dataset, flags = {"paused": d.paused === "1", "bell-rung": d.bellRung === "1",
-      "can-unbell": d.canUnbell === "1", "can-reopen": d.canReopen === "1"};
+      "can-unbell": d.canUnbell === "1", "can-reopen": d.canReopen === "1",
+      "on-break": d.onBreak === "1"};
     document.querySelectorAll("[data-phases]").forEach(function (el) {
       el.hidden = el.dataset.phases.split(" ").indexOf(d.phase) < 0;
     });

@@ -174,3 +174,36 @@ def test_taking_back_a_bell_that_a_later_roll_would_have_rung_changes_every_scre
     state = log.state
     assert state.room.bell_rung and state.bell_by == bell.seq + 1  # now the bunco rang it
     assert state.changed_everything  # so every screen is sent the new state
+
+
+def test_a_break_between_rounds_carries_its_end_and_the_next_bell_ends_it(log):
+    with pytest.raises(IllegalMove, match="wait for this round to end"):
+        log.add(Kind.BREAK, data={"minutes": 10, "ends_at": 600_000})
+    close_round(log)
+    event = log.add(Kind.BREAK, data={"minutes": 10, "ends_at": 600_000})
+    assert log.state.break_ends == 600_000 and log.state.break_minutes == 10
+    assert log.state.room_seq == event.seq  # every screen shows it
+    log.add(Kind.BREAK, data={"minutes": 0})
+    assert log.state.break_ends is None
+    with pytest.raises(IllegalMove, match="no break to end"):
+        log.add(Kind.BREAK, data={"minutes": 0})
+    log.add(Kind.BREAK, data={"minutes": 5, "ends_at": 300_000})
+    log.add(Kind.ROUND_STARTED, set_number=1, round_number=2)
+    assert log.state.break_ends is None
+
+
+def close_round(log):
+    log.add(Kind.BELL, set_number=1, round_number=1)
+    log.add(Kind.FINISH, table=1, set_number=1, round_number=1, position=0)  # 0-0: tie-break
+    while log.state.room is not None:
+        table = next(t for t in log.state.room.tables if not t.done)
+        seat = table.spec.seats[table.current].name
+        log.roll(table.spec.number, seat, HIT1 if len(set(table.team_scores)) == 1 else MISS)
+
+
+def test_reopening_a_round_takes_the_break_after_it_back_too(log):
+    close_round(log)
+    closed = log.state.closed_by
+    taken = log.add(Kind.BREAK, data={"minutes": 10, "ends_at": 600_000})
+    seqs, after = log.state.plan_void(closed)
+    assert taken.seq in seqs and after.room is not None and after.break_ends is None

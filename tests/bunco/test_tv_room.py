@@ -1,0 +1,44 @@
+"""The TV for a room of any size: every player in the standings, prize races that read well
+before anybody has scored, and a bunco celebrated only while its round is played."""
+
+import random
+
+from bunco import broadcast, screens, services
+from bunco.selectors import live_state
+from scoring import sample_names
+from tests.playing import play_round, roll
+
+
+def test_the_tv_lists_every_player_in_its_standings(client, db):
+    night = services.night_create(name="Big", rules_id="babz",
+                                  player_names=sample_names(60))
+    services.night_seat(night=night, rng=random.Random(2))
+    html = client.get(f"/tv/{night.tv_token}/").content.decode()
+    for name in sample_names(60):
+        assert f"<bdi>{name}</bdi>" in html
+    assert 'data-pages="tv-standings-rows"' in html  # the TV pages through them
+
+
+def test_prize_races_say_nobody_has_scored_yet_instead_of_a_tie_of_everyone(seated_night):
+    services.round_start(night=seated_night)
+    races = {r["label"]: r for r in screens.prize_races(live_state(seated_night))}
+    assert races["Most buncos"]["none_yet"] == "No buncos yet"
+    assert races["Highest score"]["none_yet"] == "Nobody has scored yet"
+    assert races["Lowest score"]["none_yet"] == "Nobody has scored yet"
+    play_round(seated_night, start=False)  # the round's buncos and points are counted
+    races = {r["label"]: r for r in screens.prize_races(live_state(seated_night))}
+    assert races["Most buncos"]["none_yet"] == "" and races["Most buncos"]["names"]
+    assert races["Lowest score"]["none_yet"] == ""  # a race now: somebody has points
+
+
+def test_a_bunco_is_celebrated_until_its_round_ends(seated_night):
+    services.round_start(night=seated_night)
+    roll(seated_night, 2, quick="bunco")
+    state = live_state(seated_night)
+    assert screens.tv_bunco(state)["bunco"]["table"] == 2
+    assert "BUNCO!" in broadcast.tv_bunco_html(state)
+    state = play_round(seated_night, start=False)  # the round ends
+    assert screens.tv_bunco(state)["bunco"] is None
+    assert "BUNCO!" not in broadcast.tv_bunco_html(state)
+    services.round_start(night=seated_night)  # and the next bell starts clean
+    assert screens.tv_bunco(live_state(seated_night))["bunco"] is None

@@ -1,0 +1,189 @@
+"""The TV on a 1080p screen, for a room of any size: twelve tables fit without scrolling; a
+bigger room pages through its tables (and its standings) while the round banner stays on top;
+a bunco is celebrated until the round ends."""
+
+import random
+import re
+import threading
+
+from playwright.sync_api import expect
+
+from bunco import services
+from bunco.models import TableLink
+from bunco.selectors import live_state
+from scoring import sample_names
+from tests.playing import play_round, roll
+
+from .base import HOST_SECRET, BrowserTestCase
+
+TV = {"width": 1920, "height": 1080}
+#: A change made here reaches the live server's screens by their resync (every 10 s): the
+#: test process and the server do not share a channel layer.
+PUSHED = 15000
+
+
+def in_thread(work):
+    """Run ``work`` in another thread: Playwright's event loop owns this one, and the services
+    push to the screens through async_to_sync."""
+    out, errors = [], []
+
+    def run():
+        try:
+            out.append(work())
+        except Exception as exc:  # surfaced in the test's own thread
+            errors.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if errors:
+        raise errors[0]
+    return out[0] if out else None
+
+
+def shown_tables(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#tv-tables > .table-live", "els => els.filter(e => e.offsetParent).map(e => e.id)")
+
+
+class TvForAnyRoom(BrowserTestCase):
+
+    def night(self, tables, start=True):
+        def setup():
+            night = services.night_create(name="Big room", rules_id="babz",
+                                          player_names=sample_names(4 * tables))
+            services.night_seat(night=night, rng=random.Random(9))
+            if start:
+                services.round_start(night=night)
+            return night
+
+        return in_thread(setup)
+
+    def tv(self, night):
+        page = self.browser.new_context(viewport=TV).new_page()
+        page.goto(f"{self.live_server_url}/tv/{night.tv_token}/")
+        return page
+
+    def fits(self, page):
+        assert page.evaluate("document.documentElement.scrollHeight") <= TV["height"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= TV["width"]
+
+    def below_the_fold(self, page) -> list[str]:
+        """Ids of the tables shown (not paged away) whose card reaches past the screen."""
+        return page.eval_on_selector_all(
+            "#tv-tables > .table-live",
+            "els => els.filter(e => e.offsetParent && e.getBoundingClientRect().bottom > "
+            f"{TV['height']}).map(e => e.id)")
+
+    def test_twelve_tables_fit_one_screen_without_scrolling(self):
+        night = self.night(12)
+        in_thread(lambda: roll(night, 12, quick="hit2"))
+        page = self.tv(night)
+        expect(page.locator("#table-12 [data-testid=score]").first).to_have_text("2")
+        page.wait_for_timeout(300)
+        page.screenshot(path="test-artifacts/tv-12-tables.png")
+        self.fits(page)
+        assert len(shown_tables(page)) == 12  # all of them, on one page
+        assert self.below_the_fold(page) == []
+        expect(page.locator("[data-pager-of=tv-tables]")).to_have_text("")
+        # All 48 players in the standings (paged if they do not fit the side column).
+        assert page.locator("[data-pages=tv-standings-rows] tr").count() == 48
+        last_row = page.eval_on_selector_all(
+            "[data-pages=tv-standings-rows] tr",
+            "rows => Math.max(...rows.filter(r => r.offsetParent)"
+            ".map(r => r.getBoundingClientRect().bottom))")
+        assert last_row <= TV["height"]
+        # Nobody has a bunco yet: the prize race says so rather than "48 tied (0)".
+        expect(page.locator(".tv-races")).to_contain_text("No buncos yet")
+
+    def test_a_hundred_tables_page_through_under_the_banner(self):
+        night = self.night(100)
+        page = self.tv(night)
+        expect(page.locator("#banner .headline")).to_have_text("Round 1")
+        page.wait_for_timeout(300)
+        self.fits(page)  # not 13,600 px tall
+        first = shown_tables(page)
+        assert first[0] == "table-1" and 8 <= len(first) < 100
+        assert self.below_the_fold(page) == []
+        label = page.locator("[data-pager-of=tv-tables]")
+        expect(label).to_have_text(f"Tables 1–{len(first)} of 100")
+        page.screenshot(path="test-artifacts/tv-100-tables.png")
+        # About eight seconds later the next tables show; the banner has not moved.
+        expect(label).to_have_text(f"Tables {len(first) + 1}–{2 * len(first)} of 100",
+                                   timeout=PUSHED)
+        second = shown_tables(page)
+        assert second[0] == f"table-{len(first) + 1}" and not set(first) & set(second)
+        expect(page.locator("#banner")).to_be_in_viewport()
+        self.fits(page)
+        page.screenshot(path="test-artifacts/tv-100-tables-page-2.png")
+        expect(page.locator("[data-pager-of=tv-standings-rows]")).to_contain_text("of 400")
+        # The bell rings, whatever page the TV shows: the banner shows it, in view.
+        in_thread(lambda: services.bell_ring(night=night))
+        expect(page.locator("#banner")).to_have_class(re.compile(r"\bbell\b"), timeout=PUSHED)
+        expect(page.locator("#banner")).to_be_in_viewport()
+        assert page.locator("#banner").bounding_box()["y"] < 100
+        self.fits(page)
+        assert self.below_the_fold(page) == []
+
+    def test_twenty_tables_page_and_a_bunco_stays_in_view_until_the_round_ends(self):
+        night = self.night(20)
+        page = self.tv(night)
+        expect(page.locator("#banner .headline")).to_have_text("Round 1")
+        self.fits(page)
+        expect(page.locator("[data-pager-of=tv-tables]")).to_contain_text("of 20")
+        # A bunco at the last table, which is on another page: the celebration is on top.
+        in_thread(lambda: roll(night, 20, quick="bunco"))
+        bunco = page.locator(".tv-bunco")
+        expect(bunco).to_contain_text("table 20", timeout=PUSHED)
+        expect(bunco).to_be_in_viewport()
+        box, standings = bunco.bounding_box(), page.locator(".tv-standings").bounding_box()
+        assert box["y"] + box["height"] <= standings["y"]  # covers no standings row
+        page.screenshot(path="test-artifacts/tv-20-tables-bunco.png")
+        self.fits(page)
+        # The round ends: the celebration ends with it, and the next bell starts clean.
+        in_thread(lambda: play_round(night, start=False))
+        expect(page.locator("#banner")).to_have_attribute("data-phase", "between_rounds",
+                                                                  timeout=PUSHED)
+        expect(bunco).to_have_count(0)
+        self.fits(page)
+        page.screenshot(path="test-artifacts/tv-20-tables-between-rounds.png")
+        in_thread(lambda: services.round_start(night=night))
+        expect(page.locator("#banner .headline")).to_have_text("Round 2", timeout=PUSHED)
+        expect(bunco).to_have_count(0)
+        assert live_state(night).round_number == 2
+
+    def test_a_break_the_host_starts_is_counted_down_on_the_tv_and_the_phones(self):
+        night = self.night(3)
+        in_thread(lambda: play_round(night, start=False))  # round 1 is over
+        tv = self.tv(night)
+        expect(tv.locator("#banner")).to_have_attribute("data-phase", "between_rounds")
+        phone = self.browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        link = TableLink.objects.get(night=night, number=2)
+        phone.goto(f"{self.live_server_url}/t/{link.token}/")
+        host = self.browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.locator(".break-form input[name=minutes]").fill("5")
+        host.get_by_role("button", name="Start a break").click()
+        expect(host.get_by_role("button", name="End the break")).to_be_visible()
+
+        board = tv.locator("[data-testid=tv-break]")
+        expect(board).to_be_visible()
+        clock = board.locator(".countdown")
+        expect(clock).to_have_text(re.compile(r"^[45]:[0-5]\d$"))
+        first = clock.inner_text()
+        expect(clock).not_to_have_text(first, timeout=3000)  # it counts down
+        expect(board).to_contain_text("Up next: round 2 of set 1, when the host rings the bell")
+        expect(tv.locator("#banner .headline")).to_contain_text("Break")
+        expect(tv.locator("[data-pages=tv-standings-rows] tr").first).to_be_visible()
+        self.fits(tv)
+        tv.screenshot(path="test-artifacts/tv-break.png")
+        # The table's phone shows the break too.
+        expect(phone.locator("#banner .headline")).to_contain_text("Break")
+        expect(phone.locator("#banner .countdown")).to_have_text(re.compile(r"^[45]:[0-5]\d$"))
+        phone.screenshot(path="test-artifacts/phone-break.png")
+        # The host's bell ends the break everywhere.
+        host.locator(".bell-button").click()
+        expect(tv.locator("#banner .headline")).to_have_text("Round 2")
+        expect(board).to_have_count(0)
+        expect(tv.locator("#table-1")).to_be_visible()
