@@ -8,6 +8,7 @@ Public contract used by other tools::
 
 from .awards import AwardResult, decide_awards, pot_for, roll_off, split_evenly, split_pot
 from .errors import IllegalMove, RulesError
+from .explain import how_we_play
 from .night import (
     ROUNDS_PER_SET,
     Night,
@@ -32,7 +33,8 @@ __all__ = [
     "PRESETS", "Phase",
     "PlayerStats", "ROUNDS_PER_SET", "RollScore", "RoomRound", "RoundRecord", "RulesError", "Seat",
     "TableOutcome", "TablePlay", "TableRound", "TableSpec", "award", "decide_awards",
-    "first_seats", "move_plan", "night_summary", "night_to_json", "pot_for", "preset", "ranked",
+    "first_seats", "how_we_play", "move_plan", "night_summary", "night_to_json", "pot_for",
+    "preset", "ranked",
     "roll_off", "roll_table", "rotate", "round_of", "sample_names", "score_roll", "seat_night",
     "simulate_night", "split_evenly", "split_pot", "standing_key", "table_sizes",
     "turn_keeping_rolls",

@@ -1,0 +1,92 @@
+"""The "How we play tonight" card reads the rules: presets that differ read differently."""
+
+import pytest
+
+from scoring import PRESETS, how_we_play, preset
+
+HEADINGS = ["The night", "What scores", "What ends your turn", "What ends the round",
+            "After the bell", "Ties", "How you move", "Ghosts"]
+
+
+def card(rules) -> dict[str, str]:
+    return dict(how_we_play(rules))
+
+
+@pytest.mark.parametrize("preset_id", list(PRESETS))
+def test_every_preset_explains_every_part(preset_id):
+    parts = how_we_play(PRESETS[preset_id])
+    assert [h for h, _ in parts] == HEADINGS
+    for heading, text in parts:
+        assert text.strip() and text.endswith("."), heading
+        assert text.isascii(), heading  # plain text: no emoji
+
+
+def test_the_presets_all_read_differently():
+    texts = {tuple(how_we_play(r)) for r in PRESETS.values()}
+    assert len(texts) == len(PRESETS)
+
+
+def test_babz():
+    c = card(preset("babz"))
+    assert "A baby bunco (three of a kind) scores 5 and ends your turn." in c["What scores"]
+    assert "or a baby bunco" in c["What ends your turn"]
+    assert "one player's own points reach 21 or someone rolls a bunco" in c["What ends the round"]
+    assert "Play stops the moment the bell rings." in c["After the bell"]
+    assert "the team that ended the round wins, even with fewer points" in c["After the bell"]
+    assert "losers go to the last table" in c["How you move"]
+    assert "A ghost's bunco does not end the round." in c["Ghosts"]
+    assert c["The night"].startswith("We play 2 sets of 6 rounds.")
+
+
+def test_ladder():
+    c = card(preset("ladder"))
+    assert "Each die showing the round's number scores that number" in c["What scores"]
+    assert "A baby bunco (three of a kind) scores 5 and you keep rolling." in c["What scores"]
+    assert "one die" in c["Ties"]
+    assert "losers go to table 2" in c["How you move"]
+    assert "a team's points together reach 21" in c["What ends the round"]
+    assert "finishes their turn" in c["After the bell"]
+
+
+def test_winning_moves():
+    c = card(preset("winning-moves"))
+    assert "ends the round at every table" in c["What scores"]
+    assert "A bunco at any table ends the round at every table at once." in c[
+        "What ends the round"]
+    assert "Each table plays until a team's points together reach 21" in c["What ends the round"]
+    assert "low bunco (7 points) and above it a high bunco (5 points)" in c["What scores"]
+    assert "a bunco (it ends the round)" in c["What ends your turn"]
+    assert "first to 5 points" in c["Ties"] and "highest total of three dice" in c["Ties"]
+    assert "With 12 or more players" in c["Ghosts"]
+
+
+def test_winning_moves_solo_is_one_table_without_ghosts():
+    c = card(preset("winning-moves-solo"))
+    assert "one player's points reach 21" in c["What ends the round"]
+    assert "nobody moves" in c["How you move"]
+    assert c["Ghosts"].startswith("No ghosts")
+
+
+def test_head_table_fuzzy_die_and_clockwise():
+    head, fuzzy, clock = (card(preset(p)) for p in ("head-table", "fuzzy-die", "clockwise"))
+    assert "finishes that one roll" in head["After the bell"]
+    assert "one whole turn" in head["After the bell"]
+    assert "ends your turn" in fuzzy["What scores"]  # a funko holds no target die
+    assert "Play stops the moment the bell rings." in fuzzy["After the bell"]
+    assert "first to roll the round's number wins" in clock["Ties"]
+    assert clock["The night"].startswith("We play 1 set of 6 rounds.")
+    assert "last table's losers move to the head table" in clock["How you move"]
+
+
+def test_custom_changes_show():
+    rules = preset("head-table").replace(team_target=23, bunco_points=25, wipeout=True,
+                                         partners="fixed", triples="none", rotation="none",
+                                         round_end="timer")
+    c = card(rules)
+    assert "bunco: 25 points" in c["What scores"]
+    assert "wipeout" in c["What scores"] and "a wipeout" in c["What ends your turn"]
+    assert "Three of a kind of another number scores nothing." in c["What scores"]
+    assert "Teams stay together all night." in c["How you move"]
+    assert "Nobody changes table." in c["How you move"]
+    assert c["What ends the round"] == "Only the host's bell ends the round."
+    assert "reach 23" in card(preset("babz").replace(team_target=23))["What ends the round"]
