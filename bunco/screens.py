@@ -17,6 +17,7 @@ from scoring import (
     Phase,
     TableRound,
     decide_awards,
+    how_we_play,
     pot_for,
     ranked,
     turn_keeping_rolls,
@@ -506,6 +507,13 @@ def tv_bunco(state: LiveNight) -> dict:
         return {"bunco": None, "seq": seq, "fuzzy": fuzzy}
     return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},
             "seq": max(seq, bunco.seq), "fuzzy": fuzzy}
+
+
+def house_rules_card(night: Night) -> dict:
+    """The "How we play tonight" card: the night's own rules, read out by scoring."""
+    rules = night.rules
+    return {"name": rules.name,
+            "parts": [{"heading": h, "text": t} for h, t in how_we_play(rules)]}
 
 
 def render_fragment(template: str, context: dict) -> str:

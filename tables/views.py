@@ -101,6 +101,7 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
         "claimed": bool(who.device), "me_token": who.token, **_pad(f"/p/{who.token}/"),
+        "how_we_play": screens.house_rules_card(night),
     })
 
 
@@ -116,7 +117,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "night": night, "number": link.number,
         "table_html": screens.render_table(state, link.number),
         "banner": screens.round_banner(state), "ws_url": f"/ws/table/{link.token}/",
-        **_pad(f"/t/{link.token}/"),
+        **_pad(f"/t/{link.token}/"), "how_we_play": screens.house_rules_card(night),
     })
 
 

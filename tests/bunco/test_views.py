@@ -1,6 +1,8 @@
 """The host's pages, the phones' endpoints, the TV and QR codes, as a browser sees them."""
 
+import html
 import json
+import random
 import re
 import uuid
 
@@ -10,6 +12,7 @@ from bunco import services
 from bunco.host.auth import host_secret
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.selectors import live_state
+from scoring import PRESETS, sample_names
 
 
 @pytest.fixture
@@ -218,3 +221,37 @@ def test_a_new_night_with_a_bad_fee_is_explained_and_not_made(host_client):
                                                   "entry_fee": "ten"}, follow=True)
     assert "is not an amount of money" in response.content.decode().replace("&#x27;", "'")
     assert not Night.objects.exists()
+
+
+def _card(page: str) -> str:
+    """The "How we play tonight" card of a page, as plain text (quotes unescaped)."""
+    found = re.search(r'<details class="card how-we-play">(.*?)</details>', page, re.S)
+    assert found, "the page has no How we play tonight card"
+    return html.unescape(found.group(1))
+
+
+def test_phones_and_table_devices_show_how_we_play_tonight(client, seated_night):
+    link = TableLink.objects.get(night=seated_night, number=1)
+    ava = seated_night.players.get(name="Ava")
+    mine = client.get(client.post(f"/j/{seated_night.join_token}/", {"player": ava.pk}).url)
+    for page in (mine.content.decode(), client.get(f"/t/{link.token}/").content.decode()):
+        card = _card(page)
+        assert "<summary>How we play tonight</summary>" in card
+        assert "Babz (ghosts and the doormat)" in card
+        assert "A baby bunco (three of a kind) scores 5 and ends your turn." in card
+        assert "one player's own points reach 21 or someone rolls a bunco" in card
+        assert "<dt>Ghosts</dt>" in card
+
+
+def test_a_custom_rule_change_shows_in_the_card(client, db):
+    night = services.night_create(name="Custom", rules_id="head-table", entry_fee_cents=0,
+                                  rules=PRESETS["head-table"].replace(team_target=23),
+                                  player_names=sample_names(8))
+    services.night_seat(night=night, rng=random.Random(1))
+    link = TableLink.objects.get(night=night, number=1)
+    card = _card(client.get(f"/t/{link.token}/").content.decode())
+    assert "at the head table, a team's points together reach 23" in card
+    assert "reach 21" not in card
+    ava = night.players.get(name="Ava")
+    mine = client.get(client.post(f"/j/{night.join_token}/", {"player": ava.pk}).url)
+    assert "reach 23" in _card(mine.content.decode())
