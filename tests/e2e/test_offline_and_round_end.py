@@ -65,7 +65,7 @@ class OfflineAndRoundEnds(BrowserTestCase):
 
     def tap(self, page, label):
         page.locator(".pad .quick button", has_text=label).tap()
-        page.wait_for_timeout(650)  # the next tap, at a person's pace
+        page.wait_for_timeout(1000)  # the next tap, at a person's pace (well past 600 ms)
 
     def rolls(self, night):
         return ScoreEvent.objects.filter(night=night, kind="roll").count()
