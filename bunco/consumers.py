@@ -106,12 +106,14 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "tap":
             fields = content.get("fields")
             key = fields.get("key") if isinstance(fields, dict) else None
-            await self.send_json({"type": "ack", "key": key if isinstance(key, str) else None,
-                                  "status": 429, "ok": False, "retry": True,
-                                  "error": limits.SLOW_DOWN})
+            await self.retry_later(key if isinstance(key, str) else None)
         elif self.refused == 1 or self.refused % 10 == 0:
             await self.send_json({"type": "error", "code": "slow_down",
                                   "message": limits.SLOW_DOWN})
+
+    async def retry_later(self, key) -> None:
+        """Answer the tap with this key: over a limit, kept by the phone and sent again."""
+        await self.send_json({"type": "ack", "key": key, "status": 429, **limits.RETRY_LATER})
 
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None

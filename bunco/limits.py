@@ -14,6 +14,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 SLOW_DOWN = "Slow down: too many taps from this screen. Wait a moment and tap again."
+#: The answer to a tap over a limit, over HTTP (status 429) and websockets alike: the phone
+#: keeps the tap and sends it again later.
+RETRY_LATER = {"ok": False, "retry": True, "error": SLOW_DOWN}
 
 
 @dataclass

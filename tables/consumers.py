@@ -32,8 +32,7 @@ class Taps:
                                   "error": "that tap did not make sense; reload the page"})
             return
         if not limits.TAPS.take(self.token):  # the link's share, over every connection
-            await self.send_json({"type": "ack", "key": fields.get("key"), "status": 429,
-                                  "ok": False, "retry": True, "error": limits.SLOW_DOWN})
+            await self.retry_later(fields.get("key"))
             return
         try:
             status, body = await database_sync_to_async(self.run_tap)(action, fields)

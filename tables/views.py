@@ -189,9 +189,6 @@ def player_seat(player) -> tuple[int | None, str]:
     return None, "you are not seated yet"
 
 
-SLOW_DOWN = {"ok": False, "retry": True, "error": limits.SLOW_DOWN}
-
-
 def _json(answer: tuple[int, dict]) -> JsonResponse:
     status, body = answer
     return JsonResponse(body, status=status)
@@ -205,7 +202,7 @@ def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     if not devices.may_use(who, request.COOKIES):
         return JsonResponse({"ok": False, "error": NOT_YOURS.format(name=who.name)}, status=403)
     if not limits.TAPS.take(token):
-        return JsonResponse(SLOW_DOWN, status=429)
+        return JsonResponse(limits.RETRY_LATER, status=429)
     table, why = player_seat(who)
     if table is None:
         return JsonResponse({"ok": False, "error": why}, status=409)
@@ -218,6 +215,6 @@ def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     if link is None:
         return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
     if not limits.TAPS.take(token):
-        return JsonResponse(SLOW_DOWN, status=429)
+        return JsonResponse(limits.RETRY_LATER, status=429)
     return _json(tap(link.night, link.number, action, f"table {link.number}", request.POST,
                      device=True))
