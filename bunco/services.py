@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
+from django.utils.dateparse import parse_datetime
 
 from bunco import backup, broadcast
-from bunco.fold import CORRECTABLE, Event, Kind, LiveNight, tables_to_data
+from bunco.fold import CORRECTABLE, Event, Kind, LiveNight, fold, tables_to_data
 from bunco.models import Night, Person, Player, ScoreEvent, TableLink
 from bunco.names import new_names
-from bunco.selectors import caught_up, folds, live_state
+from bunco.selectors import as_event, caught_up, folds, live_state
 from scoring import PRESETS, HouseRules, IllegalMove, RulesError, sample_names, seat_night
 from scoring.roll import check_dice, dice_for
 from scoring.seating import clean_names
@@ -875,6 +876,13 @@ def night_restore(*, data) -> Night:
         new_names([], names)  # the same checks as typing them
     except (_FileError, RulesError, ValueError) as exc:
         raise CommandRefused(str(exc).removeprefix("players: ")) from None
+    logged = [
+        ScoreEvent(seq=e["seq"], key=_key(e.get("key")), kind=e["kind"], table=e.get("table"),
+                   set_number=e.get("set_number"), round_number=e.get("round_number"),
+                   player=e.get("player") or "", ghost=e.get("ghost") or "",
+                   position=e.get("position"), data=e.get("data") or {},
+                   actor=(e.get("actor") or "")[:60])
+        for e in rows]
     night = Night(name=_clean_night_name(str(info.get("name", "")))[:80],
                   rules_id=str(info.get("rules_id", ""))[:40], rules_json=rules.to_dict(),
                   entry_fee_cents=max(0, int(info.get("entry_fee_cents") or 0)),
@@ -884,25 +892,19 @@ def night_restore(*, data) -> Night:
                   else {},
                   revealed=info["revealed"] if isinstance(info.get("revealed"), int)
                   and 0 <= info["revealed"] < 1000 else 0)
-    from bunco.fold import fold
-
     try:
-        state = fold(rules, [Event(seq=e["seq"], kind=e["kind"], table=e.get("table"),
-                                   set_number=e.get("set_number"),
-                                   round_number=e.get("round_number"),
-                                   player=e.get("player") or "", ghost=e.get("ghost") or "",
-                                   position=e.get("position"), data=e.get("data") or {},
-                                   actor=e.get("actor") or "") for e in rows],
-                     name=night.name, rules_id=night.rules_id,
-                     entry_fee_cents=night.entry_fee_cents, pot_cents=night.pot_cents)
+        state = fold(rules, [as_event(row) for row in logged], name=night.name,
+                     rules_id=night.rules_id, entry_fee_cents=night.entry_fee_cents,
+                     pot_cents=night.pot_cents)
     except Exception as exc:  # a damaged log: say so, write nothing
         raise CommandRefused(f"this night's log does not replay ({exc})") from None
+    # The night's columns as the commands that wrote the log left them.
+    for row in logged:
+        for name, value in _projection(row.kind, state).items():
+            setattr(night, name, value)
+    night.last_seq = len(logged)
     known = known_people(names)
     with transaction.atomic():
-        started = any(e["kind"] == Kind.ROUND_STARTED for e in rows)
-        night.status = (Night.Status.FINISHED if state.ended else
-                        Night.Status.PLAYING if started else Night.Status.SETUP)
-        night.last_seq = len(rows)
         night.save()
         people = {**known, **new_people([n for n in names if n not in known])}
         Player.objects.bulk_create([
@@ -915,13 +917,9 @@ def night_restore(*, data) -> Night:
             for i, (n, p) in enumerate(zip(names, players, strict=True))])
         TableLink.objects.bulk_create([TableLink(night=night, number=n)
                                        for n in range(1, len(state.tables) + 1)])
-        made = ScoreEvent.objects.bulk_create([
-            ScoreEvent(night=night, seq=e["seq"], key=_key(e.get("key")), kind=e["kind"],
-                       table=e.get("table"), set_number=e.get("set_number"),
-                       round_number=e.get("round_number"), player=e.get("player") or "",
-                       ghost=e.get("ghost") or "", position=e.get("position"),
-                       data=e.get("data") or {}, actor=(e.get("actor") or "")[:60])
-            for e in rows])
+        for row in logged:
+            row.night = night
+        made = ScoreEvent.objects.bulk_create(logged)
         # When things happened is part of the night (the tally history shows it).
         for row, e in zip(made, rows, strict=True):
             row.created_at = _when(e.get("created_at")) or row.created_at
@@ -933,8 +931,6 @@ def night_restore(*, data) -> Night:
 
 
 def _when(text):
-    from django.utils.dateparse import parse_datetime
-
     try:
         return parse_datetime(text) if isinstance(text, str) else None
     except ValueError:
