@@ -1,6 +1,7 @@
 """A live Daphne server plus the system Chromium, shared by the browser tests."""
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -20,6 +21,25 @@ os.environ["BUNCO_HOST_SECRET"] = HOST_SECRET
 # The "LAN address" every link and QR code is built from: reachable from the test's browser,
 # and not the address (localhost) the host's browser opens, as at a party.
 LAN_ADDRESS = "127.0.0.1"
+
+
+def in_thread(work):
+    """Run ``work`` (service calls) in another thread: Playwright's event loop owns this one,
+    and the services push to the screens through async_to_sync. An error is raised here."""
+    out, errors = [], []
+
+    def run():
+        try:
+            out.append(work())
+        except Exception as exc:  # surfaced in the test's own thread
+            errors.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if errors:
+        raise errors[0]
+    return out[0] if out else None
 
 
 class ForkedDaphne(DaphneProcess):

@@ -3,7 +3,6 @@ an outbox is refused by name, the host keeps typing while taps arrive, and the h
 an older roll and a mistaken bell after seeing what it changes."""
 
 import random
-import threading
 
 from playwright.sync_api import expect
 
@@ -14,18 +13,9 @@ from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 
 from .base import HOST_SECRET as SECRET
-from .base import BrowserTestCase
+from .base import BrowserTestCase, in_thread
 
 PHONE = {"width": 360, "height": 740}
-
-
-def in_thread(work):
-    """Run service calls off Playwright's thread (they push through async_to_sync)."""
-    out = []
-    worker = threading.Thread(target=lambda: out.append(work()))
-    worker.start()
-    worker.join()
-    return out[0] if out else None
 
 
 class LiveCoreInBrowsers(BrowserTestCase):

@@ -5,7 +5,6 @@ shows the result, then the next seat; after the last round nobody is told to mov
 
 import random
 import re
-import threading
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -16,7 +15,7 @@ from bunco.selectors import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 
-from .base import BrowserTestCase
+from .base import BrowserTestCase, in_thread
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 TV = {"viewport": {"width": 1920, "height": 1080}}
@@ -24,15 +23,6 @@ ARTIFACTS = Path("test-artifacts")
 # Changes made here (not through a page) reach the screens by their 10 s resync: the live
 # server is another process, whose pushes these service calls cannot make.
 SYNC = 15000
-
-
-def in_thread(work):
-    """Run service calls off Playwright's thread (they push through async_to_sync)."""
-    out = []
-    worker = threading.Thread(target=lambda: out.append(work()))
-    worker.start()
-    worker.join()
-    return out[0] if out else None
 
 
 class OfflineAndRoundEnds(BrowserTestCase):

@@ -4,7 +4,6 @@ a bunco is celebrated until the round ends."""
 
 import random
 import re
-import threading
 
 from playwright.sync_api import expect
 
@@ -14,31 +13,12 @@ from bunco.selectors import live_state
 from scoring import sample_names
 from tests.playing import play_round, roll
 
-from .base import HOST_SECRET, BrowserTestCase
+from .base import HOST_SECRET, BrowserTestCase, in_thread
 
 TV = {"width": 1920, "height": 1080}
 #: A change made here reaches the live server's screens by their resync (every 10 s): the
 #: test process and the server do not share a channel layer.
 PUSHED = 15000
-
-
-def in_thread(work):
-    """Run ``work`` in another thread: Playwright's event loop owns this one, and the services
-    push to the screens through async_to_sync."""
-    out, errors = [], []
-
-    def run():
-        try:
-            out.append(work())
-        except Exception as exc:  # surfaced in the test's own thread
-            errors.append(exc)
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    if errors:
-        raise errors[0]
-    return out[0] if out else None
 
 
 def shown_tables(page) -> list[str]:
