@@ -106,12 +106,7 @@ def test_the_hosts_bell_can_be_taken_back_and_the_round_resumes_where_it_was(log
 
 
 def test_a_closed_round_reopens_until_the_next_round_starts(log):
-    log.add(Kind.BELL, set_number=1, round_number=1)
-    log.add(Kind.FINISH, table=1, set_number=1, round_number=1, position=0)  # 0-0: tie-break
-    while log.state.room is not None:
-        table = next(t for t in log.state.room.tables if not t.done)
-        seat = table.spec.seats[table.current].name
-        log.roll(table.spec.number, seat, HIT1 if len(set(table.team_scores)) == 1 else MISS)
+    close_round(log)
     closed = log.state.closed_by
     assert log.state.phase == "between_rounds" and log.state.night.history
     seqs, after = log.state.plan_void(closed)
@@ -193,6 +188,7 @@ def test_a_break_between_rounds_carries_its_end_and_the_next_bell_ends_it(log):
 
 
 def close_round(log):
+    """The bell, table 1 done at 0-0, then every table played to a result."""
     log.add(Kind.BELL, set_number=1, round_number=1)
     log.add(Kind.FINISH, table=1, set_number=1, round_number=1, position=0)  # 0-0: tie-break
     while log.state.room is not None:
