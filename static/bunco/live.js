@@ -278,10 +278,12 @@
   // over HTTP; offline, they wait. Either way the same key and claim, so nothing counts twice.
   var waitingAck = null;
   function flush() {
-    if (flushing) return;
-    var q = load();
+    // Drawn on every call, also while an earlier tap is still on its way: a tap made then
+    // shows as "waiting to send" at once, not when the one before it is answered.
     pendingShown();
     drawWaiting();
+    if (flushing) return;
+    var q = load();
     if (!q.length) { document.body.classList.remove("pending"); return; }
     flushing = true;
     document.body.classList.add("pending");

@@ -98,6 +98,40 @@ class OfflineAndRoundEnds(BrowserTestCase):
         expect(device.locator("#table-2 .score")).to_have_text(["0", "2"])
         assert self.rolls(night) == 2
 
+    def test_a_tap_made_while_the_one_before_is_unanswered_shows_as_waiting_at_once(self):
+        night = self.night()
+        link = TableLink.objects.get(night=night, number=2)
+        context = self.browser.new_context(**PHONE)
+        device = context.new_page()
+        # The Wi-Fi swallows taps sent over the websocket (the socket itself stays up), so
+        # the first tap waits for its answer while the scorekeeper taps the next roll.
+        swallow = [True]
+
+        def relay(ws):
+            server = ws.connect_to_server()
+
+            def up(message):
+                if not (swallow[0] and '"tap"' in str(message)):
+                    server.send(message)
+            ws.on_message(up)
+        device.route_web_socket(re.compile(r".*/ws/.*"), relay)
+        device.add_init_script(
+            "document.addEventListener('htmx:wsOpen', function () { window.wsOpen = true; })")
+        device.goto(f"{self.live_server_url}/t/{link.token}/")
+        device.wait_for_function("window.wsOpen === true")
+        seats = [s.name for s in live_state(night).room.tables[1].spec.seats]
+        self.tap(device, "Miss")
+        waiting = device.get_by_test_id("waiting")
+        expect(waiting).to_have_count(1)
+        device.locator(".pad .quick button", has_text="2 hits").tap()
+        expect(waiting).to_have_count(2, timeout=500)  # at once, not when the first is answered
+        expect(device.locator("#table-2 .turn")).to_contain_text(f"{seats[1]}'s turn")
+
+        swallow[0] = False  # the network recovers: the unanswered tap is sent again
+        expect(waiting).to_have_count(0, timeout=SYNC)
+        expect(device.locator("#table-2 .score")).to_have_text(["0", "2"])
+        assert self.rolls(night) == 2
+
     def test_a_refused_tap_stays_until_dismissed_and_later_taps_go_through(self):
         night = self.night()
         link = TableLink.objects.get(night=night, number=2)
