@@ -50,6 +50,8 @@ class Kind(StrEnum):
     BREAK = "break"  # between rounds: minutes and when it ends (epoch ms); 0 minutes ends it
 
 
+#: The set number a practice round is played under (real sets count from 1).
+PRACTICE_SET = 0
 #: What a table's scorekeeper or the host can take back.
 CORRECTABLE = frozenset({Kind.ROLL, Kind.FINISH, Kind.BELL})
 #: Between-round events that a reopened round takes back with it: a break.
@@ -159,6 +161,7 @@ class LiveNight:
         self.fuzzy_moved: tuple[int, ...] = ()  # tables the latest event moved the fuzzy die
         self.break_ends: int | None = None  # a break the host started: when it ends (epoch ms)
         self.break_minutes = 0
+        self.practices = 0  # practice rounds played (before round 1; none of them counts)
 
     # -- what screens ask --------------------------------------------------------------------
 
@@ -181,6 +184,12 @@ class LiveNight:
         if self.night.finished:
             return "over"
         return "between_rounds" if self.night.history else "ready"
+
+    @property
+    def practice(self) -> bool:
+        """Whether the round in play is a practice round: played like round 1 of set "0",
+        so no tap made in it can land in a round that counts."""
+        return self.room is not None and self.room_set == PRACTICE_SET
 
     @property
     def set_number(self) -> int | None:
@@ -343,6 +352,7 @@ class LiveNight:
         new.roster, new.left = list(self.roster), set(self.left)
         new.roll_offs, new.revealed = dict(self.roll_offs), self.revealed
         new.splits = set(self.splits)
+        new.practices = self.practices
         new.night = self.checkpoint.copy()
         new.last_bunco = self.checkpoint_bunco
         new.voided = set(self.voided) | skip
@@ -467,12 +477,15 @@ class LiveNight:
             raise IllegalMove("a round is already being played")
         if self.night.finished:
             raise IllegalMove("every set has been played; end the night for the prizes")
+        practice = bool(event.data.get("practice"))
+        if practice and self.night.history:
+            raise IllegalMove("a practice round comes before the first round; this one counts")
         # A replay starts from a copy of the checkpoint, so this copy is the same night.
         self.checkpoint = self.night.copy()
         self.checkpoint_bunco = self.last_bunco
         self.round_events = [event]
         self.rolls = []
-        self.room_set = self.night.set_number
+        self.room_set = PRACTICE_SET if practice else self.night.set_number
         self.room = self.night.start_round()
         self.paused = False
         self.last_room = None
@@ -652,7 +665,17 @@ class LiveNight:
         self._room_changed(event)
 
     def _close_if_done(self, event: Event) -> None:
-        if self.room is not None and self.room.done:
+        if self.room is not None and self.room.done and self.practice:
+            # A practice round counts for nothing: the night is as it was before it (the same
+            # seats, no results, the fuzzy die back at the head table), and it cannot be
+            # reopened; its rolls stay in the log, marked as practice.
+            self.night = self.checkpoint.copy()
+            self.last_bunco = self.checkpoint_bunco
+            self.room, self.last_room, self.closed_by, self.bell_by = None, None, None, None
+            self.checkpoint, self.round_events, self.rolls = None, [], []
+            self.practices += 1
+            self._room_changed(event)
+        elif self.room is not None and self.room.done:
             self.night.finish_round(self.room)
             self.last_room, self.room = self.room, None
             self.closed_by = event.seq

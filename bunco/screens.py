@@ -90,16 +90,19 @@ def _banner(state: LiveNight) -> Banner:
     last_bell = f"{history[-1].set_number}-{history[-1].round_number}" if history else ""
     if phase == "playing":
         room = state.room
-        n, s = room.round_number, state.night.set_number
+        n, s = room.round_number, state.room_set
         detail = BELL_DETAIL[state.rules.after_bell] if room.bell_rung else f"Roll for {n}s."
         bell_id = f"{s}-{n}" if room.bell_rung else last_bell
         if state.paused:
             return Banner(phase, n, s, n, room.bell_rung, "Paused",
                           "The host paused the game. Hold your dice.", bell_id)
+        if state.practice:
+            detail = (detail if room.bell_rung else f"Roll for {n}s.") + " Nothing counts."
+            return Banner(phase, n, s, n, room.bell_rung, "Practice round", detail, bell_id)
         return Banner(phase, n, s, n, room.bell_rung, f"Round {n}", detail, bell_id)
     if phase in ("ready", "between_rounds"):
         n, s = state.night.round_number, state.night.set_number
-        head = "Find your seat"
+        head = "Practice over: nothing counted" if state.practices else "Find your seat"
         if phase == "between_rounds":
             head = f"Round {history[-1].round_number} over"
         upcoming = f"set {s}, round {n}" if sets > 1 else f"round {n}"

@@ -20,7 +20,15 @@ from django.db.models.functions import Lower
 from django.utils.dateparse import parse_datetime
 
 from bunco import backup, broadcast
-from bunco.fold import CORRECTABLE, Event, Kind, LiveNight, fold, tables_to_data
+from bunco.fold import (
+    CORRECTABLE,
+    PRACTICE_SET,
+    Event,
+    Kind,
+    LiveNight,
+    fold,
+    tables_to_data,
+)
 from bunco.models import Night, Person, Player, ScoreEvent, TableLink
 from bunco.names import new_names
 from bunco.selectors import as_event, caught_up, folds, live_state
@@ -553,6 +561,8 @@ def seats_swap(*, night: Night, first: str, second: str, key=None,
 # -- running the night --------------------------------------------------------------------------
 
 def _round_name(set_number: int | None, round_number: int | None, sets: int) -> str:
+    if set_number == PRACTICE_SET:
+        return "the practice round"
     if sets > 1 and set_number:
         return f"round {round_number} of set {set_number}"
     return f"round {round_number}"
@@ -560,13 +570,26 @@ def _round_name(set_number: int | None, round_number: int | None, sets: int) -> 
 
 @_refuse_on_domain_errors
 def round_start(*, night: Night, key=None, actor: str = "host",
-                round_number: int | None = None, set_number: int | None = None) -> Ack:
+                round_number: int | None = None, set_number: int | None = None,
+                practice: bool = False) -> Ack:
     """The head table's bell that starts a round. ``round_number``/``set_number`` name the
     round the host's page offered: a second press for a round that has started is answered,
-    not applied."""
+    not applied. A ``practice`` round, before round 1, is played like round 1 and counts for
+    nothing (the night is as it was before it)."""
 
     def build(state: LiveNight) -> dict | Ack:
-        claimed = (set_number or state.set_number, round_number)
+        if practice:
+            if state.practice:
+                return Ack(None, applied=False, state=state, duplicate=True,
+                           message="The practice round has already started")
+            if state.phase != "ready":
+                raise IllegalMove("a practice round comes before round 1 starts")
+            return {"kind": Kind.ROUND_STARTED, "set_number": PRACTICE_SET,
+                    "round_number": state.round_number, "data": {"practice": True}}
+        if state.practice:
+            raise IllegalMove("the practice round is still being played: ring the bell to "
+                              "end it, then start round 1")
+        claimed = (_claimed_set(state, set_number), round_number)
         if (round_number is not None and state.room is not None
                 and claimed == (state.room_set, state.room.round_number)):
             return Ack(None, applied=False, state=state, duplicate=True,
@@ -593,13 +616,18 @@ def bell_ring(*, night: Night, key=None, actor: str = "host",
     return _command(night=night, key=key, actor=actor, build=build)
 
 
+def _claimed_set(state: LiveNight, set_number: int | None) -> int | None:
+    """The set a command names (0: the practice round), or the night's when it names none."""
+    return state.set_number if set_number is None else set_number
+
+
 def _check_round(state: LiveNight, set_number, round_number, what: str) -> None:
     """A command made for a round that is not the one in play is refused, naming it."""
     if state.ended:
         raise IllegalMove(f"the night has ended; {what} was not counted")
     if round_number is None:
         return
-    claimed = (set_number or state.set_number, round_number)
+    claimed = (_claimed_set(state, set_number), round_number)
     name = _round_name(*claimed, state.rules.sets)
     if state.room is None:
         if state.night is not None and claimed == (state.set_number, state.round_number):

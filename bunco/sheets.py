@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from bunco.fold import Kind, LiveNight, void_targets
+from bunco.fold import PRACTICE_SET, Kind, LiveNight, void_targets
 from bunco.models import Night, ScoreEvent
 from bunco.screens import set_winners
 from bunco.selectors import as_event
@@ -81,7 +81,8 @@ def tally_history(night: Night, state: LiveNight) -> list[dict]:
     current = None
     for row in rows:
         if row.kind == Kind.ROUND_STARTED:
-            current = {"seq": row.seq, "tables": {}, "started": row.created_at}
+            current = {"seq": row.seq, "tables": {}, "started": row.created_at,
+                       "practice": row.set_number == PRACTICE_SET}
             rounds.append(current)
             continue
         if current is None or row.kind not in (Kind.ROLL, Kind.FINISH, Kind.VOID):
@@ -99,9 +100,15 @@ def tally_history(night: Night, state: LiveNight) -> list[dict]:
             "scored": entry.kind if entry else None,
             "voided_by": voided_by.get(row.seq),
         })
-    for number, r in enumerate(rounds, 1):
-        r["number"] = number
-        r["set"], r["round"] = round_of(number)
+    number = 0
+    for r in rounds:
+        if r["practice"]:  # played before round 1, and counted for nothing
+            r["number"] = r["set"] = None
+            r["round"] = 1
+        else:
+            number += 1
+            r["number"] = number
+            r["set"], r["round"] = round_of(number)
         # The host's own corrections (a bell taken back) belong to no table: listed last.
         r["tables"] = sorted(r["tables"].items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
     return rounds

@@ -15,7 +15,7 @@ class ClaimForm(forms.Form):
 
     key = forms.UUIDField(required=False, error_messages={
         "invalid": "this tap carried a broken id; reload the page"})
-    set = forms.IntegerField(required=False, min_value=1, max_value=99)
+    set = forms.IntegerField(required=False, min_value=0, max_value=99)  # 0: practice
     round = forms.IntegerField(min_value=1, max_value=6, error_messages={
         "required": "this screen is out of date; reload the page"})
     table = forms.IntegerField(min_value=1, max_value=9999, error_messages={

@@ -14,8 +14,9 @@ class RoundClaimForm(forms.Form):
     """A host's bell names the round the page showed, so a second press does not ring twice."""
 
     key = forms.UUIDField(required=False)
-    set = forms.IntegerField(required=False, min_value=1, max_value=99)
+    set = forms.IntegerField(required=False, min_value=0, max_value=99)  # 0: practice
     round = forms.IntegerField(required=False, min_value=1, max_value=6)
+    practice = forms.BooleanField(required=False)  # a round before round 1 that does not count
 
 
 class BreakForm(forms.Form):

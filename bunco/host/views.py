@@ -181,7 +181,8 @@ def _answered(request, ack) -> None:
 def host_round_start(request, night):
     data = _valid(RoundClaimForm, request)
     _answered(request, services.round_start(
-        night=night, key=data["key"], round_number=data["round"], set_number=data["set"]))
+        night=night, key=data["key"], round_number=data["round"], set_number=data["set"],
+        practice=data["practice"]))
 
 
 @_host_command
