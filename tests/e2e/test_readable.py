@@ -73,13 +73,17 @@ class ReadableEverywhere(BrowserTestCase):
         phone.get_by_role("button", name=LONG).click()
         expect(phone.locator("[data-testid=where]")).to_contain_text("table 1")
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        # Located afresh for each measure: the table's fragment may be replaced by a push
-        # while the page settles.
-        scores = phone.locator("#table-1 .score:visible")
-        expect(scores).to_have_count(2)
-        for i in range(2):
-            box = scores.nth(i).bounding_box()
-            assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        # Both scores inside the screen, measured in one go in the page (the table's fragment
+        # may be replaced by a push while the page settles, between two separate measures).
+        phone.wait_for_function(
+            """width => {
+              const s = [...document.querySelectorAll('#table-1 .score')]
+                .filter(e => e.offsetParent);
+              return s.length === 2 && s.every(e => {
+                const r = e.getBoundingClientRect();
+                return r.width > 0 && r.left >= 0 && r.right <= width;
+              });
+            }""", arg=PHONE["width"], timeout=10000)
         self.no_symbol_fonts_needed(phone)
         self.shot(phone, "phone-long-name")
 
