@@ -13,3 +13,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+def pytest_collection_modifyitems(items):
+    """Everything here drives a real browser: ``-m "not e2e"`` (or ``"not browser"``) leaves
+    the whole folder out for a quick run."""
+    import pytest
+
+    for item in items:
+        if "/tests/e2e/" in str(item.path).replace("\\", "/"):
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.browser)
