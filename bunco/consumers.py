@@ -9,10 +9,14 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocketConsumer
 
-from bunco import broadcast, limits, presence
+from bunco import broadcast, limits, presence, services
 from bunco.selectors import live_state, night_by_id
 
 NOT_UNDERSTOOD = "that message did not make sense; reload the page"
+
+
+def _small_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
 
 
 def decode(text_data, bytes_data) -> tuple[object, str | None]:
@@ -117,6 +121,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "clock":
+            await self.on_clock(content)
+            return
         if kind in self.accepts:
             await getattr(self, f"on_{kind}")(content)
             return
@@ -131,6 +138,30 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
             behind = await database_sync_to_async(self.behind_seq)(seq)
         if behind:
             await self.send_snapshot()
+
+    async def on_clock(self, content: dict) -> None:
+        """The screen's countdown reached zero: the horn, or the next round by itself. Any
+        screen may say so; the night's clock decides (``services.clock_due``)."""
+        what, set_number, round_number = (content.get("what"), content.get("set"),
+                                          content.get("round"))
+        if (what not in ("horn", "next") or not _small_int(round_number)
+                or not (set_number is None or _small_int(set_number))):
+            await self.send_json({"type": "clock", "ok": False, "error": NOT_UNDERSTOOD})
+            return
+        error = await database_sync_to_async(self.run_clock)(what, set_number, round_number)
+        await self.send_json({"type": "clock", "ok": error is None,
+                              **({"error": error} if error else {})})
+
+    def run_clock(self, what: str, set_number, round_number) -> str | None:
+        night = night_by_id(self.night_id)
+        if night is None:
+            return "this night is gone"
+        try:
+            services.clock_due(night=night, what=what, set_number=set_number,
+                               round_number=round_number)
+        except services.CommandRefused as exc:
+            return str(exc)
+        return None
 
     def behind(self, shows: dict) -> bool:
         night = night_by_id(self.night_id)

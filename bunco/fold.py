@@ -162,6 +162,12 @@ class LiveNight:
         self.break_ends: int | None = None  # a break the host started: when it ends (epoch ms)
         self.break_minutes = 0
         self.practices = 0  # practice rounds played (before round 1; none of them counts)
+        # The clock (epoch ms, from the round's start event): when the horn ends play, and
+        # when the next round starts by itself; a pause moves both on by its length.
+        self.play_ends: int | None = None
+        self.next_at: int | None = None
+        self.paused_at: int | None = None
+        self.horn = False  # the latest bell was the clock's horn
 
     # -- what screens ask --------------------------------------------------------------------
 
@@ -493,6 +499,9 @@ class LiveNight:
         self.bell_by = None
         self.positions = {}
         self.break_ends = None  # the bell ends a break, whatever its clock says
+        self.play_ends = event.data.get("play_ends")
+        self.next_at = event.data.get("next_at")
+        self.paused_at, self.horn = None, False
         self._room_changed(event)
 
     def _playing(self) -> RoomRound:
@@ -549,6 +558,7 @@ class LiveNight:
             raise IllegalMove("the bell has already rung this round")
         room.ring_bell()
         self.bell_by = event.seq
+        self.horn = bool(event.data.get("horn"))
         self._room_changed(event)
         self._close_if_done(event)
 
@@ -624,12 +634,19 @@ class LiveNight:
         if self.paused:
             raise IllegalMove("the game is already paused")
         self.paused = True
+        self.paused_at = event.data.get("at")
         self._room_changed(event)
 
     def _on_resumed(self, event: Event) -> None:
         if not self.paused:
             raise IllegalMove("the game is not paused")
         self.paused = False
+        at = event.data.get("at")
+        if at is not None and self.paused_at is not None:  # the clock stood still meanwhile
+            stood = max(0, at - self.paused_at)
+            self.play_ends = self.play_ends and self.play_ends + stood
+            self.next_at = self.next_at and self.next_at + stood
+        self.paused_at = None
         self._room_changed(event)
 
     def _tie_decidable(self, category: str) -> None:
@@ -673,6 +690,7 @@ class LiveNight:
             self.last_bunco = self.checkpoint_bunco
             self.room, self.last_room, self.closed_by, self.bell_by = None, None, None, None
             self.checkpoint, self.round_events, self.rolls = None, [], []
+            self.next_at = None  # after a practice the host starts round 1
             self.practices += 1
             self._room_changed(event)
         elif self.room is not None and self.room.done:

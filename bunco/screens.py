@@ -52,6 +52,9 @@ class Banner:
     can_reopen: bool = False
     break_ends: int = 0  # a break's end (epoch ms): every screen counts down to it
     break_minutes: int = 0
+    clock_ends: int = 0  # the clock (epoch ms): the horn, or the next round starting by itself
+    clock_what: str = ""  # "horn" or "next": what a screen asks for when it reaches zero
+    clock_label: str = ""
 
 
 def round_banner(state: LiveNight) -> Banner:
@@ -65,6 +68,16 @@ def round_banner(state: LiveNight) -> Banner:
         banner.break_ends, banner.break_minutes = state.break_ends, state.break_minutes
         banner.headline = "Break"
         banner.detail = f"Up next: {up_next(state)}."
+    elif state.paused:
+        pass  # the clock stands still while play is paused
+    elif state.room is not None and state.play_ends and not state.room.bell_rung:
+        banner.clock_ends, banner.clock_what, banner.clock_label = (
+            state.play_ends, "horn", "Time left")
+    elif state.phase == "between_rounds" and state.next_at:
+        banner.clock_ends, banner.clock_what, banner.clock_label = (
+            state.next_at, "next", "Next round in")
+    if state.room is not None and state.room.bell_rung and state.horn:
+        banner.detail = "Time's up! " + banner.detail
     return banner
 
 

@@ -482,15 +482,78 @@ def player_leave(*, night: Night, player: Player, key=None) -> None:
 
 
 @_refuse_on_domain_errors
-def game_pause(*, night: Night, key=None) -> ScoreEvent:
-    return _command(night=night, key=key, actor="host",
-                    build=lambda s: {"kind": Kind.PAUSED, **_where(s)}).row
+def game_pause(*, night: Night, key=None, now: float | None = None) -> ScoreEvent:
+    """Pause play; the clock (if the rules run one) stands still until play resumes."""
+    return _command(night=night, key=key, actor="host", build=lambda s: {
+        "kind": Kind.PAUSED, **_where(s), "data": {"at": _epoch_ms(now)}}).row
 
 
 @_refuse_on_domain_errors
-def game_resume(*, night: Night, key=None) -> ScoreEvent:
-    return _command(night=night, key=key, actor="host",
-                    build=lambda s: {"kind": Kind.RESUMED, **_where(s)}).row
+def game_resume(*, night: Night, key=None, now: float | None = None) -> ScoreEvent:
+    return _command(night=night, key=key, actor="host", build=lambda s: {
+        "kind": Kind.RESUMED, **_where(s), "data": {"at": _epoch_ms(now)}}).row
+
+
+def _epoch_ms(now: float | None = None) -> int:
+    return round((time.time() if now is None else now) * 1000)
+
+
+def _clock(rules, now: float | None) -> dict:
+    """A round's clock, written into its start: when the horn ends play and when the next
+    round starts by itself (epoch ms); nothing when the rules run no clock."""
+    if not rules.play_seconds:
+        return {}
+    play_ends = _epoch_ms(now) + rules.play_seconds * 1000
+    clock = {"play_ends": play_ends}
+    if rules.move_seconds:
+        clock["next_at"] = play_ends + rules.move_seconds * 1000
+    return clock
+
+
+#: How early a screen's "time's up" is taken (its clock may run a little ahead of ours).
+CLOCK_SLACK_MS = 1000
+
+
+@_refuse_on_domain_errors
+def clock_due(*, night: Night, what: str, set_number: int | None, round_number: int | None,
+              now: float | None = None) -> Ack:
+    """A screen's countdown reached zero: ``what`` is "horn" (play is over: a bell at every
+    table) or "next" (the move time is over: the next round starts). Many screens say so at
+    once; the first one does it, the rest are answered "already done". Early, or for another
+    round, it changes nothing."""
+    if what not in ("horn", "next"):
+        raise CommandRefused("the clock only sounds the horn or starts the next round")
+    now_ms = _epoch_ms(now)
+
+    def build(state: LiveNight) -> dict | Ack:
+        claimed = (_claimed_set(state, set_number), round_number)
+        done = Ack(None, applied=False, state=state, duplicate=True, message="Already done")
+        if state.ended or state.paused:
+            return done
+        room = state.room
+        if what == "horn":
+            if room is None:
+                return done
+            if claimed != (state.room_set, room.round_number) or room.bell_rung \
+                    or state.play_ends is None:
+                return done
+            if now_ms + CLOCK_SLACK_MS < state.play_ends:
+                raise IllegalMove("the clock has not run out yet")
+            return {"kind": Kind.BELL, **_where(state), "data": {"horn": True}}
+        if (state.next_at is None or state.phase != "between_rounds"
+                or state.break_ends is not None  # the host called a break: the bell ends it
+                or claimed != (state.set_number, state.round_number)):
+            return done
+        if now_ms + CLOCK_SLACK_MS < state.next_at:
+            raise IllegalMove("the move time is not over yet")
+        return {"kind": Kind.ROUND_STARTED, **_where(state), "data": _clock(state.rules, now)}
+
+    # One key per round and deed: screens racing each other (or two workers) write it once.
+    # The round is named by its start in the log (two practice rounds share a number).
+    seen = live_state(night)
+    start = seen.round_events[0].seq if seen.round_events else 0
+    key = uuid.uuid5(uuid.NAMESPACE_URL, f"bunco:{night.pk}:clock:{what}:{start}")
+    return _command(night=night, key=key, actor="the clock", build=build)
 
 
 #: How long a break may be, in minutes.
@@ -571,7 +634,7 @@ def _round_name(set_number: int | None, round_number: int | None, sets: int) -> 
 @_refuse_on_domain_errors
 def round_start(*, night: Night, key=None, actor: str = "host",
                 round_number: int | None = None, set_number: int | None = None,
-                practice: bool = False) -> Ack:
+                practice: bool = False, now: float | None = None) -> Ack:
     """The head table's bell that starts a round. ``round_number``/``set_number`` name the
     round the host's page offered: a second press for a round that has started is answered,
     not applied. A ``practice`` round, before round 1, is played like round 1 and counts for
@@ -585,7 +648,8 @@ def round_start(*, night: Night, key=None, actor: str = "host",
             if state.phase != "ready":
                 raise IllegalMove("a practice round comes before round 1 starts")
             return {"kind": Kind.ROUND_STARTED, "set_number": PRACTICE_SET,
-                    "round_number": state.round_number, "data": {"practice": True}}
+                    "round_number": state.round_number,
+                    "data": {"practice": True, **_clock(state.rules, now)}}
         if state.practice:
             raise IllegalMove("the practice round is still being played: ring the bell to "
                               "end it, then start round 1")
@@ -599,7 +663,7 @@ def round_start(*, night: Night, key=None, actor: str = "host",
                 state.set_number, state.round_number):
             raise IllegalMove(f"that bell was for {_round_name(*claimed, state.rules.sets)}, "
                               "which has been played")
-        return {"kind": Kind.ROUND_STARTED, **_where(state)}
+        return {"kind": Kind.ROUND_STARTED, **_where(state), "data": _clock(state.rules, now)}
 
     return _command(night=night, key=key, actor=actor, build=build)
 

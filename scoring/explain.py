@@ -119,9 +119,21 @@ def _targets(rules: HouseRules) -> str:
     return teams
 
 
+def _duration(seconds: int) -> str:
+    """180 -> "3 minutes", 90 -> "1 minute 30 seconds", 45 -> "45 seconds"."""
+    minutes, rest = divmod(seconds, 60)
+    parts = []
+    if minutes:
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    if rest:
+        parts.append(f"{rest} second{'s' if rest != 1 else ''}")
+    return " ".join(parts)
+
+
 def _round_end(rules: HouseRules) -> str:
     if rules.round_end is RoundEnd.TIMER:
-        text = "Only the host's bell ends the round."
+        text = ("Only the clock's horn or the host's bell ends the round." if rules.play_seconds
+                else "Only the host's bell ends the round.")
     elif rules.round_end is RoundEnd.EACH_TABLE:
         text = f"Each table plays until {_targets(rules)}."
     elif rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO:
@@ -130,6 +142,12 @@ def _round_end(rules: HouseRules) -> str:
     else:
         text = (f"The round ends when, at the head table, {_targets(rules)}: the head table "
                 "rings the bell for every table.")
+    if rules.play_seconds:
+        text += (f" A clock runs: after {_duration(rules.play_seconds)} of play a horn ends "
+                 "play at every table, as the bell does.")
+        if rules.move_seconds:
+            text += (f" {_duration(rules.move_seconds).capitalize()} after the horn the next "
+                     "round starts by itself.")
     if rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE:
         text += (" A bunco ends the round." if rules.layout is Layout.ONE_TABLE
                  else " A bunco at any table ends the round at every table at once.")

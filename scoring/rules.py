@@ -234,6 +234,11 @@ class HouseRules:
     prize_roll_off: PrizeRollOff = PrizeRollOff.HIGH_TOTAL
     left_early_win_awards: bool = True  # players who went home early can win awards
     set_awards: tuple[Award, ...] = ()  # decided for each set on its own (WM: the set winner)
+    # The clock of a big event: a horn ends play after ``play_seconds`` at every table (0: no
+    # clock), and the next round starts by itself ``move_seconds`` after the horn (0: at the
+    # host's bell).
+    play_seconds: int = 0
+    move_seconds: int = 0
 
     def __post_init__(self) -> None:
         # Accept plain strings for the enumerated dimensions (HouseRules(rotation="none")).
@@ -311,6 +316,8 @@ _INT_BOUNDS = {
     "roll_off_points": (1, 50),
     "one_table_target": (0, 200),
     "sets": (1, 10),
+    "play_seconds": (0, 3600),
+    "move_seconds": (0, 3600),
 }
 
 

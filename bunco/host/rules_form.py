@@ -76,6 +76,12 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
                       "left_of_last_winner": "The player left of the last winner",
                       "left_of_winner_at_one_table": "The scorekeeper; at one table, the player "
                                                      "left of the last winner"}),
+    "play_seconds": ("The clock: seconds of play before the horn",
+                     "For big events: 180 is 3 minutes. The horn ends play at every table, as "
+                     "the bell does. 0: no clock.", {}),
+    "move_seconds": ("The clock: seconds to move before the next round",
+                     "Counted from the horn; then the next round starts by itself (the host's "
+                     "bell can start it sooner). 0: the host's bell starts every round.", {}),
     "seating": ("First seating", "",
                 {"random": "At random", "starred_sheets": "Starred sheets pick the head table"}),
     "fuzzy_die": ("Fuzzy die passes to each bunco roller", "", {}),

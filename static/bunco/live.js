@@ -82,9 +82,30 @@
       var text = left ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : "time's up";
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("over", !left);
+      if (!left && el.dataset.clock) clockDue(el);
     });
   }
   setInterval(countdown, 1000);
+
+  // -- the clock: at zero a screen asks for the horn (or the next round) -----------------------
+  // The server decides; the first screen to ask makes it happen and the rest are told it is
+  // done. The TV and the host ask at once, a table's phone a moment later, a guest's phone
+  // last, so a room of phones does not all ask at the same instant.
+  var clockAsked = {};
+  function clockDelay() {
+    if (document.body.classList.contains("tv") || document.querySelector(".host-controls")) return 0;
+    return (document.querySelector("[data-pad]") ? 1000 : 3000) + Math.random() * 2000;
+  }
+  function clockDue(el) {
+    var id = el.dataset.clock + ":" + el.dataset.ends, now = Date.now();
+    if (clockAsked[id] === undefined) clockAsked[id] = now + clockDelay();
+    if (now < clockAsked[id] || !socket || !socketOpen) return;
+    var b = document.getElementById("banner");
+    if (!b || !b.dataset.round) return;
+    socket.send(JSON.stringify({type: "clock", what: el.dataset.clock,
+      set: b.dataset.set === "" ? null : Number(b.dataset.set), round: Number(b.dataset.round)}));
+    clockAsked[id] = now + 5000; // still showing zero in 5 s (a table still playing): ask again
+  }
 
   // -- the TV pages through what does not fit its screen ---------------------------------------
   // A list marked data-pages shows as many of its items as fit its box, a page at a time, and
