@@ -3,19 +3,24 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
+# Every install takes the versions tested together from here (make lock rewrites it).
+CONSTRAINTS := constraints.txt
+INSTALL := $(PY) -m pip install --quiet -c $(CONSTRAINTS)
 
-.PHONY: run test lint benchmark clean
+.PHONY: run test lint benchmark lock clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-deps: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+$(VENV)/.run-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(INSTALL) -e .
 	touch $@
 
-$(VENV)/.test-deps: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[test]"
+# The tests cover the several-workers settings too, so they install PostgreSQL's and Redis's
+# clients (make test-scale runs the suite on the servers themselves).
+$(VENV)/.test-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(INSTALL) -e ".[test,postgres,redis]"
 	touch $@
 
 run: $(VENV)/.run-deps
@@ -34,6 +39,16 @@ lint: $(VENV)/.test-deps
 
 benchmark: $(VENV)/.run-deps
 	$(PY) manage.py benchmark
+
+# Resolve pyproject.toml's ranges afresh and pin the result in constraints.txt.
+lock:
+	rm -rf var/lock-venv
+	$(PYTHON) -m venv var/lock-venv
+	var/lock-venv/bin/pip install --quiet -e ".[test,postgres,redis]"
+	{ sed -n '/^#/p' $(CONSTRAINTS); var/lock-venv/bin/pip freeze --exclude-editable; } \
+	  > $(CONSTRAINTS).new
+	mv $(CONSTRAINTS).new $(CONSTRAINTS)
+	rm -rf var/lock-venv
 
 clean:
 	rm -rf $(VENV) var
