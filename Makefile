@@ -1,4 +1,5 @@
 # The two commands a host needs:  make run   (start the app)   make test   (run every test)
+# Several workers behind nginx on this machine (docs/deploy.md):  make scale   make test-scale
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -6,8 +7,12 @@ PORT   ?= 8000
 # Every install takes the versions tested together from here (make lock rewrites it).
 CONSTRAINTS := constraints.txt
 INSTALL := $(PY) -m pip install --quiet -c $(CONSTRAINTS)
+# make scale: how many Daphne workers, and the name and port phones use
+WORKERS    ?= 2
+SCALE_HOST ?= localhost
+SCALE_PORT ?= 8443
 
-.PHONY: run test lint benchmark lock clean
+.PHONY: run test lint benchmark scale test-scale lock clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +28,10 @@ $(VENV)/.test-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
 	$(INSTALL) -e ".[test,postgres,redis]"
 	touch $@
 
+$(VENV)/.scale-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(INSTALL) -e ".[postgres,redis]"
+	touch $@
+
 run: $(VENV)/.run-deps
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py serve --port $(PORT)
@@ -33,6 +42,14 @@ test: $(VENV)/.test-deps
 	  else echo "The browser tests need Chromium: sudo apt-get install -y chromium"; exit 1; fi; }
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q
+
+# The suite again (browser tests aside) on PostgreSQL + Redis, with tests of two real workers.
+test-scale: $(VENV)/.test-deps
+	$(PY) deploy/scale.py test
+
+# PostgreSQL, Redis, $(WORKERS) Daphne workers and nginx (HTTPS) on this machine; Ctrl+C stops.
+scale: $(VENV)/.scale-deps
+	$(PY) deploy/scale.py up --workers $(WORKERS) --host $(SCALE_HOST) --port $(SCALE_PORT)
 
 lint: $(VENV)/.test-deps
 	$(PY) -m ruff check .
