@@ -397,8 +397,8 @@ class Stack:
         self.children: list[Child] = []
 
     def stop(self) -> None:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl+C must not cut this short
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(number, signal.SIG_IGN)  # a second Ctrl+C must not cut this short
         for child in reversed(self.children):  # nginx first, then the workers, then Redis
             child.stop()
         self.children.clear()
@@ -409,9 +409,16 @@ def _interrupted(signum, frame):
     raise KeyboardInterrupt
 
 
+def _stop_on_signals() -> None:
+    """Ctrl+C, a closed terminal or a plain kill all stop the stack the same way (even when
+    started from a shell that ignores Ctrl+C for background jobs)."""
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _interrupted)
+
+
 def up(options) -> int:
     stack = Stack()
-    signal.signal(signal.SIGTERM, _interrupted)
+    _stop_on_signals()
     values = secrets_file()
     host, port = options.host, options.port
     public = f"https://{host}" + ("" if port == 443 else f":{port}")
@@ -474,7 +481,7 @@ def test(pytest_args: list[str]) -> int:
     """The suite on PostgreSQL and Redis, browser tests aside; the two-worker tests must run
     (BUNCO_SCALE_TESTS=1 makes them fail, not skip, without PostgreSQL and Redis)."""
     stack = Stack()
-    signal.signal(signal.SIGTERM, _interrupted)
+    _stop_on_signals()
     values = secrets_file()
     try:
         env = {**os.environ, "BUNCO_SECRET_KEY": values["BUNCO_SECRET_KEY"],
