@@ -1,21 +1,35 @@
 # The two commands a host needs:  make run   (start the app)   make test   (run every test)
+# Several workers behind nginx on this machine (docs/deploy.md):  make scale   make test-scale
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
+# Every install takes the versions tested together from here (make lock rewrites it).
+CONSTRAINTS := constraints.txt
+INSTALL := $(PY) -m pip install --quiet -c $(CONSTRAINTS)
+# make scale: how many Daphne workers, and the name and port phones use
+WORKERS    ?= 2
+SCALE_HOST ?= localhost
+SCALE_PORT ?= 8443
 
-.PHONY: run test lint benchmark clean
+.PHONY: run test lint benchmark scale test-scale lock clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-deps: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+$(VENV)/.run-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(INSTALL) -e .
 	touch $@
 
-$(VENV)/.test-deps: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[test]"
+# The tests cover the several-workers settings too, so they install PostgreSQL's and Redis's
+# clients (make test-scale runs the suite on the servers themselves).
+$(VENV)/.test-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(INSTALL) -e ".[test,postgres,redis]"
+	touch $@
+
+$(VENV)/.scale-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(INSTALL) -e ".[postgres,redis]"
 	touch $@
 
 run: $(VENV)/.run-deps
@@ -29,11 +43,29 @@ test: $(VENV)/.test-deps
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q
 
+# The suite again (browser tests aside) on PostgreSQL + Redis, with tests of two real workers.
+test-scale: $(VENV)/.test-deps
+	$(PY) deploy/scale.py test
+
+# PostgreSQL, Redis, $(WORKERS) Daphne workers and nginx (HTTPS) on this machine; Ctrl+C stops.
+scale: $(VENV)/.scale-deps
+	$(PY) deploy/scale.py up --workers $(WORKERS) --host $(SCALE_HOST) --port $(SCALE_PORT)
+
 lint: $(VENV)/.test-deps
 	$(PY) -m ruff check .
 
 benchmark: $(VENV)/.run-deps
 	$(PY) manage.py benchmark
+
+# Resolve pyproject.toml's ranges afresh and pin the result in constraints.txt.
+lock:
+	rm -rf var/lock-venv
+	$(PYTHON) -m venv var/lock-venv
+	var/lock-venv/bin/pip install --quiet -e ".[test,postgres,redis]"
+	{ sed -n '/^#/p' $(CONSTRAINTS); var/lock-venv/bin/pip freeze --exclude-editable; } \
+	  > $(CONSTRAINTS).new
+	mv $(CONSTRAINTS).new $(CONSTRAINTS)
+	rm -rf var/lock-venv
 
 clean:
 	rm -rf $(VENV) var

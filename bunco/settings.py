@@ -4,13 +4,23 @@ environment, read here and nowhere else:
 BUNCO_DEBUG=1            Django debug pages (never at a real party)
 BUNCO_SECRET_KEY         signing key; otherwise one is made once and kept in the data folder
 BUNCO_DATA_DIR           where the SQLite database and the key live (default: ./var)
-DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQLite
+DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQLite; then
+                         BUNCO_SECRET_KEY and BUNCO_HOST_SECRET are required (every worker
+                         must sign and check with the same ones)
+BUNCO_DB_POOL_SIZE       PostgreSQL connections each worker may hold (default 8)
 REDIS_URL                e.g. redis://localhost:6379/0 to share websockets between workers
 BUNCO_ALLOWED_HOSTS      extra host names or addresses, comma separated (never "*")
 BUNCO_HOST_SECRET        a fixed host link secret (otherwise made once in the data folder)
 BUNCO_LAN_ADDRESS        the address phones use to reach this laptop (default: its first
                          private LAN address, as the start command prints)
-BUNCO_PUBLIC_URL         the whole public origin (https://bunco.example.org) behind a proxy
+BUNCO_PUBLIC_URL         the whole public origin (https://bunco.example.org) behind a proxy;
+                         an https:// one means a TLS proxy in front of the app that sets
+                         X-Forwarded-Proto: then cookies are secure-only, plain HTTP is
+                         redirected, HSTS is on, and the origin is trusted for CSRF
+BUNCO_CSRF_TRUSTED_ORIGINS  more origins pages may post from, comma separated
+BUNCO_HSTS_SECONDS       HSTS max-age behind a TLS proxy (default 86400)
+
+docs/deploy.md shows them together for several workers behind nginx.
 """
 
 import os
@@ -28,10 +38,24 @@ DATA_DIR = Path(os.environ.get("BUNCO_DATA_DIR", BASE_DIR / "var"))
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = os.environ.get("BUNCO_DEBUG", "") in {"1", "true", "yes"}
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+
+# A shared database means workers that may each have a data folder of their own: a key or a
+# host link made in one folder would sign sessions and links that another worker refuses.
+if DATABASE_URL:
+    _missing = [name for name in ("BUNCO_SECRET_KEY", "BUNCO_HOST_SECRET")
+                if not os.environ.get(name, "").strip()]
+    if _missing:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL is set, so {' and '.join(_missing)} must be set too, to the same "
+            "value on every worker (otherwise each worker makes its own and a host signed in "
+            "on one is a stranger to the next). Make one with: python3 -c 'import secrets; "
+            "print(secrets.token_urlsafe(50))'")
 
 
 def _secret_key() -> str:
-    if key := os.environ.get("BUNCO_SECRET_KEY"):
+    if key := os.environ.get("BUNCO_SECRET_KEY", "").strip():
         return key
     path = DATA_DIR / "secret_key"
     if not path.exists():
@@ -47,7 +71,22 @@ _LAN = local_addresses()
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *_LAN]
 # Every link and QR code the app shows or prints is built from this (bunco.lan.public_url).
 LAN_ADDRESS = os.environ.get("BUNCO_LAN_ADDRESS", "").strip() or (_LAN[0] if _LAN else "127.0.0.1")
+
+
+def _origin(value: str, name: str) -> str:
+    """``scheme://host[:port]`` from a setting, or a message that says what is wrong."""
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname \
+            or parts.path.strip("/") or parts.query or parts.fragment or "*" in value:
+        raise ImproperlyConfigured(
+            f"{name} must be an origin like https://bunco.example.org (scheme, host and an "
+            f"optional port, no path), not {value!r}")
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
 PUBLIC_URL = os.environ.get("BUNCO_PUBLIC_URL", "").strip()
+if PUBLIC_URL:
+    PUBLIC_URL = _origin(PUBLIC_URL, "BUNCO_PUBLIC_URL")
 for _host in (LAN_ADDRESS, urlsplit(PUBLIC_URL).hostname if PUBLIC_URL else None):
     if _host and _host not in ALLOWED_HOSTS:
         ALLOWED_HOSTS.append(_host)
@@ -109,8 +148,62 @@ TEMPLATES = [
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "bunco.asgi.application"
 
-if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+# -- behind a TLS proxy --------------------------------------------------------------------------
+# Pages post their taps with a CSRF token, and Django compares the page's Origin with the
+# request's own scheme and host: behind a TLS proxy the request reaches the app as plain HTTP,
+# so without the proxy's X-Forwarded-Proto every tap from an https page would be refused.
+CSRF_TRUSTED_ORIGINS = [
+    _origin(o.strip(), "BUNCO_CSRF_TRUSTED_ORIGINS")
+    for o in os.environ.get("BUNCO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+# The health check is asked over plain HTTP by whatever watches the workers.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+BEHIND_TLS_PROXY = PUBLIC_URL.startswith("https://")
+if BEHIND_TLS_PROXY:
+    CSRF_TRUSTED_ORIGINS.insert(0, PUBLIC_URL)
+    # Trusted only because the proxy sets the header on every request (docs/deploy.md) and
+    # the workers listen on 127.0.0.1 (or a private network) only.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = True
+    try:
+        SECURE_HSTS_SECONDS = int(os.environ.get("BUNCO_HSTS_SECONDS", "86400"))
+    except ValueError:
+        raise ImproperlyConfigured("BUNCO_HSTS_SECONDS must be a whole number of seconds") \
+            from None
+    # includeSubDomains and preload commit every other site of the domain to HTTPS: that is
+    # the domain owner's decision, not this app's.
+    SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
+
+# -- the database -------------------------------------------------------------------------------
+if DATABASE_URL:
+    if not DATABASE_URL.startswith(("postgres://", "postgresql://")):
+        raise ImproperlyConfigured(
+            "DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/bunco); "
+            "without it the app uses its own SQLite file")
+    try:
+        import psycopg  # noqa: F401
+        import psycopg_pool  # noqa: F401
+    except ImportError:
+        raise ImproperlyConfigured(
+            "DATABASE_URL is set but psycopg (with its pool) is not installed: "
+            "make scale installs it, or pip install -c constraints.txt -e '.[postgres]'") \
+            from None
+    try:
+        _pool_size = int(os.environ.get("BUNCO_DB_POOL_SIZE", "8"))
+    except ValueError:
+        _pool_size = 0
+    if _pool_size < 1:
+        raise ImproperlyConfigured("BUNCO_DB_POOL_SIZE must be a whole number, 1 or more")
+    # Under ASGI a connection must not outlive its request (CONN_MAX_AGE=0, as Django asks
+    # for async servers): a connection kept open belongs to the thread that opened it, and
+    # such connections pile up until PostgreSQL refuses new ones. Django's pool lends each
+    # request or websocket call a connection and takes it back, so a worker never holds
+    # more than BUNCO_DB_POOL_SIZE of them and does not pay for a new one every time.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, _pool_size), "max_size": _pool_size, "timeout": 10}
 else:
     DATABASES = {
         "default": {
@@ -133,11 +226,31 @@ else:
         }
     }
 
-if os.environ.get("REDIS_URL"):
+# -- websockets between workers ------------------------------------------------------------------
+# Each screen waits for its messages with a blocking Redis read that returns every 5 seconds
+# when idle (channels_redis' brpop_timeout). The client's socket timeout must be longer than
+# that, or an idle screen's read times out and its socket is closed (1011); redis-py 8 made
+# 5 seconds the default, so it is set here whatever the client's default.
+REDIS_SOCKET_TIMEOUT = 15
+if REDIS_URL:
+    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            f"REDIS_URL must look like redis://localhost:6379/0, not {REDIS_URL!r}")
+    try:
+        import channels_redis  # noqa: F401
+    except ImportError:
+        raise ImproperlyConfigured(
+            "REDIS_URL is set but channels-redis is not installed: make scale installs it, "
+            "or pip install -c constraints.txt -e '.[redis]'") from None
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                           "socket_connect_timeout": 5, "socket_keepalive": True,
+                           "health_check_interval": 30}],
+                "prefix": "bunco",
+            },
         }
     }
 else:

@@ -62,5 +62,6 @@ urlpatterns = [
     path("tv/<str:token>/", tv.tv, name="tv"),
     path("qr.svg", core_views.qr, name="qr"),
     path("favicon.ico", core_views.favicon, name="favicon"),
+    path("healthz", core_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -1,16 +1,28 @@
-"""Pages every face links to: the QR code of a link into this app."""
+"""Pages every face links to: the QR code of a link into this app; and the health check a
+proxy or a process supervisor asks."""
 
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
+import time
 
 import segno
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect
 from django.templatetags.static import static
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from bunco.lan import public_url
+
+#: How long each part of the health check may take before the worker counts as unwell.
+HEALTH_TIMEOUT = 2.0
+log = logging.getLogger(__name__)
 
 
 @require_GET
@@ -34,3 +46,43 @@ def qr(request: HttpRequest) -> HttpResponse:
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers that ask for /favicon.ico anyway get the app's icon (no 404 on every page)."""
     return redirect(static("bunco/favicon.svg"), permanent=True)
+
+
+async def _layer_round_trip() -> None:
+    """One message through the channel layer and back, as a push to a screen travels
+    (through Redis when the workers share it)."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "health.check"})
+    message = await asyncio.wait_for(layer.receive(channel), HEALTH_TIMEOUT)
+    if message.get("type") != "health.check":
+        raise RuntimeError("the channel layer returned another message")
+
+
+def _check(name: str, check, report: dict) -> bool:
+    start = time.perf_counter()
+    try:
+        check()
+    except Exception as exc:  # any failure is the answer, reported as such
+        log.warning("health check: %s failed: %r", name, exc)
+        report[name] = f"failed: {type(exc).__name__}"
+        return False
+    report[name] = f"ok ({(time.perf_counter() - start) * 1000:.0f} ms)"
+    return True
+
+
+def _database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Whether this worker can serve a night: its database answers and a message goes through
+    its channel layer. No sign-in, nothing rendered, never cached; 503 if either fails."""
+    report: dict = {}
+    healthy = _check("database", _database, report)
+    healthy = _check("channel_layer", async_to_sync(_layer_round_trip), report) and healthy
+    return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)

@@ -17,6 +17,22 @@ def pytest_configure(config):
                    cwd=root, check=True)
 
 
+def pytest_collection_modifyitems(config, items):
+    """``sqlite_only`` / ``postgresql_only`` tests are skipped on the other database, each
+    with its reason in the summary (a run on PostgreSQL is ``make test-scale``)."""
+    from django.conf import settings
+
+    vendor = "sqlite" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") \
+        else "postgresql"
+    for item in items:
+        for name in ("sqlite_only", "postgresql_only"):
+            marker = item.get_closest_marker(name)
+            if marker and not name.startswith(vendor):
+                reason = marker.args[0] if marker.args else ""
+                item.add_marker(pytest.mark.skip(
+                    reason=f"{name.replace('_only', '')} only: {reason}".rstrip(": ")))
+
+
 @pytest.fixture
 def seated_night(db):
     """Twelve players under babz rules, seated with a fixed shuffle, no round started yet."""

@@ -50,12 +50,11 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout():
         assert options["timeout"] >= 5
 
 
+@pytest.mark.sqlite_only("PostgreSQL has no journal mode")
 @pytest.mark.django_db
 def test_the_database_really_is_in_wal_mode():
     from django.db import connection
 
-    if connection.vendor != "sqlite":
-        pytest.skip("PostgreSQL has no journal mode")
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA journal_mode")
         assert cursor.fetchone()[0].lower() == "wal"

@@ -116,6 +116,7 @@ def test_a_damaged_log_is_refused_whole(host, seated_night):
     assert not Night.objects.exists() and not Player.objects.exists()
 
 
+@pytest.mark.sqlite_only("snapshots are SQLite online backups; PostgreSQL keeps its own")
 @pytest.mark.django_db(transaction=True)
 def test_the_database_is_snapshotted_after_every_round(settings, tmp_path):
     settings.BUNCO_BACKUP_DIR = tmp_path
@@ -133,8 +134,24 @@ def test_the_database_is_snapshotted_after_every_round(settings, tmp_path):
     assert logged == ScoreEvent.objects.filter(night=night).count()
 
 
+@pytest.mark.postgresql_only("on SQLite a snapshot is taken: the test above")
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_no_snapshot_is_taken_and_restore_says_to_use_pg_dump(settings, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    settings.BUNCO_BACKUP_DIR = tmp_path
+    play_round(services.demo_night_create())
+    backup.wait()
+    assert backup.snapshots() == [] and not list(tmp_path.iterdir())
+    with pytest.raises(CommandError, match="pg_dump"):
+        call_command("restore", "latest")
+
+
 def manage(data_dir, *args, code=None):
-    env = {**os.environ, "BUNCO_DATA_DIR": str(data_dir)}
+    """manage.py on a laptop of its own: the SQLite database in ``data_dir``, whatever
+    database the test run itself uses."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["BUNCO_DATA_DIR"] = str(data_dir)
     command = [sys.executable, "manage.py", *args] + (["--no-imports", "-c", code] if code else [])
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
                             timeout=120)

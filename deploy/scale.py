@@ -1,0 +1,537 @@
+"""Several workers on this machine: PostgreSQL, Redis, Daphne workers and an nginx TLS proxy.
+
+    python deploy/scale.py up [--workers 2] [--host localhost] [--port 8443]   (make scale)
+    python deploy/scale.py test [pytest arguments]                             (make test-scale)
+
+``up`` runs the app as docs/deploy.md lays it out for a server, on one machine: it starts the
+PostgreSQL cluster if it is down (as root; a database and user ``bunco`` are made once), a
+Redis of its own, migrates once, collects the static files once, starts the workers on
+127.0.0.1 and nginx in front of them (HTTPS with a self-signed certificate, websocket
+upgrade), prints the address and stops everything it started on Ctrl-C. ``test`` runs the
+test suite (without the browser tests) on PostgreSQL and Redis, two-worker tests included.
+
+A ``DATABASE_URL`` or ``REDIS_URL`` already in the environment is used as it is (nothing is
+started for it). Everything this writes (secrets, logs, the certificate, nginx's and
+Redis's files) is under var/scale/. Standard library only: it runs before anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "var" / "scale"
+LOGS = RUN / "logs"
+PG_HOST, PG_PORT = "127.0.0.1", 5432
+PG_USER = "bunco"
+
+
+# What make test-scale leaves out: tests that never touch the database or the channel layer
+# the run is given (the rules engine is pure Python; the simulator and the benchmarks are
+# too; the real-server tests and livebench start a server of their own on SQLite). make test
+# has run them; here they would only repeat themselves.
+SAME_ON_ANY_DATABASE = ["tests/scoring", "tests/test_architecture.py",
+                        "tests/test_simulate_command.py", "tests/test_livebench.py",
+                        "tests/reliability"]
+
+
+class Trouble(Exception):
+    """Something this machine lacks, said so the person running it knows what to do."""
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex((host, port)) == 0
+
+
+def is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def secrets_file() -> dict[str, str]:
+    """The stack's secrets, made once and kept in var/scale/secrets (mode 600)."""
+    RUN.mkdir(parents=True, exist_ok=True)
+    path = RUN / "secrets"
+    values = {}
+    if path.exists():
+        values = dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+    wanted = {"BUNCO_SECRET_KEY": 50, "BUNCO_HOST_SECRET": 24, "PG_PASSWORD": 24}
+    if any(name not in values for name in wanted):
+        for name, size in wanted.items():
+            values.setdefault(name, secrets.token_urlsafe(size))
+        path.write_text("".join(f"{k}={v}\n" for k, v in values.items()))
+        path.chmod(0o600)
+    return values
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------------
+
+class Postgres:
+    """The machine's PostgreSQL cluster: started if down (and stopped again at the end), with
+    a login role that may create databases (the test run makes its own) and a database."""
+
+    def __init__(self) -> None:
+        self.started: tuple[str, str] | None = None
+
+    def cluster(self) -> tuple[str, str]:
+        if not shutil.which("pg_lsclusters"):
+            raise Trouble("PostgreSQL is not installed: sudo apt-get install -y postgresql "
+                          "(or set DATABASE_URL to a PostgreSQL server)")
+        lines = subprocess.run(["pg_lsclusters", "-h"], capture_output=True, text=True,
+                               check=True).stdout.split("\n")
+        rows = [line.split() for line in lines if line.strip()]
+        for row in rows:
+            if row[2] == str(PG_PORT):
+                return row[0], row[1]
+        raise Trouble(f"no PostgreSQL cluster on port {PG_PORT}: sudo pg_createcluster "
+                      f"--start <version> main")
+
+    def start(self) -> None:
+        if listening(PG_HOST, PG_PORT):
+            return
+        version, name = self.cluster()
+        if not is_root():
+            raise Trouble(f"PostgreSQL is not running: sudo pg_ctlcluster {version} {name} "
+                          "start (or set DATABASE_URL)")
+        say(f"Starting PostgreSQL {version} ({name})...")
+        subprocess.run(["pg_ctlcluster", version, name, "start"], check=True)
+        self.started = (version, name)
+        for _ in range(100):
+            if listening(PG_HOST, PG_PORT):
+                return
+            time.sleep(0.1)
+        raise Trouble(f"PostgreSQL did not start; see /var/log/postgresql/"
+                      f"postgresql-{version}-{name}.log")
+
+    def ensure(self, password: str, database: str | None) -> None:
+        """The role (its password set to ours) and the database, made if missing."""
+        sql = (f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{PG_USER}') "
+               f"THEN CREATE ROLE {PG_USER} LOGIN CREATEDB; END IF; END $$;\n"
+               f"ALTER ROLE {PG_USER} LOGIN CREATEDB PASSWORD '{password}';\n")
+        if not is_root():
+            raise Trouble("the PostgreSQL role for this stack can only be made as root; run "
+                          "once: sudo -u postgres psql -c \"CREATE ROLE bunco LOGIN CREATEDB "
+                          f"PASSWORD '{password}'\" (password from var/scale/secrets), or set "
+                          "DATABASE_URL")
+        self.psql(sql)
+        if database and not self.psql(
+                f"SELECT 1 FROM pg_database WHERE datname = '{database}'").strip():
+            self.psql(f"CREATE DATABASE {database} OWNER {PG_USER}")
+
+    def psql(self, sql: str) -> str:
+        done = subprocess.run(["runuser", "-u", "postgres", "--", "psql", "-p", str(PG_PORT),
+                               "-v", "ON_ERROR_STOP=1", "-qAtX", "-f", "-"],
+                              input=sql, capture_output=True, text=True, cwd="/")
+        if done.returncode:
+            raise Trouble(f"psql failed: {done.stderr.strip()}")
+        return done.stdout
+
+    def stop(self) -> None:
+        if self.started:
+            subprocess.run(["pg_ctlcluster", *self.started, "stop"], check=False)
+            self.started = None
+
+
+def postgres_url(pg: Postgres, password: str, database: str, *, create: bool) -> str:
+    pg.start()
+    pg.ensure(password, database if create else None)
+    return f"postgres://{PG_USER}:{password}@{PG_HOST}:{PG_PORT}/{database}"
+
+
+# -- child processes ---------------------------------------------------------------------------
+
+class Child:
+    """A process of the stack, in its own session (Ctrl+C reaches this script only, which
+    then stops each child in order), its output in var/scale/logs/<name>.log."""
+
+    def __init__(self, name: str, command: list[str], env: dict | None = None,
+                 stop_signal: int = signal.SIGTERM) -> None:
+        LOGS.mkdir(parents=True, exist_ok=True)
+        self.name, self.stop_signal = name, stop_signal
+        self.log = LOGS / f"{name}.log"
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out,
+                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         start_new_session=True)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def tail(self, lines: int = 20) -> str:
+        with contextlib.suppress(OSError):
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        return ""
+
+    def stop(self, timeout: float = 10) -> None:
+        if not self.alive():
+            return
+        self.proc.send_signal(self.stop_signal)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def start_redis() -> tuple[Child, str]:
+    server = shutil.which("redis-server")
+    if not server:
+        raise Trouble("Redis is not installed: sudo apt-get install -y redis-server "
+                      "(or set REDIS_URL)")
+    port = free_port()
+    folder = RUN / "redis"
+    folder.mkdir(parents=True, exist_ok=True)
+    child = Child("redis", [server, "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+                            "--appendonly", "no", "--dir", str(folder), "--daemonize", "no"])
+    for _ in range(100):
+        if not child.alive():
+            raise Trouble(f"Redis did not start:\n{child.tail()}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(16).startswith(b"+PONG"):
+                return child, f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.1)
+    child.stop()
+    raise Trouble(f"Redis did not answer:\n{child.tail()}")
+
+
+def manage(env: dict, *args: str) -> None:
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise Trouble(f"manage.py {' '.join(args)} failed:\n{done.stderr.strip()}")
+    if done.stderr.strip():
+        say(done.stderr.strip())
+
+
+def wait_healthy(worker: Child, port: int) -> None:
+    url = f"http://127.0.0.1:{port}/healthz"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    for _ in range(300):
+        if not worker.alive():
+            raise Trouble(f"{worker.name} exited at start:\n{worker.tail()}")
+        with contextlib.suppress(OSError), opener.open(url, timeout=2) as answer:
+            if answer.status == 200:
+                return
+        time.sleep(0.1)
+    raise Trouble(f"{worker.name} did not answer {url} within 30 s:\n{worker.tail()}")
+
+
+# -- nginx ---------------------------------------------------------------------------------------
+
+NGINX_CONF = """\
+# Written by deploy/scale.py for this machine; docs/deploy.md has the server version.
+worker_processes 1;
+{user}pid {run}/nginx/nginx.pid;
+error_log {logs}/nginx-error.log warn;
+daemon off;
+
+events {{ worker_connections 1024; }}
+
+http {{
+    access_log {logs}/nginx-access.log;
+    client_body_temp_path {run}/nginx/tmp/body;
+    proxy_temp_path {run}/nginx/tmp/proxy;
+    fastcgi_temp_path {run}/nginx/tmp/fastcgi;
+    uwsgi_temp_path {run}/nginx/tmp/uwsgi;
+    scgi_temp_path {run}/nginx/tmp/scgi;
+    client_max_body_size 10m;
+
+    upstream bunco {{
+{servers}
+        keepalive 16;
+    }}
+
+    # A websocket asks to upgrade its connection; a page keeps the upstream connection alive.
+    map $http_upgrade $connection_upgrade {{
+        default upgrade;
+        ''      '';
+    }}
+
+{redirect}
+    server {{
+        listen {port} ssl;
+        server_name {host};
+        ssl_certificate {run}/tls/{host}.crt;
+        ssl_certificate_key {run}/tls/{host}.key;
+
+        location / {{
+            proxy_pass http://bunco;
+            proxy_http_version 1.1;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            # A TV or a phone may hear nothing for a long break: keep its websocket open.
+            proxy_read_timeout 1h;
+            proxy_send_timeout 1h;
+        }}
+    }}
+}}
+"""
+
+REDIRECT = """\
+    server {{
+        listen {http_port};
+        server_name {host};
+        location / {{ return 301 https://$host:{port}$request_uri; }}
+    }}
+"""
+
+
+def certificate(host: str) -> None:
+    """A self-signed certificate for ``host`` (made once): browsers warn about it once;
+    curl needs -k. A real server uses its own (docs/deploy.md)."""
+    folder = RUN / "tls"
+    folder.mkdir(parents=True, exist_ok=True)
+    crt, key = folder / f"{host}.crt", folder / f"{host}.key"
+    if crt.exists() and key.exists():
+        return
+    if not shutil.which("openssl"):
+        raise Trouble("openssl is needed for the local certificate: sudo apt-get install -y "
+                      "openssl")
+    names = ["DNS:localhost", "IP:127.0.0.1"]
+    try:
+        socket.inet_aton(host)
+        names.append(f"IP:{host}")
+    except OSError:
+        names.append(f"DNS:{host}")
+    done = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "825",
+         "-subj", f"/CN={host}", "-addext", f"subjectAltName={','.join(dict.fromkeys(names))}",
+         "-keyout", str(key), "-out", str(crt)], capture_output=True, text=True)
+    if done.returncode:
+        raise Trouble(f"openssl could not make a certificate:\n{done.stderr}")
+    key.chmod(0o600)
+
+
+def start_nginx(host: str, port: int, http_port: int, workers: list[int]) -> Child:
+    binary = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if os.path.exists(p)), None)
+    if not binary:
+        raise Trouble("nginx is not installed: sudo apt-get install -y nginx")
+    certificate(host)
+    folder = RUN / "nginx"
+    user = ""
+    for name in ("tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi"):
+        (folder / name).mkdir(parents=True, exist_ok=True)
+    if is_root():  # nginx's workers drop to an unprivileged user that writes the temp files
+        account = next((a for a in ("www-data", "nobody") if _account(a)), None)
+        if account:
+            user = f"user {account};\n"
+            entry = pwd.getpwnam(account)
+            for path in (folder / "tmp").rglob("*"):
+                os.chown(path, entry.pw_uid, entry.pw_gid)
+    servers = "\n".join(f"        server 127.0.0.1:{p};" for p in workers)
+    redirect = REDIRECT.format(http_port=http_port, host=host, port=port) if http_port else ""
+    conf = folder / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(user=user, run=RUN, logs=LOGS, servers=servers,
+                                      redirect=redirect, port=port, host=host))
+    command = [binary, "-p", str(folder), "-c", str(conf), "-e", str(LOGS / "nginx-error.log")]
+    check = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
+    if check.returncode:
+        raise Trouble(f"nginx refused its configuration:\n{check.stderr}")
+    child = Child("nginx", command, stop_signal=signal.SIGQUIT)  # QUIT: finish, then stop
+    for _ in range(100):
+        if not child.alive():
+            raise Trouble(f"nginx did not start:\n{child.tail()}\n"
+                          f"{(LOGS / 'nginx-error.log').read_text()[-2000:]}")
+        if listening("127.0.0.1", port):
+            return child
+        time.sleep(0.1)
+    raise Trouble("nginx did not listen on its port")
+
+
+def _account(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def through_proxy(url: str) -> int:
+    """The status of ``url`` fetched through nginx (the local certificate is self-signed)."""
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}),
+                                         urllib.request.HTTPSHandler(context=context))
+    try:
+        with opener.open(url, timeout=5) as answer:
+            return answer.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+# -- the commands -------------------------------------------------------------------------------
+
+class Stack:
+    def __init__(self) -> None:
+        self.pg = Postgres()
+        self.children: list[Child] = []
+
+    def stop(self) -> None:
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(number, signal.SIG_IGN)  # a second Ctrl+C must not cut this short
+        for child in reversed(self.children):  # nginx first, then the workers, then Redis
+            child.stop()
+        self.children.clear()
+        self.pg.stop()
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _stop_on_signals() -> None:
+    """Ctrl+C, a closed terminal or a plain kill all stop the stack the same way (even when
+    started from a shell that ignores Ctrl+C for background jobs)."""
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _interrupted)
+
+
+def up(options) -> int:
+    stack = Stack()
+    _stop_on_signals()
+    values = secrets_file()
+    host, port = options.host, options.port
+    public = f"https://{host}" + ("" if port == 443 else f":{port}")
+    try:
+        env = {**os.environ, "BUNCO_SECRET_KEY": values["BUNCO_SECRET_KEY"],
+               "BUNCO_HOST_SECRET": values["BUNCO_HOST_SECRET"], "BUNCO_PUBLIC_URL": public,
+               "BUNCO_ALLOWED_HOSTS": host, "BUNCO_DATA_DIR": str(RUN / "data"),
+               "DJANGO_SETTINGS_MODULE": "bunco.settings", "PYTHONUNBUFFERED": "1"}
+        env.pop("BUNCO_DEBUG", None)
+        if not env.get("DATABASE_URL"):
+            env["DATABASE_URL"] = postgres_url(stack.pg, values["PG_PASSWORD"], "bunco",
+                                               create=True)
+        if not env.get("REDIS_URL"):
+            redis, env["REDIS_URL"] = start_redis()
+            stack.children.append(redis)
+        say("Migrating the database and collecting the static files (once, for every "
+            "worker)...")
+        manage(env, "migrate", "--noinput", "-v0")
+        manage(env, "collectstatic", "--noinput", "-v0")
+        manage(env, "check", "--deploy", "--fail-level", "WARNING")
+        ports = [free_port() for _ in range(options.workers)]
+        workers = []
+        for number, worker_port in enumerate(ports, 1):
+            worker = Child(f"worker-{number}", [
+                sys.executable, "-m", "daphne", "--proxy-headers", "-b", "127.0.0.1",
+                "-p", str(worker_port), "bunco.asgi:application"], env=env)
+            stack.children.append(worker)
+            workers.append((worker, worker_port))
+        for worker, worker_port in workers:
+            wait_healthy(worker, worker_port)
+        stack.children.append(start_nginx(host, port, options.http_port, ports))
+        status = through_proxy(f"https://127.0.0.1:{port}/healthz")
+        if status != 200:
+            raise Trouble(f"the health check through nginx answered {status}")
+        say(f"Bunco is running: {options.workers} workers "
+            f"({', '.join(f'127.0.0.1:{p}' for _, p in workers)}) behind nginx.")
+        say(f"  Host (keep this link to yourself): {public}/host/{values['BUNCO_HOST_SECRET']}/")
+        say(f"  Phones: {public}/   (a self-signed certificate: accept it once)")
+        say(f"  Health check: {public}/healthz")
+        say(f"  Logs: {LOGS}/")
+        say("Press Ctrl+C to stop.")
+        while True:
+            for child in stack.children:
+                if not child.alive():
+                    raise Trouble(f"{child.name} stopped (exit code {child.proc.returncode}):"
+                                  f"\n{child.tail()}")
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        say("\nStopping...")
+        stack.stop()
+        say("Stopped.")
+        return 0
+    except Trouble as exc:
+        say(f"make scale: {exc}")
+        stack.stop()
+        return 1
+
+
+def test(pytest_args: list[str]) -> int:
+    """The suite on PostgreSQL and Redis, browser tests aside; the two-worker tests must run
+    (BUNCO_SCALE_TESTS=1 makes them fail, not skip, without PostgreSQL and Redis)."""
+    stack = Stack()
+    _stop_on_signals()
+    values = secrets_file()
+    try:
+        env = {**os.environ, "BUNCO_SECRET_KEY": values["BUNCO_SECRET_KEY"],
+               "BUNCO_HOST_SECRET": values["BUNCO_HOST_SECRET"], "BUNCO_SCALE_TESTS": "1"}
+        for name in ("BUNCO_DEBUG", "BUNCO_PUBLIC_URL", "BUNCO_CSRF_TRUSTED_ORIGINS",
+                     "BUNCO_ALLOWED_HOSTS"):
+            env.pop(name, None)
+        if not env.get("DATABASE_URL"):
+            # The role may create databases: the tests make test_bunco_ci (and drop it).
+            env["DATABASE_URL"] = postgres_url(stack.pg, values["PG_PASSWORD"], "bunco_ci",
+                                               create=False)
+        if not env.get("REDIS_URL"):
+            redis, env["REDIS_URL"] = start_redis()
+            stack.children.append(redis)
+        say("Running the tests on PostgreSQL and Redis (browser tests aside)...")
+        started = time.monotonic()
+        default = ["tests", *(f"--ignore={path}" for path in SAME_ON_ANY_DATABASE)]
+        command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-m", "not browser",
+                   "-q", *(pytest_args or default)]
+        code = subprocess.call(command, cwd=ROOT, env=env)
+        say(f"PostgreSQL + Redis run: {time.monotonic() - started:.0f} s, exit code {code}")
+        return code
+    except KeyboardInterrupt:
+        return 130
+    except Trouble as exc:
+        say(f"make test-scale: {exc}")
+        return 1
+    finally:
+        stack.stop()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("up", help="start the whole stack and print its address")
+    run.add_argument("--workers", type=int, default=2, help="Daphne workers (default 2)")
+    run.add_argument("--host", default="localhost",
+                     help="the name or address phones use (default localhost)")
+    run.add_argument("--port", type=int, default=8443, help="nginx's HTTPS port (default 8443)")
+    run.add_argument("--http-port", type=int, default=8080,
+                     help="nginx's plain HTTP port, redirecting to HTTPS (0: none)")
+    sub.add_parser("test", help="the suite on PostgreSQL and Redis; what follows goes to "
+                                "pytest (default: tests)")
+    if argv[:1] == ["test"]:
+        return test(argv[1:])
+    options = parser.parse_args(argv)
+    if options.workers < 1:
+        parser.error("--workers must be 1 or more")
+    return up(options)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

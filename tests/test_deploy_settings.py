@@ -1,0 +1,131 @@
+"""Several workers behind a TLS proxy are configured from the environment (docs/deploy.md): a
+missing or malformed setting stops a worker with a message naming it, and a complete one
+passes Django's deployment checks. Each case starts Django in a process of its own."""
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from bunco.models import TableLink
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLIC = "https://bunco.example.org"
+WORKER = {
+    "DATABASE_URL": "postgres://bunco:pw@db.internal:5432/bunco",
+    "REDIS_URL": "redis://cache.internal:6379/0",
+    "BUNCO_SECRET_KEY": "k" * 20 + "x9-Q_" * 8,
+    "BUNCO_HOST_SECRET": "a-host-secret-shared-by-every-worker",
+    "BUNCO_PUBLIC_URL": PUBLIC,
+}
+SHOW = """
+import json
+from django.conf import settings
+from channels_redis.core import RedisChannelLayer
+db, layer = settings.DATABASES["default"], settings.CHANNEL_LAYERS["default"]
+print(json.dumps({
+    "engine": db["ENGINE"], "conn_max_age": db["CONN_MAX_AGE"], "pool": db["OPTIONS"]["pool"],
+    "layer": layer["BACKEND"], "redis_timeout": layer["CONFIG"]["hosts"][0]["socket_timeout"],
+    "brpop_timeout": RedisChannelLayer.brpop_timeout,
+    "proxy_header": settings.SECURE_PROXY_SSL_HEADER,
+    "cookies_secure": [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE],
+    "trusted": settings.CSRF_TRUSTED_ORIGINS, "hosts": settings.ALLOWED_HOSTS,
+}))
+"""
+
+
+def manage(*args, **env_changes) -> subprocess.CompletedProcess:
+    """manage.py with only the given settings in the environment (none of the test run's)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("BUNCO_")
+           and k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
+    env.update(BUNCO_DATA_DIR=str(ROOT / "var"), **env_changes)
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("given, missing", [
+    ({}, "BUNCO_SECRET_KEY and BUNCO_HOST_SECRET"),
+    ({"BUNCO_SECRET_KEY": WORKER["BUNCO_SECRET_KEY"]}, "BUNCO_HOST_SECRET must be set too"),
+])
+def test_a_worker_on_a_shared_database_refuses_to_start_without_the_shared_secrets(
+        given, missing):
+    result = manage("check", DATABASE_URL=WORKER["DATABASE_URL"], **given)
+    assert result.returncode != 0
+    assert f"DATABASE_URL is set, so {missing}" in result.stderr
+    assert "same value on every worker" in result.stderr
+
+
+def test_a_worker_behind_a_tls_proxy_passes_the_deployment_checks():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **WORKER)
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_a_worker_pools_its_database_connections_and_outwaits_redis_blocking_reads():
+    result = manage("shell", "--no-imports", "-c", SHOW, **WORKER)
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout.strip().splitlines()[-1])
+    assert shown["engine"] == "django.db.backends.postgresql"
+    assert shown["conn_max_age"] == 0  # no connection kept past its request under ASGI
+    assert shown["pool"]["max_size"] == 8
+    assert shown["layer"] == "channels_redis.core.RedisChannelLayer"
+    # An idle screen's blocking read returns every brpop_timeout seconds: the socket must
+    # wait longer, or the idle screen is cut off (1011).
+    assert shown["redis_timeout"] > shown["brpop_timeout"]
+    assert shown["proxy_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert shown["cookies_secure"] == [True, True]
+    assert shown["trusted"] == [PUBLIC]
+    assert "bunco.example.org" in shown["hosts"]
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("DATABASE_URL", "mysql://bunco@db/bunco", "DATABASE_URL must be a PostgreSQL URL"),
+    ("BUNCO_PUBLIC_URL", "https://bunco.example.org/night", "BUNCO_PUBLIC_URL must be an origin"),
+    ("BUNCO_CSRF_TRUSTED_ORIGINS", "bunco.example.org",
+     "BUNCO_CSRF_TRUSTED_ORIGINS must be an origin"),
+    ("BUNCO_DB_POOL_SIZE", "none", "BUNCO_DB_POOL_SIZE must be a whole number"),
+    ("REDIS_URL", "cache.internal:6379", "REDIS_URL must look like redis://"),
+    ("BUNCO_HSTS_SECONDS", "a year", "BUNCO_HSTS_SECONDS must be a whole number"),
+])
+def test_a_malformed_setting_is_refused_with_a_message(name, value, message):
+    result = manage("check", **{**WORKER, name: value})
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("behind_proxy", [True, False])
+def test_a_tap_from_an_https_page_through_the_proxy_counts(settings, seated_night, behind_proxy):
+    """The proxy speaks HTTPS to the phone and HTTP to the worker. With the worker's settings
+    (as the environment above gives them) a tap counts; without them Django takes the page's
+    https Origin for another site and refuses every tap (403)."""
+    from bunco import services
+
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "bunco.example.org"]
+    if behind_proxy:
+        settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+        settings.CSRF_TRUSTED_ORIGINS = [PUBLIC]
+        settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = True
+        settings.SECURE_SSL_REDIRECT = True
+    services.round_start(night=seated_night)
+    link = TableLink.objects.get(night=seated_night, number=1)
+    phone = Client(enforce_csrf_checks=True, HTTP_HOST="bunco.example.org",
+                   HTTP_X_FORWARDED_PROTO="https")
+    page = phone.get(f"/t/{link.token}/")
+    assert page.status_code == 200
+    answer = phone.post(f"/t/{link.token}/roll/",
+                        {"quick": "hit1", "key": str(uuid.uuid4()), "set": 1, "round": 1,
+                         "table": 1, "pos": 0},
+                        HTTP_X_CSRFTOKEN=phone.cookies["csrftoken"].value,
+                        HTTP_ORIGIN=PUBLIC, HTTP_REFERER=f"{PUBLIC}/t/{link.token}/")
+    if behind_proxy:
+        assert answer.status_code == 200 and answer.json()["recorded"]
+        assert phone.cookies["csrftoken"]["secure"]
+    else:
+        assert answer.status_code == 403
