@@ -4,6 +4,7 @@ broadcaster both use these, so a pushed fragment and a reloaded page are always 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
@@ -11,6 +12,7 @@ from django.urls import reverse
 
 from bunco.fold import Kind, LiveNight
 from bunco.models import Night
+from bunco.paging import paginate
 from bunco.selectors import table_links
 from scoring import (
     BellDuty,
@@ -540,25 +542,46 @@ def render_table(state: LiveNight, number: int) -> str:
     return render_fragment("tables/_table.html", {"t": table_context(state, number)})
 
 
+#: How much of a big room the host's page shows at once (the rest a page or a link away).
+HOST_TABLES_PER_PAGE = 12
+HOST_PLAYERS_PER_PAGE = 48
+HOST_STANDINGS_SHOWN = 20
+HOST_MOVES_SHOWN = 48
+
+
 def host_room(night: Night, state: LiveNight) -> dict:
-    """The host's room-wide display (no forms): standings, next seats, the prizes."""
+    """The host's room-wide display (no forms): standings, next seats, the prizes. In a big
+    room the top of the standings and the first next seats; all of them are on the master
+    sheet and the TV."""
     awards = final_awards(night, state) if state.phase in ("over", "ended") else []
-    return {"phase": state.phase, "standings": standings(state), "movement": movement(state),
+    ranked, moves = standings(state), movement(state)
+    return {"phase": state.phase, "standings": ranked[:HOST_STANDINGS_SHOWN],
+            "standings_total": len(ranked), "movement": moves[:HOST_MOVES_SHOWN],
+            "movement_total": len(moves),
             "awards": awards, "pot": money(night_pot(night, state)) if awards else "",
-            "seq": state.room_seq}
+            "seq": state.room_seq, "night_pk": night.pk}
 
 
-def host_board(night: Night, state: LiveNight) -> dict:
-    """The host's night page: every table with its join link, the roster, the forms."""
+def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None = None) -> dict:
+    """The host's night page: the tables with their join links, the roster, the forms. A big
+    room's tables and players come a page at a time (``query``: the page's query string)."""
+    query = query or {}
     rules = state.rules
     links = table_links(night)
+    numbers, tables_page = paginate(range(1, len(state.tables) + 1), query, "tables",
+                                    HOST_TABLES_PER_PAGE)
     tables = []
-    for n in range(1, len(state.tables) + 1):
+    for n in numbers:
         link = links.get(n)
         tables.append({"number": n, "html": render_table(state, n),
                        "path": reverse("table", args=[link.token]) if link else ""})
-    players = list(night.players.all())
-    count = len(players)
+    everyone = list(night.players.all())
+    count = len(everyone)
+    search = " ".join(str(query.get("q", "")).split())[:40]
+    found = [p for p in everyone if search.casefold() in p.name.casefold()] if search \
+        else everyone
+    players, players_page = paginate(found, query, "players", HOST_PLAYERS_PER_PAGE)
+    seated = [s.name for t in state.tables for s in t.seats]
     low, high = rules.player_limits
     if not low <= count <= high:
         note = f"These rules seat {low} to {high} players; {count} checked in."
@@ -567,12 +590,14 @@ def host_board(night: Night, state: LiveNight) -> dict:
     room = host_room(night, state)
     return {
         "night": night, "rules": rules, "phase": state.phase, "players": players,
-        "fee": money(state.entry_fee_cents), "tables": tables,
+        "players_page": players_page, "search": search, "players_count": count,
+        "fee": money(state.entry_fee_cents), "tables": tables, "tables_page": tables_page,
         "banner": round_banner(state), "room": room, "awards": room["awards"],
         "ties": list(pending_ties(night, state).values()),
         "join_path": reverse("join", args=[night.join_token]),
         "tv_path": reverse("tv", args=[night.tv_token]), "tv_join_path": reverse("tv_join"),
-        "seated_names": [s.name for t in state.tables for s in t.seats],
+        # Two lists to pick from in a small room; two names to type in a big one.
+        "seated_names": seated if len(seated) <= HOST_PLAYERS_PER_PAGE else [],
         "seating_note": note, "seq": state.seq, "paused": state.paused,
         "revealed": state.revealed,
         "has_ghost_chair": state.next_ghost() is not None,

@@ -606,9 +606,15 @@ def seats_swap(*, night: Night, first: str, second: str, key=None,
             raise IllegalMove("seat the players first")
         data = tables_to_data(state.tables)
         chairs = {s["name"]: s for t in data for s in t["seats"]}
-        if first not in chairs or second not in chairs or first == second:
+        # In a big room the host types the names: any case and spacing will do.
+        typed = {" ".join(n.split()).casefold(): n for n in chairs}
+        names = [typed.get(" ".join((n or "").split()).casefold(), n) for n in (first, second)]
+        for name in names:
+            if name not in chairs:
+                raise IllegalMove(f"nobody called “{name}” is seated tonight")
+        if names[0] == names[1]:
             raise IllegalMove("pick two different seated people to swap")
-        a, b = chairs[first], chairs[second]
+        a, b = chairs[names[0]], chairs[names[1]]
         a["name"], b["name"] = b["name"], a["name"]
         a["ghost"], b["ghost"] = b["ghost"], a["ghost"]
         for table in data:  # a ghost may not end up partnering a ghost

@@ -15,12 +15,20 @@ CSV_COLUMNS = ["player", "set", "round", "table", "partner", "result", "points",
                "mini_buncos"]
 
 
-def master_sheet(night: Night, state: LiveNight) -> list[dict]:
-    """One block per set: a row per player, a cell per round, the player's totals, and the
-    set's own awards once it is over (Winning Moves: the set winner)."""
+def sheet_names(night: Night, state: LiveNight) -> list[str]:
+    """Who is on the master sheet, in check-in order."""
     if state.night is None:
         return []
-    names = [p.name for p in night.players.all() if p.name in state.night.stats]
+    return [p.name for p in night.players.all() if p.name in state.night.stats]
+
+
+def master_sheet(night: Night, state: LiveNight, names: list[str] | None = None) -> list[dict]:
+    """One block per set: a row per player (``names``, or everyone), a cell per round, the
+    player's totals, and the set's own awards once it is over (Winning Moves: the set
+    winner)."""
+    if state.night is None:
+        return []
+    names = sheet_names(night, state) if names is None else names
     cards = state.night.scorecards(names)
     set_awards = {s["number"]: s["awards"] for s in set_winners(state)}
     sets = []
@@ -69,46 +77,54 @@ def master_sheet_csv(night: Night, state: LiveNight) -> str:
     return out.getvalue()
 
 
-def tally_history(night: Night, state: LiveNight) -> list[dict]:
-    """Every round's taps, table by table, as logged: who entered each, and every correction."""
-    rows = list(ScoreEvent.objects.filter(night=night).order_by("seq"))
-    voided_by = {}
-    for row in rows:
-        if row.kind == Kind.VOID:
-            for seq in void_targets(as_event(row)):
-                voided_by[seq] = row
-    rounds: list[dict] = []
-    current = None
-    for row in rows:
-        if row.kind == Kind.ROUND_STARTED:
-            current = {"seq": row.seq, "tables": {}, "started": row.created_at,
-                       "practice": row.set_number == PRACTICE_SET}
-            rounds.append(current)
-            continue
-        if current is None or row.kind not in (Kind.ROLL, Kind.FINISH, Kind.VOID):
-            continue
-        entries = current["tables"].setdefault(row.table, [])
-        entry = state.all_rolls.get(row.seq)
-        entries.append({
-            "seq": row.seq, "kind": row.kind, "actor": row.actor, "at": row.created_at,
-            "dice": row.data.get("dice", []),
-            "target": ", ".join(f"#{s}" for s in void_targets(as_event(row)))
-            if row.kind == Kind.VOID else None,
-            "roller": entry.roller if entry else (row.ghost or row.player or None),
-            "rolled_by": row.player if row.ghost else None,
-            "points": entry.points if entry else None,
-            "scored": entry.kind if entry else None,
-            "voided_by": voided_by.get(row.seq),
-        })
-    number = 0
-    for r in rounds:
-        if r["practice"]:  # played before round 1, and counted for nothing
-            r["number"] = r["set"] = None
-            r["round"] = 1
+def round_starts(night: Night) -> list[tuple[int, bool]]:
+    """Each round's start in the log: its sequence number, and whether it was a practice."""
+    return [(seq, set_number == PRACTICE_SET) for seq, set_number in ScoreEvent.objects.filter(
+        night=night, kind=Kind.ROUND_STARTED).order_by("seq").values_list("seq", "set_number")]
+
+
+def tally_history(night: Night, state: LiveNight, which: slice = slice(None)) -> list[dict]:
+    """The taps of the rounds ``which`` picks (all by default), table by table, as logged: who
+    entered each, and every correction. Only those rounds' rows are read from the log."""
+    starts = round_starts(night)
+    numbered, number = [], 0
+    for seq, practice in starts:
+        if practice:  # played before round 1, and counted for nothing
+            numbered.append((seq, practice, None, None, 1))
         else:
             number += 1
-            r["number"] = number
-            r["set"], r["round"] = round_of(number)
-        # The host's own corrections (a bell taken back) belong to no table: listed last.
-        r["tables"] = sorted(r["tables"].items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
+            numbered.append((seq, practice, number, *round_of(number)))
+    ends = [seq for seq, _ in starts[1:]] + [None]
+    rounds: list[dict] = []
+    for (seq, practice, count, set_number, round_number), end in list(
+            zip(numbered, ends, strict=True))[which]:
+        rows = ScoreEvent.objects.filter(night=night, seq__gte=seq).order_by("seq")
+        rows = list(rows.filter(seq__lt=end) if end is not None else rows)
+        voided_by = {}
+        for row in rows:
+            if row.kind == Kind.VOID:
+                for target in void_targets(as_event(row)):
+                    voided_by[target] = row
+        tables: dict = {}
+        for row in rows[1:]:
+            if row.kind not in (Kind.ROLL, Kind.FINISH, Kind.VOID):
+                continue
+            entry = state.all_rolls.get(row.seq)
+            tables.setdefault(row.table, []).append({
+                "seq": row.seq, "kind": row.kind, "actor": row.actor, "at": row.created_at,
+                "dice": row.data.get("dice", []),
+                "target": ", ".join(f"#{s}" for s in void_targets(as_event(row)))
+                if row.kind == Kind.VOID else None,
+                "roller": entry.roller if entry else (row.ghost or row.player or None),
+                "rolled_by": row.player if row.ghost else None,
+                "points": entry.points if entry else None,
+                "scored": entry.kind if entry else None,
+                "voided_by": voided_by.get(row.seq),
+            })
+        rounds.append({
+            "seq": seq, "started": rows[0].created_at, "practice": practice, "number": count,
+            "set": set_number, "round": round_number,
+            # The host's own corrections (a bell taken back) belong to no table: listed last.
+            "tables": sorted(tables.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)),
+        })
     return rounds

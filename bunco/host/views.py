@@ -32,6 +32,7 @@ from bunco.host.forms import (
 from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Person, Player
+from bunco.paging import paginate
 from bunco.selectors import current_night, live_state
 from bunco.services import CommandRefused
 from scoring import PRESETS, pot_for
@@ -121,7 +122,7 @@ def host_demo(request: HttpRequest) -> HttpResponse:
 def host_night(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
     state = live_state(night)
-    board = screens.host_board(night, state)
+    board = screens.host_board(night, state, request.GET)
     board["start_key"] = uuid.uuid4()
     return render(request, "bunco/host/night.html", board)
 
@@ -371,9 +372,15 @@ def host_night_again(request, night):
 def host_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
     state = live_state(night)
+    names, page = sheets.sheet_names(night, state), None
+    if request.GET.get("all") != "1":  # ?all=1: everyone on one page, to print
+        names, page = paginate(names, request.GET.dict(), "page", SHEET_PLAYERS)
     return render(request, "bunco/host/sheet.html", {
-        "night": night, "sets": sheets.master_sheet(night, state),
-        "standings": screens.standings(state)})
+        "night": night, "sets": sheets.master_sheet(night, state, names), "page": page})
+
+
+#: Players per page of the master score sheet (a 2,000-player night has ten pages).
+SHEET_PLAYERS = 200
 
 
 @require_GET
@@ -423,8 +430,27 @@ def host_night_restore(request: HttpRequest) -> HttpResponse:
 def host_log(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
     state = live_state(night)
+    # As many rounds a page as make about LOG_TABLES table cards (a small night: all of them
+    # on one page; 500 tables: one round, its tables a page at a time), the latest first.
+    tables = max(len(state.tables), 1)
+    per_page = max(1, LOG_TABLES // tables)
+    starts = sheets.round_starts(night)
+    query = request.GET.dict()
+    query.setdefault("round", str(max(1, -(-len(starts) // per_page))))
+    _, rounds_page = paginate(starts, query, "round", per_page)
+    first = (rounds_page.number - 1) * per_page
+    rounds = sheets.tally_history(night, state, slice(first, first + per_page))
+    tables_page = None
+    if per_page == 1 and rounds:
+        rounds[0]["tables"], tables_page = paginate(rounds[0]["tables"], query, "tables",
+                                                    LOG_TABLES)
     return render(request, "bunco/host/log.html", {
-        "night": night, "rounds": sheets.tally_history(night, state)})
+        "night": night, "rounds": rounds, "rounds_page": rounds_page,
+        "tables_page": tables_page})
+
+
+#: How many tables' taps one page of the tally history shows.
+LOG_TABLES = 50
 
 
 @require_http_methods(["GET", "POST"])
