@@ -7,7 +7,7 @@ rolls dice itself: every roll comes in from outside (a phone tap, or the simulat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -226,42 +226,74 @@ class TableRound:
             self.current = seat
         if self.phase is not _PLAYING:
             return self._roll_outside_play(dice)
-        # The common case, kept flat because a simulated night makes thousands of these.
-        try:
-            score = self._scores[dice]
-        except (KeyError, TypeError):
-            score = self._scores[check_dice(dice)]
+        return self._roll_in_play((dice,))
+
+    def roll_many(self, rolls: Iterable[Sequence[int]]) -> int:
+        """Roll each of ``rolls`` in turn while the table is in normal play: the same as
+        calling ``roll`` with each of them for as long as ``phase`` is PLAYING, in one call.
+        Stops at the roll that ends normal play (the target reached, a bunco that rings);
+        returns how many were rolled. Nothing is rolled outside normal play, where every roll
+        is owed by a particular chair. The simulator rolls a table's round this way."""
+        if self.phase is not _PLAYING:
+            return 0
+        before = self.rolls
+        self._roll_in_play(rolls)
+        return self.rolls - before
+
+    def _roll_in_play(self, rolls: Iterable[Sequence[int]]) -> RollScore | None:
+        """Normal play, roll after roll, until ``rolls`` run out or play ends; returns the last
+        roll's score. The one place a roll in normal play is scored; kept flat (the turn and
+        the roll count in local variables) because a simulated night makes a million of them."""
+        scores = self._scores
+        n = self._n
+        rolled = self._rolled
+        team_of = self._team_of
+        ghosts = self._ghost
+        team_scores = self.team_scores
+        seat_points = self.seat_points
+        self_ending = self._self_ending
         seat = self.current
-        self.rolls += 1
-        self._rolled[seat] = True
-        kind = score.kind
-        if kind == MISS:  # more than half of all rolls: nothing scored, nothing rings
-            self.current = seat + 1 if seat + 1 < self._n else 0
-            return score
-        ghost = self._ghost[seat]
-        if ghost or kind == WIPEOUT:
-            self._apply(seat, score)
-        else:
-            points = score.points
-            self.team_scores[self._team_of[seat]] += points
-            self.seat_points[seat] += points
-            if kind == BUNCO:
-                self.seat_buncos[seat] += 1
-                self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
-            elif kind in TRIPLE_KINDS:
-                self.seat_minis[seat] += 1
-        if (
-            self._self_ending
-            and (self.seat_points[seat] if self._player_target
-                 else self.team_scores[self._team_of[seat]]) >= self.target
-        ) or (kind == BUNCO and self._bunco_triggers and not ghost):
-            self._trigger(seat, score)
-            if self.rules.after_bell is AfterBell.FINISH_TURN and score.keeps_turn:
-                self.phase = Phase.FINISHING
+        count = self.rolls
+        score = None
+        for dice in rolls:
+            try:
+                score = scores[dice]
+            except (KeyError, TypeError):
+                self.current, self.rolls = seat, count  # not dice at all: refused as it was
+                score = scores[check_dice(dice)]
+            count += 1
+            rolled[seat] = True
+            kind = score.kind
+            if kind == MISS:  # more than half of all rolls: nothing scored, nothing rings
+                seat = seat + 1 if seat + 1 < n else 0
+                continue
+            ghost = ghosts[seat]
+            if ghost or kind == WIPEOUT:
+                self._apply(seat, score)
             else:
-                self._end_play()
-        elif not score.keeps_turn:
-            self.current = seat + 1 if seat + 1 < self._n else 0
+                points = score.points
+                team_scores[team_of[seat]] += points
+                seat_points[seat] += points
+                if kind == BUNCO:
+                    self.seat_buncos[seat] += 1
+                    self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
+                elif kind in TRIPLE_KINDS:
+                    self.seat_minis[seat] += 1
+            if (
+                self_ending
+                and (seat_points[seat] if self._player_target
+                     else team_scores[team_of[seat]]) >= self.target
+            ) or (kind == BUNCO and self._bunco_triggers and not ghost):
+                self.current, self.rolls = seat, count
+                self._trigger(seat, score)
+                if self.rules.after_bell is AfterBell.FINISH_TURN and score.keeps_turn:
+                    self.phase = Phase.FINISHING
+                else:
+                    self._end_play()
+                return score
+            if not score.keeps_turn:
+                seat = seat + 1 if seat + 1 < n else 0
+        self.current, self.rolls = seat, count
         return score
 
     def _lookup(self, dice: Sequence[int]) -> RollScore:
