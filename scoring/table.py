@@ -91,7 +91,41 @@ class Phase(StrEnum):
 
 
 _ROLL_OFF_KINDS = frozenset({HITS, BUNCO})
+# Enum members as module names: an enum member's lookup costs more than a global's, and the
+# simulator asks these questions hundreds of thousands of times a night.
+_FINISH_TURN = AfterBell.FINISH_TURN
+_STOP_AT_BELL = AfterBell.STOP
+_WHOLE_TURN = AtLeastOnce.TURN
+_ENDS_ROUND_EVERYWHERE = BuncoEffect.ENDS_ROUND_EVERYWHERE
+_TRIGGER_WINS = HeadTableWinner.TRIGGER_WINS
+_DONE = Phase.DONE
+_EXTRA_ROLLS = Phase.EXTRA_ROLLS
+_FINISHING = Phase.FINISHING
 _PLAYING = Phase.PLAYING
+_TIE_BREAK = Phase.TIE_BREAK
+_HIGH_TOTAL_FIRST = RollOffOrder.HIGH_TOTAL_FIRST
+_EACH_TABLE = RoundEnd.EACH_TABLE
+_HEAD_TABLE_TARGET = RoundEnd.HEAD_TABLE_TARGET
+_HEAD_TABLE_TARGET_OR_BUNCO = RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
+_BY_PLAYER = TargetScope.PLAYER
+_EXTRA_TURN_EACH = TieBreak.EXTRA_TURN_EACH
+_FIRST_TO_HIT = TieBreak.FIRST_TO_HIT
+_ONE_DIE = TieBreak.ONE_DIE
+_ROLL_OFF = TieBreak.ROLL_OFF
+
+
+_TEAM_LAYOUTS: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
+
+
+def _team_layout(spec: TableSpec) -> tuple[tuple[int, ...], int]:
+    """Each chair's team and the number of teams, for a table of this shape (asked once for
+    every table of every round; there are only a few shapes)."""
+    key = (len(spec.seats), spec.individuals)
+    layout = _TEAM_LAYOUTS.get(key)
+    if layout is None:
+        layout = tuple(spec.team_of(i) for i in range(key[0])), len(spec.teams)
+        _TEAM_LAYOUTS[key] = layout
+    return layout
 
 
 class TableRound:
@@ -123,19 +157,19 @@ class TableRound:
             self.target = rules.individual_target
         # Seed 004 keeps a tally per player: one player's own points reach the target.
         self._player_target = (
-            rules.target_reached_by is TargetScope.PLAYER and not spec.individuals)
+            rules.target_reached_by is _BY_PLAYER and not spec.individuals)
         # ``scores``: the round's roll table, looked up once for all of a room's tables.
         self._scores = scores if scores is not None else roll_table(rules, round_number)
         n = len(spec.seats)
-        self._team_of = [spec.team_of(i) for i in range(n)]
+        self._team_of, team_count = _team_layout(spec)
         self._ghost = [s.ghost for s in spec.seats]
-        self.team_scores = [0] * len(spec.teams)
+        self.team_scores = [0] * team_count
         self.seat_points = [0] * n
         self.seat_buncos = [0] * n
         self.seat_minis = [0] * n
         self.seat_wipeouts = [0] * n
         self.current = first_seat
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self.rolls = 0
         self.bell_rung = False
         self.rang_bell_for_room = False  # set when this table's roll ends the round elsewhere
@@ -150,16 +184,16 @@ class TableRound:
         self._roll_off_scores: dict[int, int] = {}
         self._order_totals: dict[int, int] = {}  # a roll-off's unscored rolls for who starts
         self.choosing_first = False  # a roll-off's tied players roll for who starts
-        self._self_ending = rules.round_end is RoundEnd.EACH_TABLE or (
+        self._self_ending = rules.round_end is _EACH_TABLE or (
             is_head
             and rules.round_end
-            in (RoundEnd.HEAD_TABLE_TARGET, RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO)
+            in (_HEAD_TABLE_TARGET, _HEAD_TABLE_TARGET_OR_BUNCO)
         )
-        self._bunco_everywhere = rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE
+        self._bunco_everywhere = rules.bunco_effect is _ENDS_ROUND_EVERYWHERE
         # A real player's bunco ends the round: everywhere (Winning Moves) or, under seed 004,
         # at the head table. A ghost's roll counts as points only, so it ends a round by points.
         self._bunco_triggers = self._bunco_everywhere or (
-            is_head and rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
+            is_head and rules.round_end is _HEAD_TABLE_TARGET_OR_BUNCO
         )
         self._n = n
 
@@ -167,14 +201,14 @@ class TableRound:
 
     @property
     def done(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     @property
     def dice_expected(self) -> int:
         """How many dice the next roll has: 3, 1 (a one-die tie-break), or 0 when done."""
-        if self.phase is Phase.DONE:
+        if self.phase is _DONE:
             return 0
-        if self.phase is Phase.TIE_BREAK and self.rules.tie_break is TieBreak.ONE_DIE:
+        if self.phase is _TIE_BREAK and self.rules.tie_break is _ONE_DIE:
             return 1
         return 3
 
@@ -188,18 +222,17 @@ class TableRound:
     def losers(self) -> tuple[int, ...]:
         if self.winner_team is None:
             return ()
-        return tuple(
-            s for t, seats in enumerate(self.spec.teams) if t != self.winner_team for s in seats
-        )
+        winner = self.winner_team
+        return tuple([s for t, seats in enumerate(self.spec.teams) if t != winner for s in seats])
 
     def bell_duty(self) -> BellDuty | None:
         """What this table does after the bell (None before it): finish a roll or a turn, or
         stop (then any extra rolls or tie-break the table's phase shows)."""
         if not self.bell_rung:
             return None
-        if self.phase is Phase.FINISHING:
+        if self.phase is _FINISHING:
             return BellDuty(self.rules.after_bell, self.current)
-        return BellDuty(AfterBell.STOP)
+        return BellDuty(_STOP_AT_BELL)
 
     def turn_order(self) -> tuple[int, ...]:
         """The chairs in rolling order, from the one whose turn it is (normal play)."""
@@ -286,8 +319,8 @@ class TableRound:
             ) or (kind == BUNCO and self._bunco_triggers and not ghost):
                 self.current, self.rolls = seat, count
                 self._trigger(seat, score)
-                if self.rules.after_bell is AfterBell.FINISH_TURN and score.keeps_turn:
-                    self.phase = Phase.FINISHING
+                if self.rules.after_bell is _FINISH_TURN and score.keeps_turn:
+                    self.phase = _FINISHING
                 else:
                     self._end_play()
                 return score
@@ -304,36 +337,36 @@ class TableRound:
 
     def _roll_outside_play(self, dice: Sequence[int]) -> RollScore | None:
         phase = self.phase
-        if phase is Phase.DONE:
+        if phase is _DONE:
             raise IllegalMove(f"table {self.spec.number} has finished this round")
-        if phase is Phase.TIE_BREAK:
+        if phase is _TIE_BREAK:
             return self._tie_roll(dice)
         score = self._lookup(dice)
         seat = self.current
         self.rolls += 1
         self._rolled[seat] = True
         self._apply(seat, score)
-        if phase is Phase.FINISHING:
-            if self.rules.after_bell is not AfterBell.FINISH_TURN or not score.keeps_turn:
+        if phase is _FINISHING:
+            if self.rules.after_bell is not _FINISH_TURN or not score.keeps_turn:
                 self._end_play()
-        elif not (self.rules.at_least_once is AtLeastOnce.TURN and score.keeps_turn):
+        elif not (self.rules.at_least_once is _WHOLE_TURN and score.keeps_turn):
             # EXTRA_ROLLS: one roll (or one turn) each for those who had none
             self._next_in_queue()
         return score
 
     def bell(self) -> None:
         """The round-ending bell rang elsewhere (head table, a bunco, or the host's clock)."""
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not _PLAYING:
             return
         self.bell_rung = True
-        if self.rules.after_bell is AfterBell.STOP:
+        if self.rules.after_bell is _STOP_AT_BELL:
             self._end_play()
         else:
-            self.phase = Phase.FINISHING
+            self.phase = _FINISHING
 
     def finish(self) -> None:
         """After the bell, the scorekeeper says nobody was mid-roll: stop finishing."""
-        if self.phase is not Phase.FINISHING:
+        if self.phase is not _FINISHING:
             raise IllegalMove("only a table finishing after the bell can stop rolling")
         self._end_play()
 
@@ -364,14 +397,14 @@ class TableRound:
         self.triggered_team = self._team_of[seat]
         self.trigger_was_bunco = score.kind == BUNCO and not self._ghost[seat]
         head_rings = self.is_head and self.rules.round_end in (
-            RoundEnd.HEAD_TABLE_TARGET,
-            RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO,
+            _HEAD_TABLE_TARGET,
+            _HEAD_TABLE_TARGET_OR_BUNCO,
         )
         self.rang_bell_for_room = head_rings or (self._bunco_everywhere and self.trigger_was_bunco)
 
     def _end_play(self) -> None:
         if self.rules.at_least_one_roll_each and not all(self._rolled):
-            self.phase = Phase.EXTRA_ROLLS
+            self.phase = _EXTRA_ROLLS
             n = len(self._rolled)
             order = [(self.current + k) % n for k in range(1, n + 1)]
             self._queue = [s for s in order if not self._rolled[s]]
@@ -383,7 +416,7 @@ class TableRound:
         self._queue.pop(0)
         if self._queue:
             self.current = self._queue[0]
-        elif self.phase is Phase.EXTRA_ROLLS:
+        elif self.phase is _EXTRA_ROLLS:
             self._decide(tuple(range(len(self.team_scores))))
         else:
             self._decide(self.tie_teams)
@@ -391,13 +424,14 @@ class TableRound:
     def _decide(self, contenders: tuple[int, ...]) -> None:
         trigger = self.triggered_team
         if trigger is not None and (
-            (self.is_head and self.rules.head_table_winner is HeadTableWinner.TRIGGER_WINS)
+            (self.is_head and self.rules.head_table_winner is _TRIGGER_WINS)
             or (self._bunco_everywhere and self.trigger_was_bunco)
         ):
             self._finish(trigger)
             return
-        best = max(self.team_scores[t] for t in contenders)
-        tied = tuple(t for t in contenders if self.team_scores[t] == best)
+        scores = self.team_scores
+        best = max([scores[t] for t in contenders])
+        tied = tuple([t for t in contenders if scores[t] == best])
         if len(tied) == 1:
             self._finish(tied[0])
         else:
@@ -405,7 +439,7 @@ class TableRound:
 
     def _finish(self, team: int) -> None:
         self.winner_team = team
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self._queue = []
 
     # -- tie-breaks --------------------------------------------------------------------------
@@ -416,11 +450,11 @@ class TableRound:
         return [s for s in order if self._team_of[s] in teams]
 
     def _start_tie_break(self, tied: tuple[int, ...]) -> None:
-        self.phase = Phase.TIE_BREAK
+        self.phase = _TIE_BREAK
         self.tie_teams = tied
         method = self.rules.tie_break
         seats = self._tied_seats_in_order(tied)
-        if method is TieBreak.ONE_DIE:
+        if method is _ONE_DIE:
             # One representative of each tied team rolls a single die.
             reps: list[int] = []
             for s in seats:
@@ -428,10 +462,10 @@ class TableRound:
                     reps.append(s)
             self._queue = reps
             self._tie_values = {}
-        elif method is TieBreak.ROLL_OFF:
+        elif method is _ROLL_OFF:
             self._queue = []
             self._roll_off_scores = dict.fromkeys(tied, 0)
-            if self.rules.roll_off_order is RollOffOrder.HIGH_TOTAL_FIRST:
+            if self.rules.roll_off_order is _HIGH_TOTAL_FIRST:
                 # Seed 000: "each player rolls all three dice. High total will roll first (but
                 # does not score for this roll)." Equal high totals roll again.
                 self.choosing_first = True
@@ -445,7 +479,7 @@ class TableRound:
         method = self.rules.tie_break
         seat = self.current
         self.rolls += 1
-        if method is TieBreak.ONE_DIE:
+        if method is _ONE_DIE:
             (value,) = check_dice(dice, count=1)
             self._tie_values[self._team_of[seat]] = value
             self._queue.pop(0)
@@ -464,14 +498,14 @@ class TableRound:
         if self.choosing_first:
             self._choose_first(seat, dice)
             return None
-        if method is TieBreak.EXTRA_TURN_EACH:
+        if method is _EXTRA_TURN_EACH:
             # One more lap: the rolls count as play (points, buncos), then most points wins.
             self._apply(seat, score)
             if not score.keeps_turn:
                 self._next_in_queue()
             return score
         counts = score.kind in _ROLL_OFF_KINDS
-        if method is TieBreak.FIRST_TO_HIT:
+        if method is _FIRST_TO_HIT:
             if counts:
                 self._finish(team)
             else:
