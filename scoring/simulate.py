@@ -177,7 +177,8 @@ def _play_table_by_table(room: RoomRound, dice: RandomDice, timer_ticks: int | N
     if head_rang or any(t.phase is playing for t in tables):
         room.ring_bell()  # the head table's bell, or the horn at the end of pass timer_ticks
     for index, table in enumerate(tables):
-        play.out(table, index)
+        if table.phase is not _DONE:
+            play.out(table, index)
     ticks = max([t.rolls - b for t, b in zip(tables, before, strict=True)])
     if timer_ticks is not None and ticks >= timer_ticks and not room.bell_rung:
         room.ring_bell()  # the horn sounds; nobody was still in normal play
@@ -210,7 +211,7 @@ class _TablePlayer:
         ``passes`` passes. Rolls drawn but not rolled when its play ends are thrown away, as
         if never drawn: nothing that happened depends on them."""
         log, stamps, buncos, rolls_at = self.log, self.stamps, self.buncos, self.dice.rolls
-        roll_many, as_dice = table.roll_many, ALL_DICE.__getitem__
+        roll_many = table.roll_many
         playing = _PLAYING
         before = self.before[index]
         limit = before + passes
@@ -225,10 +226,10 @@ class _TablePlayer:
                     if found >= 0 and (at < 0 or found < at):
                         at = found
                 if at < 0:
-                    roll_many(map(as_dice, rolls[start:]))
+                    roll_many(rolls[start:])
                     break
                 logged = len(log)
-                roll_many(map(as_dice, rolls[start:at + 1]))
+                roll_many(rolls[start:at + 1])
                 if len(log) != logged:
                     stamps.append((table.rolls - before, index))
                 if table.phase is not playing:

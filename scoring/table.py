@@ -12,7 +12,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import IllegalMove
-from .roll import BUNCO, HITS, MISS, TRIPLE_KINDS, WIPEOUT, RollScore, check_dice, roll_table
+from .roll import (
+    ALL_DICE,
+    BUNCO,
+    HITS,
+    MISS,
+    TRIPLE_KINDS,
+    WIPEOUT,
+    RollScore,
+    check_dice,
+    roll_table,
+    scores_in_order,
+)
 from .rules import (
     AfterBell,
     AtLeastOnce,
@@ -142,6 +153,7 @@ class TableRound:
         bunco_log: list | None = None,
         only_table: bool = False,
         scores: dict | None = None,
+        scores_in_order: tuple[RollScore, ...] | None = None,
     ):
         if not 0 <= first_seat < len(spec.seats):
             raise IllegalMove(f"table {spec.number} has no seat {first_seat}")
@@ -160,6 +172,7 @@ class TableRound:
             rules.target_reached_by is _BY_PLAYER and not spec.individuals)
         # ``scores``: the round's roll table, looked up once for all of a room's tables.
         self._scores = scores if scores is not None else roll_table(rules, round_number)
+        self._in_order = scores_in_order  # the same, by index in ALL_DICE (asked for if None)
         n = len(spec.seats)
         self._team_of, team_count = _team_layout(spec)
         self._ghost = [s.ghost for s in spec.seats]
@@ -259,25 +272,42 @@ class TableRound:
             self.current = seat
         if self.phase is not _PLAYING:
             return self._roll_outside_play(dice)
-        return self._roll_in_play((dice,))
+        return self._roll_in_play((self._lookup(dice),))
 
-    def roll_many(self, rolls: Iterable[Sequence[int]]) -> int:
+    def roll_many(self, rolls: Iterable[tuple[int, int, int]] | bytes) -> int:
         """Roll each of ``rolls`` in turn while the table is in normal play: the same as
         calling ``roll`` with each of them for as long as ``phase`` is PLAYING, in one call.
         Stops at the roll that ends normal play (the target reached, a bunco that rings);
         returns how many were rolled. Nothing is rolled outside normal play, where every roll
-        is owed by a particular chair. The simulator rolls a table's round this way."""
+        is owed by a particular chair. Each roll is a tuple of three faces, or, when ``rolls``
+        is ``bytes``, a byte: its index in ``ALL_DICE`` (how the simulator draws them).
+        Anything else is refused, with the rolls before it rolled."""
         if self.phase is not _PLAYING:
             return 0
         before = self.rolls
-        self._roll_in_play(rolls)
+        if isinstance(rolls, bytes | bytearray):
+            in_order = self._in_order
+            if in_order is None:
+                in_order = self._in_order = scores_in_order(self.rules, self.round_number)
+            scores = map(in_order.__getitem__, rolls)
+        else:
+            scores = map(self._scores.__getitem__, rolls)
+        try:
+            self._roll_in_play(scores)
+        except KeyError as exc:  # not a roll of three dice: say what is wrong with it
+            check_dice(exc.args[0])
+            raise
+        except IndexError as exc:
+            raise ValueError(f"a roll given as a byte is 0-{len(ALL_DICE) - 1}") from exc
+        except TypeError as exc:
+            raise ValueError("each roll must be a tuple of three faces 1-6") from exc
         return self.rolls - before
 
-    def _roll_in_play(self, rolls: Iterable[Sequence[int]]) -> RollScore | None:
-        """Normal play, roll after roll, until ``rolls`` run out or play ends; returns the last
-        roll's score. The one place a roll in normal play is scored; kept flat (the turn and
-        the roll count in local variables) because a simulated night makes a million of them."""
-        scores = self._scores
+    def _roll_in_play(self, scores: Iterable[RollScore]) -> RollScore | None:
+        """Normal play, roll after roll (each already scored), until the rolls run out or
+        normal play ends; returns the last roll's score. The one place a roll in normal play
+        is credited; kept flat (the turn and the roll count in local variables, written back
+        whatever happens) because a simulated night makes half a million of them."""
         n = self._n
         rolled = self._rolled
         team_of = self._team_of
@@ -288,45 +318,43 @@ class TableRound:
         seat = self.current
         count = self.rolls
         score = None
-        for dice in rolls:
-            try:
-                score = scores[dice]
-            except (KeyError, TypeError):
-                self.current, self.rolls = seat, count  # not dice at all: refused as it was
-                score = scores[check_dice(dice)]
-            count += 1
-            rolled[seat] = True
-            kind = score.kind
-            if kind == MISS:  # more than half of all rolls: nothing scored, nothing rings
-                seat = seat + 1 if seat + 1 < n else 0
-                continue
-            ghost = ghosts[seat]
-            if ghost or kind == WIPEOUT:
-                self._apply(seat, score)
-            else:
-                points = score.points
-                team_scores[team_of[seat]] += points
-                seat_points[seat] += points
-                if kind == BUNCO:
-                    self.seat_buncos[seat] += 1
-                    self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
-                elif kind in TRIPLE_KINDS:
-                    self.seat_minis[seat] += 1
-            if (
-                self_ending
-                and (seat_points[seat] if self._player_target
-                     else team_scores[team_of[seat]]) >= self.target
-            ) or (kind == BUNCO and self._bunco_triggers and not ghost):
-                self.current, self.rolls = seat, count
-                self._trigger(seat, score)
-                if self.rules.after_bell is _FINISH_TURN and score.keeps_turn:
-                    self.phase = _FINISHING
+        try:
+            for score in scores:
+                count += 1
+                rolled[seat] = True
+                kind = score.kind
+                if kind == MISS:  # more than half of all rolls: nothing scored, nothing rings
+                    seat = seat + 1 if seat + 1 < n else 0
+                    continue
+                ghost = ghosts[seat]
+                if ghost or kind == WIPEOUT:
+                    self._apply(seat, score)
                 else:
-                    self._end_play()
+                    points = score.points
+                    team_scores[team_of[seat]] += points
+                    seat_points[seat] += points
+                    if kind == BUNCO:
+                        self.seat_buncos[seat] += 1
+                        self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
+                    elif kind in TRIPLE_KINDS:
+                        self.seat_minis[seat] += 1
+                if (
+                    self_ending
+                    and (seat_points[seat] if self._player_target
+                         else team_scores[team_of[seat]]) >= self.target
+                ) or (kind == BUNCO and self._bunco_triggers and not ghost):
+                    break  # this roll ends normal play
+                if not score.keeps_turn:
+                    seat = seat + 1 if seat + 1 < n else 0
+            else:
                 return score
-            if not score.keeps_turn:
-                seat = seat + 1 if seat + 1 < n else 0
-        self.current, self.rolls = seat, count
+        finally:
+            self.current, self.rolls = seat, count
+        self._trigger(seat, score)
+        if self.rules.after_bell is _FINISH_TURN and score.keeps_turn:
+            self.phase = _FINISHING
+        else:
+            self._end_play()
         return score
 
     def _lookup(self, dice: Sequence[int]) -> RollScore:

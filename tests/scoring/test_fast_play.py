@@ -154,6 +154,11 @@ def test_roll_many_leaves_a_table_as_rolling_each_roll_in_turn(rules, spec, roun
     assert many.roll_many(dice[:cut]) + many.roll_many(iter(dice[cut:])) == rolled
     assert table_state(many) == table_state(one)
     assert many.bunco_log == one.bunco_log
+    # The same rolls as bytes, each its index in ALL_DICE.
+    indexed = TableRound(rules, round_number, spec, is_head=head, first_seat=first)
+    assert indexed.roll_many(bytes(rolls[:cut])) + indexed.roll_many(bytes(rolls[cut:])) == rolled
+    assert table_state(indexed) | {"_in_order": None} == table_state(one)
+    assert indexed.bunco_log == one.bunco_log
 
 
 def test_roll_many_stops_at_the_roll_that_ends_normal_play_and_leaves_the_rest():
@@ -172,6 +177,12 @@ def test_roll_many_refuses_what_is_not_dice_like_roll_and_keeps_what_was_rolled(
     with pytest.raises(ValueError, match="7 is not a die face"):
         t.roll_many([(2, 3, 5), (1, 2, 3), (7, 1, 1)])  # a miss (A), a hit (B), not dice
     assert (t.rolls, t.current, t.team_scores) == (2, 1, [0, 1])
+    with pytest.raises(ValueError, match="0-215"):
+        t.roll_many(bytes([0, 216]))
+    assert t.rolls == 3
+    with pytest.raises(ValueError, match="tuple of three faces"):
+        t.roll_many([[1, 2, 3]])
+    assert t.rolls == 3
 
 
 # -- 2. table by table is pass by pass, roll for roll -------------------------------------------
@@ -288,3 +299,4 @@ def test_rules_where_a_bunco_rings_everywhere_are_played_pass_by_pass():
     assert play_round(a, random.Random(9), seconds_per_roll=6) == play_round_roll_by_roll(
         b, random.Random(9), seconds_per_roll=6)
     assert room_state(a) == room_state(b)
+
