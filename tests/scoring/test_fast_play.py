@@ -300,3 +300,42 @@ def test_rules_where_a_bunco_rings_everywhere_are_played_pass_by_pass():
         b, random.Random(9), seconds_per_roll=6)
     assert room_state(a) == room_state(b)
 
+
+def test_a_simulated_night_leaves_the_cycle_collector_as_it_found_it():
+    import gc
+
+    from scoring import simulate_night
+    from scoring.simulate import cyclic_gc_paused
+
+    rules = PRESETS["clockwise"]
+    assert gc.isenabled()
+    simulate_night(rules, sample_names(12), random.Random(1))
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), cyclic_gc_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("a night that fails half way")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        simulate_night(rules, sample_names(12), random.Random(1))
+        assert not gc.isenabled()  # off before, off after
+    finally:
+        gc.enable()
+
+
+def test_a_simulated_night_makes_no_reference_cycles_for_the_collector_to_find():
+    """Why the collector may rest while a night is simulated: nothing is left for it."""
+    import gc
+
+    from scoring import simulate_night
+
+    gc.collect()
+    gc.disable()
+    try:
+        for rules_id, rules in PRESETS.items():
+            low, high = rules.player_limits
+            sim = simulate_night(rules, sample_names(min(high, 13)), random.Random(low))
+            del sim
+            assert gc.collect() == 0, rules_id
+    finally:
+        gc.enable()
