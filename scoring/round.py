@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import IllegalMove
-from .roll import RollScore, check_round, roll_table
+from .roll import RollScore, check_round, roll_table, scores_in_order
 from .rules import HouseRules
 from .table import TableRound, TableSpec
 
@@ -28,6 +28,7 @@ class RoomRound:
         self.round_number = round_number
         self.bunco_log: list[tuple[int, str]] = []  # (table number, roller) in rolling order
         scores = roll_table(rules, round_number)
+        in_order = scores_in_order(rules, round_number)
         self.tables = [
             TableRound(
                 rules,
@@ -38,6 +39,7 @@ class RoomRound:
                 bunco_log=self.bunco_log,
                 only_table=len(tables) == 1,
                 scores=scores,
+                scores_in_order=in_order,
             )
             for i, spec in enumerate(tables)
         ]

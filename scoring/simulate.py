@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import gc
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .awards import AwardResult, SetResult, decide_awards, decide_set_awards
 from .night import Night, RoundRecord
-from .roll import ALL_DICE
+from .roll import ALL_DICE, BUNCO, roll_table
 from .round import RoomRound
-from .rules import HouseRules, RoundEnd, TieBreak
-from .table import Phase
+from .rules import BuncoEffect, HouseRules, RoundEnd, TieBreak
+from .table import Phase, TableRound
 
 SECONDS_PER_ROLL = 6.0  # pick up, throw, read, announce, tap
 SECONDS_BETWEEN_ROUNDS = 60.0  # the bell, tallying, walking to the next table
@@ -52,32 +54,90 @@ class SimulatedNight:
 
 
 def play_round(room: RoomRound, rng: random.Random, *, seconds_per_roll: float) -> int:
-    """Roll at every table in turn, one roll each, as if the tables played at once.
-    Returns the number of rolls the busiest table made (the round's length in rolls)."""
-    dice = ALL_DICE
-    rnd = rng.random
-    done, tie_break = Phase.DONE, Phase.TIE_BREAK
+    """Play every table's round with random dice from ``rng``, as if the tables played at
+    once: each table still playing rolls once per pass, head table first. Returns the number
+    of passes, the rolls of the busiest table (the round's length in rolls).
+
+    When only the head table can end the round for the room (every rule set but one where a
+    bunco ends the round everywhere), the tables are played one after another instead, the
+    same game faster (``_play_table_by_table``); otherwise pass by pass (``_play_in_passes``,
+    also ``play_round_roll_by_roll``)."""
+    dice = RandomDice(rng)
+    timer_ticks = _timer_ticks(room.rules, seconds_per_roll)
+    if room.rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE:
+        return _play_in_passes(room, dice, timer_ticks)
+    return _play_table_by_table(room, dice, timer_ticks)
+
+
+def play_round_roll_by_roll(
+    room: RoomRound, rng: random.Random, *, seconds_per_roll: float
+) -> int:
+    """``play_round`` the plain way, pass after pass, one roll at a time (the reference the
+    faster way is tested against)."""
+    return _play_in_passes(room, RandomDice(rng), _timer_ticks(room.rules, seconds_per_roll))
+
+
+def _timer_ticks(rules: HouseRules, seconds_per_roll: float) -> int | None:
+    """The pass after which the host's horn ends a round on the clock (None: no clock)."""
+    if rules.round_end is RoundEnd.TIMER:
+        return max(1, round(TIMER_PLAY_SECONDS / seconds_per_roll))
+    return None
+
+
+class RandomDice:
+    """Where the simulator's dice come from: every roll at every table a fresh uniform draw
+    from ``rng``. A roll is asked for by table index and roll number (the table's rolls so
+    far + 1), which random dice ignore; a test can pass a source whose k-th roll at table i is
+    fixed, to check that two ways of playing a round play the same game. Rolls are indexes
+    into ALL_DICE."""
+
+    def __init__(self, rng: random.Random):
+        self.random = rng.random
+        self.randbytes = rng.randbytes
+
+    def roll(self, table: int, number: int) -> int:
+        return int(self.random() * 216)
+
+    def die(self, table: int, number: int) -> int:
+        """A one-die tie-break roll: the face."""
+        return 1 + int(self.random() * 6)
+
+    def rolls(self, table: int, first: int, count: int) -> bytes:
+        """Rolls number first + 1, first + 2, ... at ``table``, one byte each: usually
+        ``count`` of them, now and then fewer. Random bytes 216-255 are thrown away; what is
+        left is uniform over the 216 rolls, and independent."""
+        return self.randbytes(count + count // 4 + 8).translate(None, _NOT_A_ROLL)[:count]
+
+
+_NOT_A_ROLL = bytes(range(len(ALL_DICE), 256))
+_PLAYING, _TIE_BREAK, _DONE = Phase.PLAYING, Phase.TIE_BREAK, Phase.DONE  # looked up per table
+
+
+def _play_in_passes(room: RoomRound, dice: RandomDice, timer_ticks: int | None) -> int:
+    """Pass after pass, every table still playing rolls once, head table first; a roll that
+    rings the room's bell rings it at once (the tables later in the pass then roll as the
+    bell says); the horn sounds after pass ``timer_ticks``. Returns the number of passes."""
+    faces = ALL_DICE
+    roll, die = dice.roll, dice.die
+    done, tie_break = _DONE, _TIE_BREAK
     one_die = room.rules.tie_break is TieBreak.ONE_DIE
     ticks = 0
-    timer_ticks = None
-    if room.rules.round_end is RoundEnd.TIMER:
-        timer_ticks = max(1, round(TIMER_PLAY_SECONDS / seconds_per_roll))
     # The tables still playing; a finished table is dropped after each pass (a 2,000-player
     # night has 500 tables, most of them done long before the busiest one).
-    active = [t for t in room.tables if t.phase is not done]
+    active = [(i, t) for i, t in enumerate(room.tables) if t.phase is not done]
     bell_rung = room.bell_rung
     while active:
         ticks += 1
         finished = False
-        for table in active:
+        for index, table in active:
             phase = table.phase
             if phase is done:
                 finished = True
                 continue  # the bell, rung earlier in this pass, stopped it
             if phase is tie_break and one_die:
-                table.roll((1 + int(rnd() * 6),))
+                table.roll((die(index, table.rolls + 1),))
             else:
-                table.roll(dice[int(rnd() * 216)])
+                table.roll(faces[roll(index, table.rolls + 1)])
             if table.phase is done:
                 finished = True
             if not bell_rung and table.rang_bell_for_room:
@@ -87,8 +147,118 @@ def play_round(room: RoomRound, rng: random.Random, *, seconds_per_roll: float) 
             room.ring_bell()
             bell_rung = finished = True
         if finished:
-            active = [t for t in active if t.phase is not done]
+            active = [(i, t) for i, t in active if t.phase is not done]
     return ticks
+
+
+def _play_table_by_table(room: RoomRound, dice: RandomDice, timer_ticks: int | None) -> int:
+    """``_play_in_passes``'s game, one table after another, for rooms where only the head
+    table rings the room's bell. The same rolls at each table give the same round.
+
+    Until the room's bell a table's play is its own: nothing another table rolls changes it,
+    and it rolls once per pass, so its k-th roll is its roll in pass k. The head table, first
+    in every pass, is played first, in normal play, until it rings or the horn is due. If it
+    rang with its roll in pass B, the other tables have rolled B - 1 times when the bell
+    reaches them (they roll after the head table in pass B); otherwise they play on until the
+    horn or their own end. Then the bell rings, and every table plays out what it still owes
+    (the rest of a turn, extra rolls, a tie-break), again on its own. The buncos are put in
+    the order the passes would have logged them, and the round lasts as many passes as the
+    busiest table made rolls."""
+    tables = room.tables
+    before = [t.rolls for t in tables]  # passes are counted from here (a fresh room: 0)
+    play = _TablePlayer(room, dice, before)
+    playing = _PLAYING
+    head = tables[0]
+    passes = timer_ticks if timer_ticks is not None else _NO_LIMIT
+    play.normal(head, 0, passes)
+    head_rang = head.phase is not playing and head.rang_bell_for_room and not room.bell_rung
+    if head_rang:
+        passes = head.rolls - before[0] - 1  # the others' passes before the head table's bell
+    for index in range(1, len(tables)):
+        play.normal(tables[index], index, passes)
+    if head_rang or any(t.phase is playing for t in tables):
+        room.ring_bell()  # the head table's bell, or the horn at the end of pass timer_ticks
+    for index, table in enumerate(tables):
+        if table.phase is not _DONE:
+            play.out(table, index)
+    ticks = max([t.rolls - b for t, b in zip(tables, before, strict=True)])
+    if timer_ticks is not None and ticks >= timer_ticks and not room.bell_rung:
+        room.ring_bell()  # the horn sounds; nobody was still in normal play
+    play.put_buncos_in_order()
+    return ticks
+
+
+_NO_LIMIT = 1 << 62
+_CHUNK = 128  # most rolls a table is handed at once (a table that may end its own play)
+
+
+class _TablePlayer:
+    """Rolls at one table at a time, and notes in which pass (counted from ``before``, each
+    table's rolls when play began) each bunco was logged, to put the room's bunco log in the
+    order the passes would have logged them."""
+
+    def __init__(self, room: RoomRound, dice: RandomDice, before: list[int]):
+        scores = roll_table(room.rules, room.round_number)
+        # The rolls that score a bunco, as the byte each is drawn as (its index in ALL_DICE).
+        self.buncos = [bytes((i,)) for i, d in enumerate(ALL_DICE) if scores[d].kind == BUNCO]
+        self.one_die = room.rules.tie_break is TieBreak.ONE_DIE
+        self.dice = dice
+        self.before = before
+        self.log = room.bunco_log
+        self.logged_before = len(self.log)
+        self.stamps: list[tuple[int, int]] = []  # (pass, table index) of each bunco logged
+
+    def normal(self, table: TableRound, index: int, passes: int) -> None:
+        """Roll at ``table`` in normal play until its normal play ends or it has rolled in
+        ``passes`` passes. Rolls drawn but not rolled when its play ends are thrown away, as
+        if never drawn: nothing that happened depends on them."""
+        log, stamps, buncos, rolls_at = self.log, self.stamps, self.buncos, self.dice.rolls
+        roll_many = table.roll_many
+        playing = _PLAYING
+        before = self.before[index]
+        limit = before + passes
+        while table.phase is playing and table.rolls < limit:
+            rolls = rolls_at(index, table.rolls, min(limit - table.rolls, _CHUNK))
+            start = 0
+            while True:
+                # A bunco is logged as it is rolled: roll up to each one apart, to stamp it.
+                at = -1
+                for bunco in buncos:  # one: the target on all three dice
+                    found = rolls.find(bunco, start)
+                    if found >= 0 and (at < 0 or found < at):
+                        at = found
+                if at < 0:
+                    roll_many(rolls[start:])
+                    break
+                logged = len(log)
+                roll_many(rolls[start:at + 1])
+                if len(log) != logged:
+                    stamps.append((table.rolls - before, index))
+                if table.phase is not playing:
+                    break
+                start = at + 1
+
+    def out(self, table: TableRound, index: int) -> None:
+        """Roll at ``table``, one roll at a time, until its round is decided."""
+        roll, die, log, faces = self.dice.roll, self.dice.die, self.log, ALL_DICE
+        done, tie_break, one_die = _DONE, _TIE_BREAK, self.one_die
+        while table.phase is not done:
+            logged = len(log)
+            if table.phase is tie_break and one_die:
+                table.roll((die(index, table.rolls + 1),))
+            else:
+                table.roll(faces[roll(index, table.rolls + 1)])
+            if len(log) != logged:
+                self.stamps.append((table.rolls - self.before[index], index))
+
+    def put_buncos_in_order(self) -> None:
+        """Sort the buncos logged while playing by pass, then table (one roll per table per
+        pass, so no two share both): the order rolling pass by pass would have logged them."""
+        stamps, start = self.stamps, self.logged_before
+        if stamps != sorted(stamps):
+            played = self.log[start:]
+            order = sorted(range(len(played)), key=stamps.__getitem__)
+            self.log[start:] = [played[i] for i in order]
 
 
 def simulate_night(
@@ -104,16 +274,33 @@ def simulate_night(
 ) -> SimulatedNight:
     if sets is not None:
         rules = rules.replace(sets=sets)
-    night = Night.seat(rules, names, rng)
-    round_seconds = []
-    while not night.finished:
-        room = night.start_round()
-        ticks = play_round(room, rng, seconds_per_roll=seconds_per_roll)
-        night.finish_round(room)
-        round_seconds.append(ticks * seconds_per_roll + seconds_between_rounds)
-    set_results = decide_set_awards(rules, night, rng=rng)
-    awards = decide_awards(rules, night.stats, bunco_order=night.bunco_order, rng=rng)
+    with cyclic_gc_paused():
+        night = Night.seat(rules, names, rng)
+        round_seconds = []
+        while not night.finished:
+            room = night.start_round()
+            ticks = play_round(room, rng, seconds_per_roll=seconds_per_roll)
+            night.finish_round(room)
+            round_seconds.append(ticks * seconds_per_roll + seconds_between_rounds)
+        set_results = decide_set_awards(rules, night, rng=rng)
+        awards = decide_awards(rules, night.stats, bunco_order=night.bunco_order, rng=rng)
     return SimulatedNight(rules_id, seed, night, awards, round_seconds, set_results)
+
+
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Python's cycle collector off for a while, then as it was. A night of 2,000 players
+    makes hundreds of thousands of small records (a table's round, its record, its seating)
+    and no reference cycles, so reference counting frees all it should; left on, the cycle
+    collector would walk the growing night over and over, a tenth or more of the night's
+    time."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _award_json(a: AwardResult) -> dict:

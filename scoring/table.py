@@ -7,12 +7,23 @@ rolls dice itself: every roll comes in from outside (a phone tap, or the simulat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import IllegalMove
-from .roll import BUNCO, HITS, MISS, TRIPLE_KINDS, WIPEOUT, RollScore, check_dice, roll_table
+from .roll import (
+    ALL_DICE,
+    BUNCO,
+    HITS,
+    MISS,
+    TRIPLE_KINDS,
+    WIPEOUT,
+    RollScore,
+    check_dice,
+    roll_table,
+    scores_in_order,
+)
 from .rules import (
     AfterBell,
     AtLeastOnce,
@@ -91,7 +102,41 @@ class Phase(StrEnum):
 
 
 _ROLL_OFF_KINDS = frozenset({HITS, BUNCO})
+# Enum members as module names: an enum member's lookup costs more than a global's, and the
+# simulator asks these questions hundreds of thousands of times a night.
+_FINISH_TURN = AfterBell.FINISH_TURN
+_STOP_AT_BELL = AfterBell.STOP
+_WHOLE_TURN = AtLeastOnce.TURN
+_ENDS_ROUND_EVERYWHERE = BuncoEffect.ENDS_ROUND_EVERYWHERE
+_TRIGGER_WINS = HeadTableWinner.TRIGGER_WINS
+_DONE = Phase.DONE
+_EXTRA_ROLLS = Phase.EXTRA_ROLLS
+_FINISHING = Phase.FINISHING
 _PLAYING = Phase.PLAYING
+_TIE_BREAK = Phase.TIE_BREAK
+_HIGH_TOTAL_FIRST = RollOffOrder.HIGH_TOTAL_FIRST
+_EACH_TABLE = RoundEnd.EACH_TABLE
+_HEAD_TABLE_TARGET = RoundEnd.HEAD_TABLE_TARGET
+_HEAD_TABLE_TARGET_OR_BUNCO = RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
+_BY_PLAYER = TargetScope.PLAYER
+_EXTRA_TURN_EACH = TieBreak.EXTRA_TURN_EACH
+_FIRST_TO_HIT = TieBreak.FIRST_TO_HIT
+_ONE_DIE = TieBreak.ONE_DIE
+_ROLL_OFF = TieBreak.ROLL_OFF
+
+
+_TEAM_LAYOUTS: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
+
+
+def _team_layout(spec: TableSpec) -> tuple[tuple[int, ...], int]:
+    """Each chair's team and the number of teams, for a table of this shape (asked once for
+    every table of every round; there are only a few shapes)."""
+    key = (len(spec.seats), spec.individuals)
+    layout = _TEAM_LAYOUTS.get(key)
+    if layout is None:
+        layout = tuple(spec.team_of(i) for i in range(key[0])), len(spec.teams)
+        _TEAM_LAYOUTS[key] = layout
+    return layout
 
 
 class TableRound:
@@ -108,6 +153,7 @@ class TableRound:
         bunco_log: list | None = None,
         only_table: bool = False,
         scores: dict | None = None,
+        scores_in_order: tuple[RollScore, ...] | None = None,
     ):
         if not 0 <= first_seat < len(spec.seats):
             raise IllegalMove(f"table {spec.number} has no seat {first_seat}")
@@ -123,19 +169,20 @@ class TableRound:
             self.target = rules.individual_target
         # Seed 004 keeps a tally per player: one player's own points reach the target.
         self._player_target = (
-            rules.target_reached_by is TargetScope.PLAYER and not spec.individuals)
+            rules.target_reached_by is _BY_PLAYER and not spec.individuals)
         # ``scores``: the round's roll table, looked up once for all of a room's tables.
         self._scores = scores if scores is not None else roll_table(rules, round_number)
+        self._in_order = scores_in_order  # the same, by index in ALL_DICE (asked for if None)
         n = len(spec.seats)
-        self._team_of = [spec.team_of(i) for i in range(n)]
+        self._team_of, team_count = _team_layout(spec)
         self._ghost = [s.ghost for s in spec.seats]
-        self.team_scores = [0] * len(spec.teams)
+        self.team_scores = [0] * team_count
         self.seat_points = [0] * n
         self.seat_buncos = [0] * n
         self.seat_minis = [0] * n
         self.seat_wipeouts = [0] * n
         self.current = first_seat
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self.rolls = 0
         self.bell_rung = False
         self.rang_bell_for_room = False  # set when this table's roll ends the round elsewhere
@@ -150,16 +197,16 @@ class TableRound:
         self._roll_off_scores: dict[int, int] = {}
         self._order_totals: dict[int, int] = {}  # a roll-off's unscored rolls for who starts
         self.choosing_first = False  # a roll-off's tied players roll for who starts
-        self._self_ending = rules.round_end is RoundEnd.EACH_TABLE or (
+        self._self_ending = rules.round_end is _EACH_TABLE or (
             is_head
             and rules.round_end
-            in (RoundEnd.HEAD_TABLE_TARGET, RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO)
+            in (_HEAD_TABLE_TARGET, _HEAD_TABLE_TARGET_OR_BUNCO)
         )
-        self._bunco_everywhere = rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE
+        self._bunco_everywhere = rules.bunco_effect is _ENDS_ROUND_EVERYWHERE
         # A real player's bunco ends the round: everywhere (Winning Moves) or, under seed 004,
         # at the head table. A ghost's roll counts as points only, so it ends a round by points.
         self._bunco_triggers = self._bunco_everywhere or (
-            is_head and rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
+            is_head and rules.round_end is _HEAD_TABLE_TARGET_OR_BUNCO
         )
         self._n = n
 
@@ -167,14 +214,14 @@ class TableRound:
 
     @property
     def done(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     @property
     def dice_expected(self) -> int:
         """How many dice the next roll has: 3, 1 (a one-die tie-break), or 0 when done."""
-        if self.phase is Phase.DONE:
+        if self.phase is _DONE:
             return 0
-        if self.phase is Phase.TIE_BREAK and self.rules.tie_break is TieBreak.ONE_DIE:
+        if self.phase is _TIE_BREAK and self.rules.tie_break is _ONE_DIE:
             return 1
         return 3
 
@@ -188,18 +235,17 @@ class TableRound:
     def losers(self) -> tuple[int, ...]:
         if self.winner_team is None:
             return ()
-        return tuple(
-            s for t, seats in enumerate(self.spec.teams) if t != self.winner_team for s in seats
-        )
+        winner = self.winner_team
+        return tuple([s for t, seats in enumerate(self.spec.teams) if t != winner for s in seats])
 
     def bell_duty(self) -> BellDuty | None:
         """What this table does after the bell (None before it): finish a roll or a turn, or
         stop (then any extra rolls or tie-break the table's phase shows)."""
         if not self.bell_rung:
             return None
-        if self.phase is Phase.FINISHING:
+        if self.phase is _FINISHING:
             return BellDuty(self.rules.after_bell, self.current)
-        return BellDuty(AfterBell.STOP)
+        return BellDuty(_STOP_AT_BELL)
 
     def turn_order(self) -> tuple[int, ...]:
         """The chairs in rolling order, from the one whose turn it is (normal play)."""
@@ -226,42 +272,89 @@ class TableRound:
             self.current = seat
         if self.phase is not _PLAYING:
             return self._roll_outside_play(dice)
-        # The common case, kept flat because a simulated night makes thousands of these.
-        try:
-            score = self._scores[dice]
-        except (KeyError, TypeError):
-            score = self._scores[check_dice(dice)]
-        seat = self.current
-        self.rolls += 1
-        self._rolled[seat] = True
-        kind = score.kind
-        if kind == MISS:  # more than half of all rolls: nothing scored, nothing rings
-            self.current = seat + 1 if seat + 1 < self._n else 0
-            return score
-        ghost = self._ghost[seat]
-        if ghost or kind == WIPEOUT:
-            self._apply(seat, score)
+        return self._roll_in_play((self._lookup(dice),))
+
+    def roll_many(self, rolls: Iterable[tuple[int, int, int]] | bytes) -> int:
+        """Roll each of ``rolls`` in turn while the table is in normal play: the same as
+        calling ``roll`` with each of them for as long as ``phase`` is PLAYING, in one call.
+        Stops at the roll that ends normal play (the target reached, a bunco that rings);
+        returns how many were rolled. Nothing is rolled outside normal play, where every roll
+        is owed by a particular chair. Each roll is a tuple of three faces, or, when ``rolls``
+        is ``bytes``, a byte: its index in ``ALL_DICE`` (how the simulator draws them).
+        Anything else is refused, with the rolls before it rolled."""
+        if self.phase is not _PLAYING:
+            return 0
+        before = self.rolls
+        if isinstance(rolls, bytes | bytearray):
+            in_order = self._in_order
+            if in_order is None:
+                in_order = self._in_order = scores_in_order(self.rules, self.round_number)
+            scores = map(in_order.__getitem__, rolls)
         else:
-            points = score.points
-            self.team_scores[self._team_of[seat]] += points
-            self.seat_points[seat] += points
-            if kind == BUNCO:
-                self.seat_buncos[seat] += 1
-                self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
-            elif kind in TRIPLE_KINDS:
-                self.seat_minis[seat] += 1
-        if (
-            self._self_ending
-            and (self.seat_points[seat] if self._player_target
-                 else self.team_scores[self._team_of[seat]]) >= self.target
-        ) or (kind == BUNCO and self._bunco_triggers and not ghost):
-            self._trigger(seat, score)
-            if self.rules.after_bell is AfterBell.FINISH_TURN and score.keeps_turn:
-                self.phase = Phase.FINISHING
+            scores = map(self._scores.__getitem__, rolls)
+        try:
+            self._roll_in_play(scores)
+        except KeyError as exc:  # not a roll of three dice: say what is wrong with it
+            check_dice(exc.args[0])
+            raise
+        except IndexError as exc:
+            raise ValueError(f"a roll given as a byte is 0-{len(ALL_DICE) - 1}") from exc
+        except TypeError as exc:
+            raise ValueError("each roll must be a tuple of three faces 1-6") from exc
+        return self.rolls - before
+
+    def _roll_in_play(self, scores: Iterable[RollScore]) -> RollScore | None:
+        """Normal play, roll after roll (each already scored), until the rolls run out or
+        normal play ends; returns the last roll's score. The one place a roll in normal play
+        is credited; kept flat (the turn and the roll count in local variables, written back
+        whatever happens) because a simulated night makes half a million of them."""
+        n = self._n
+        rolled = self._rolled
+        team_of = self._team_of
+        ghosts = self._ghost
+        team_scores = self.team_scores
+        seat_points = self.seat_points
+        self_ending = self._self_ending
+        seat = self.current
+        count = self.rolls
+        score = None
+        try:
+            for score in scores:
+                count += 1
+                rolled[seat] = True
+                kind = score.kind
+                if kind == MISS:  # more than half of all rolls: nothing scored, nothing rings
+                    seat = seat + 1 if seat + 1 < n else 0
+                    continue
+                ghost = ghosts[seat]
+                if ghost or kind == WIPEOUT:
+                    self._apply(seat, score)
+                else:
+                    points = score.points
+                    team_scores[team_of[seat]] += points
+                    seat_points[seat] += points
+                    if kind == BUNCO:
+                        self.seat_buncos[seat] += 1
+                        self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
+                    elif kind in TRIPLE_KINDS:
+                        self.seat_minis[seat] += 1
+                if (
+                    self_ending
+                    and (seat_points[seat] if self._player_target
+                         else team_scores[team_of[seat]]) >= self.target
+                ) or (kind == BUNCO and self._bunco_triggers and not ghost):
+                    break  # this roll ends normal play
+                if not score.keeps_turn:
+                    seat = seat + 1 if seat + 1 < n else 0
             else:
-                self._end_play()
-        elif not score.keeps_turn:
-            self.current = seat + 1 if seat + 1 < self._n else 0
+                return score
+        finally:
+            self.current, self.rolls = seat, count
+        self._trigger(seat, score)
+        if self.rules.after_bell is _FINISH_TURN and score.keeps_turn:
+            self.phase = _FINISHING
+        else:
+            self._end_play()
         return score
 
     def _lookup(self, dice: Sequence[int]) -> RollScore:
@@ -272,36 +365,36 @@ class TableRound:
 
     def _roll_outside_play(self, dice: Sequence[int]) -> RollScore | None:
         phase = self.phase
-        if phase is Phase.DONE:
+        if phase is _DONE:
             raise IllegalMove(f"table {self.spec.number} has finished this round")
-        if phase is Phase.TIE_BREAK:
+        if phase is _TIE_BREAK:
             return self._tie_roll(dice)
         score = self._lookup(dice)
         seat = self.current
         self.rolls += 1
         self._rolled[seat] = True
         self._apply(seat, score)
-        if phase is Phase.FINISHING:
-            if self.rules.after_bell is not AfterBell.FINISH_TURN or not score.keeps_turn:
+        if phase is _FINISHING:
+            if self.rules.after_bell is not _FINISH_TURN or not score.keeps_turn:
                 self._end_play()
-        elif not (self.rules.at_least_once is AtLeastOnce.TURN and score.keeps_turn):
+        elif not (self.rules.at_least_once is _WHOLE_TURN and score.keeps_turn):
             # EXTRA_ROLLS: one roll (or one turn) each for those who had none
             self._next_in_queue()
         return score
 
     def bell(self) -> None:
         """The round-ending bell rang elsewhere (head table, a bunco, or the host's clock)."""
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not _PLAYING:
             return
         self.bell_rung = True
-        if self.rules.after_bell is AfterBell.STOP:
+        if self.rules.after_bell is _STOP_AT_BELL:
             self._end_play()
         else:
-            self.phase = Phase.FINISHING
+            self.phase = _FINISHING
 
     def finish(self) -> None:
         """After the bell, the scorekeeper says nobody was mid-roll: stop finishing."""
-        if self.phase is not Phase.FINISHING:
+        if self.phase is not _FINISHING:
             raise IllegalMove("only a table finishing after the bell can stop rolling")
         self._end_play()
 
@@ -332,14 +425,14 @@ class TableRound:
         self.triggered_team = self._team_of[seat]
         self.trigger_was_bunco = score.kind == BUNCO and not self._ghost[seat]
         head_rings = self.is_head and self.rules.round_end in (
-            RoundEnd.HEAD_TABLE_TARGET,
-            RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO,
+            _HEAD_TABLE_TARGET,
+            _HEAD_TABLE_TARGET_OR_BUNCO,
         )
         self.rang_bell_for_room = head_rings or (self._bunco_everywhere and self.trigger_was_bunco)
 
     def _end_play(self) -> None:
         if self.rules.at_least_one_roll_each and not all(self._rolled):
-            self.phase = Phase.EXTRA_ROLLS
+            self.phase = _EXTRA_ROLLS
             n = len(self._rolled)
             order = [(self.current + k) % n for k in range(1, n + 1)]
             self._queue = [s for s in order if not self._rolled[s]]
@@ -351,7 +444,7 @@ class TableRound:
         self._queue.pop(0)
         if self._queue:
             self.current = self._queue[0]
-        elif self.phase is Phase.EXTRA_ROLLS:
+        elif self.phase is _EXTRA_ROLLS:
             self._decide(tuple(range(len(self.team_scores))))
         else:
             self._decide(self.tie_teams)
@@ -359,13 +452,14 @@ class TableRound:
     def _decide(self, contenders: tuple[int, ...]) -> None:
         trigger = self.triggered_team
         if trigger is not None and (
-            (self.is_head and self.rules.head_table_winner is HeadTableWinner.TRIGGER_WINS)
+            (self.is_head and self.rules.head_table_winner is _TRIGGER_WINS)
             or (self._bunco_everywhere and self.trigger_was_bunco)
         ):
             self._finish(trigger)
             return
-        best = max(self.team_scores[t] for t in contenders)
-        tied = tuple(t for t in contenders if self.team_scores[t] == best)
+        scores = self.team_scores
+        best = max([scores[t] for t in contenders])
+        tied = tuple([t for t in contenders if scores[t] == best])
         if len(tied) == 1:
             self._finish(tied[0])
         else:
@@ -373,7 +467,7 @@ class TableRound:
 
     def _finish(self, team: int) -> None:
         self.winner_team = team
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self._queue = []
 
     # -- tie-breaks --------------------------------------------------------------------------
@@ -384,11 +478,11 @@ class TableRound:
         return [s for s in order if self._team_of[s] in teams]
 
     def _start_tie_break(self, tied: tuple[int, ...]) -> None:
-        self.phase = Phase.TIE_BREAK
+        self.phase = _TIE_BREAK
         self.tie_teams = tied
         method = self.rules.tie_break
         seats = self._tied_seats_in_order(tied)
-        if method is TieBreak.ONE_DIE:
+        if method is _ONE_DIE:
             # One representative of each tied team rolls a single die.
             reps: list[int] = []
             for s in seats:
@@ -396,10 +490,10 @@ class TableRound:
                     reps.append(s)
             self._queue = reps
             self._tie_values = {}
-        elif method is TieBreak.ROLL_OFF:
+        elif method is _ROLL_OFF:
             self._queue = []
             self._roll_off_scores = dict.fromkeys(tied, 0)
-            if self.rules.roll_off_order is RollOffOrder.HIGH_TOTAL_FIRST:
+            if self.rules.roll_off_order is _HIGH_TOTAL_FIRST:
                 # Seed 000: "each player rolls all three dice. High total will roll first (but
                 # does not score for this roll)." Equal high totals roll again.
                 self.choosing_first = True
@@ -413,7 +507,7 @@ class TableRound:
         method = self.rules.tie_break
         seat = self.current
         self.rolls += 1
-        if method is TieBreak.ONE_DIE:
+        if method is _ONE_DIE:
             (value,) = check_dice(dice, count=1)
             self._tie_values[self._team_of[seat]] = value
             self._queue.pop(0)
@@ -432,14 +526,14 @@ class TableRound:
         if self.choosing_first:
             self._choose_first(seat, dice)
             return None
-        if method is TieBreak.EXTRA_TURN_EACH:
+        if method is _EXTRA_TURN_EACH:
             # One more lap: the rolls count as play (points, buncos), then most points wins.
             self._apply(seat, score)
             if not score.keeps_turn:
                 self._next_in_queue()
             return score
         counts = score.kind in _ROLL_OFF_KINDS
-        if method is TieBreak.FIRST_TO_HIT:
+        if method is _FIRST_TO_HIT:
             if counts:
                 self._finish(team)
             else:
