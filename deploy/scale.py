@@ -499,7 +499,7 @@ def test(pytest_args: list[str]) -> int:
         say("Running the tests on PostgreSQL and Redis (browser tests aside)...")
         started = time.monotonic()
         default = ["tests", *(f"--ignore={path}" for path in SAME_ON_ANY_DATABASE)]
-        command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-m", "not browser",
+        command = [sys.executable, "-m", "pytest", "-n", "2", "-m", "not browser",
                    "-q", *(pytest_args or default)]
         code = subprocess.call(command, cwd=ROOT, env=env)
         say(f"PostgreSQL + Redis run: {time.monotonic() - started:.0f} s, exit code {code}")

@@ -60,12 +60,24 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
                 return response
     mine = devices.fingerprint_of(request.COOKIES)
     players = list(night.players.all())
+    free = [p for p in players if not p.device]
+    # A big night's guests type a few letters of their name rather than scroll 2,000 names.
+    search = " ".join(request.GET.get("q", "").split())[:40]
+    searching = len(free) > JOIN_LIST_ALL
+    if searching:
+        found = [p for p in free if search and search.casefold() in p.name.casefold()]
+        free = found[:JOIN_LIST_ALL]
     return render(request, "bunco/join.html", {
         "night": night, "error": error,
         "mine": [p for p in players if mine and p.device == mine],
-        "free": [p for p in players if not p.device],
+        "free": free, "searching": searching, "search": search,
+        "more": searching and len(found) > len(free),
         "taken": sum(1 for p in players if p.device and p.device != mine),
     }, status=status)
+
+
+#: Up to this many free names, find-your-seat lists them all; beyond, it asks for a search.
+JOIN_LIST_ALL = 60
 
 
 def _not_yours(request: HttpRequest, who) -> HttpResponse:

@@ -11,6 +11,13 @@ def pytest_configure(config):
     (as at a party, where the start command collects them): collect them once per run, before
     the xdist workers start."""
     if hasattr(config, "workerinput"):
+        # Each test worker has its own database; on a shared Redis it gets its own channel
+        # names too, or two workers' night 1 would hear each other's pushes.
+        from django.conf import settings
+
+        layer = settings.CHANNEL_LAYERS.get("default", {})
+        if "prefix" in layer.get("CONFIG", {}):
+            layer["CONFIG"]["prefix"] += "-" + config.workerinput["workerid"]
         return
     root = Path(__file__).resolve().parent.parent
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],

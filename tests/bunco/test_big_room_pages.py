@@ -117,3 +117,25 @@ def test_the_admin_lists_2000_players_a_page_at_a_time_without_a_list_to_pick_fr
     assert client.post(f"/admin/bunco/player/{big_night.players.first().pk}/change/",
                        {"name": "Mallory"}).status_code in (302, 403)
     assert not big_night.players.filter(name="Mallory").exists()
+
+
+def test_a_guest_of_a_2000_player_night_finds_their_name_by_typing_it(client, big_night):
+    path = f"/j/{big_night.join_token}/"
+    first = page(client, path)
+    assert "Type part of your name" in first and 'name="player"' not in first
+    assert len(first) < 20 * 1024
+    found = page(client, path + "?q=player+1999")
+    assert ">Player 1999<" in found and found.count('name="player"') == 1
+    many = page(client, path + "?q=player+1")
+    assert many.count('name="player"') == 60 and "More names match" in many
+    none = page(client, path + "?q=Zelda")
+    assert "No free name has “Zelda” in it" in none
+    player = big_night.players.get(name="Player 1999")
+    client.post(path, {"player": player.pk})
+    after = page(client, path + "?q=player+1999")
+    assert "On this phone" in after and 'name="player"' not in after  # picked: not offered
+
+
+def test_a_small_nights_guests_still_see_every_name(client, seated_night):
+    names = page(client, f"/j/{seated_night.join_token}/")
+    assert names.count('name="player"') == 12 and "Type part of your name" not in names
