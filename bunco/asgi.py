@@ -1,6 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels (same-origin checked)."""
 
+import json
 import os
+import re
 
 import django
 
@@ -9,6 +11,11 @@ django.setup(set_prefix=False)
 
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
+
+from bunco import limits  # noqa: E402
+
+#: A tap posted over HTTP by a table's device or a player's phone.
+TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")
 
 
 class OneTripASGIHandler(ASGIHandler):
@@ -40,10 +47,32 @@ class OneTripASGIHandler(ASGIHandler):
             response.streaming_content = read_all()
         return response
 
+    #: HTTP requests this process is serving now (waiting for the sync thread or on it).
+    in_flight = 0
+
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}")
-        await self.handle(scope, receive, send)
+        # The whole server is behind: a tap is answered "busy" at once (the phone keeps it
+        # and sends it again, as for "slow down") instead of joining a queue that only grows;
+        # everything else, the host's bell included, waits its turn behind a bounded queue.
+        if (self.in_flight >= limits.SERVER_QUEUE and scope.get("method") == "POST"
+                and TAP_PATH.match(scope.get("path", ""))):
+            await busy(send)
+            return
+        type(self).in_flight += 1
+        try:
+            await self.handle(scope, receive, send)
+        finally:
+            type(self).in_flight -= 1
+
+
+async def busy(send) -> None:
+    body = json.dumps(limits.SERVER_BUSY).encode()
+    await send({"type": "http.response.start", "status": 429, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        (b"retry-after", b"1")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 django_asgi_app = OneTripASGIHandler()

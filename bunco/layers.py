@@ -19,8 +19,14 @@ from channels.layers import InMemoryChannelLayer
 
 class PartyChannelLayer(InMemoryChannelLayer):
     sweep_every = 1.0
+    #: Messages waiting for one screen before more are dropped (Channels' default is 100).
+    #: A TV or the host gets every table's taps: at 50 taps a second, 100 is two seconds of a
+    #: busy server's hiccup (a bell re-rendering every table), and a frame dropped there is a
+    #: frame the TV never shows. Messages are shared, not copied, so a long queue costs little.
+    capacity = 1000
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("capacity", self.capacity)
         super().__init__(*args, **kwargs)
         self._swept = 0.0
 

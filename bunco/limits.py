@@ -14,9 +14,17 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 SLOW_DOWN = "Slow down: too many taps from this screen. Wait a moment and tap again."
+BUSY = "Busy: your tap is kept and will be sent again in a moment."
 #: The answer to a tap over a limit, over HTTP (status 429) and websockets alike: the phone
 #: keeps the tap and sends it again later.
 RETRY_LATER = {"ok": False, "retry": True, "error": SLOW_DOWN}
+
+#: The answer to a tap while the whole server is behind (status 429): kept and sent again.
+SERVER_BUSY = {"ok": False, "retry": True, "busy": True, "error": BUSY}
+#: HTTP requests in flight (queued for or running on the one sync thread) past which a tap
+#: posted over HTTP is answered "busy" at once instead of queued: about 0.3 s of taps' work.
+#: Pages and the host's posts (the bell) are never turned away; they wait behind at most this.
+SERVER_QUEUE = 24
 
 
 @dataclass

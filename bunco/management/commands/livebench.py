@@ -141,8 +141,9 @@ class Command(BaseCommand):
         results = []
         with tempfile.TemporaryDirectory(prefix="livebench-") as tmp:
             env = bench_env(Path(tmp))
-            run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env,
-                        "migrate")
+            for step in ("migrate", "collectstatic"):  # as the start command does
+                run_checked([sys.executable, "manage.py", step, "--noinput", "-v", "0"], env,
+                            step)
             self.stdout.write(_header())
             for tables in sizes:
                 result = self.measure(tables, taps, rate, options["idle"], env, Path(tmp),

@@ -1,0 +1,529 @@
+"""python manage.py loadtest: a whole room against the real server, next to the floor.
+
+For each scenario it starts the server as a user does (daphne, DEBUG off, a fresh SQLite data
+folder, the in-memory channel layer), seats a night through the services, and opens every
+screen the way the pages do (per table its device and three player phones, the TVs, the host;
+the page's Origin), spread over several client processes (``bunco/management/loadclient.py``:
+each its own asyncio loop; one clock, ``time.time()``). The tables tap "miss" as HTTP form
+posts (the phones' path while their socket is closed; CSRF included), open loop at a fixed
+rate; the host rings the bell under load (its own HTTP post, with a host session) and takes it
+back two seconds later so the round goes on. Then the same clients do the same against the
+floor (``bunco/management/floor.py``): a minimal ``websockets`` relay that broadcasts frames of
+the same size to the same screens. Last, one JSON line per scenario.
+
+What is measured (docs/performance.md defines each): tap -> the last of its table's four
+screens and every TV; bell -> the last of all screens; frames lost per screen; taps refused,
+answered "busy" or failed; server CPU ms per tap and KiB of RSS per socket (/proc of the server
+process); bytes per frame. Linux only (/proc). Every connection goes to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from bunco.management.commands.livebench import (
+    HOST,
+    PHONES_PER_TABLE,
+    SETUP_SCRIPT,
+    Server,
+    bench_env,
+    free_port,
+    run_checked,
+)
+from bunco.management.loadclient import Plan, ScreenSpec
+from bunco.management.loadclient import main as client_main
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    tables: int
+    tvs: int
+    host: bool  # the host's page open too
+    rate: float  # taps per second, the whole room
+
+    @property
+    def sockets(self) -> int:
+        return self.tables * (1 + PHONES_PER_TABLE) + self.tvs + int(self.host)
+
+
+SCENARIOS = {s.name: s for s in [
+    Scenario("13", 3, 1, False, 5),
+    Scenario("101", 25, 1, False, 17),
+    Scenario("405@17", 100, 4, True, 17),
+    Scenario("405@50", 100, 4, True, 50),
+    Scenario("2005@100", 500, 4, True, 100),
+    Scenario("405@150", 100, 4, True, 150),  # above capacity: one core cannot keep up
+]}
+
+NOT_YET = ("not yet: loadtest measures the default single-process set-up (SQLite, the "
+           "in-memory channel layer, one daphne); PostgreSQL, Redis and several workers are a "
+           "later step")
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)] if ordered else math.nan
+
+
+def ms(values: list[float], p: float) -> float | None:
+    """A percentile in milliseconds, or None when there is nothing to measure."""
+    return round(percentile(values, p) * 1000, 1) if values else None
+
+
+class Floor:
+    """The floor relay in its own process."""
+
+    def __init__(self, folder: Path, night: dict, sizes: dict):
+        self.folder, self.night, self.sizes = folder, night, sizes
+        self.proc: subprocess.Popen | None = None
+        self.ws_port = self.http_port = 0
+
+    def start(self) -> None:
+        self.ws_port, self.http_port = free_port(), free_port()
+        config = self.folder / "floor.json"
+        config.write_text(json.dumps({
+            "host": HOST, "ws_port": self.ws_port, "http_port": self.http_port,
+            "origin": f"http://{HOST}:{self.http_port}", "room": self.night,
+            "sizes": self.sizes}))
+        self.proc = subprocess.Popen([sys.executable, "-m", "bunco.management.floor",
+                                      str(config)], cwd=settings.BASE_DIR,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     stdin=subprocess.DEVNULL, text=True)
+        if self.proc.stdout.readline().strip() != "ready":
+            raise CommandError("the floor relay did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+
+@dataclass
+class Target:
+    """Where the clients go: the app or the floor."""
+
+    pid: int
+    ws_base: str
+    http_base: str
+    night: int
+    csrf: str = "floor"
+    host_cookies: dict | None = None
+
+
+def app_target(server: Server, night: dict) -> Target:
+    with httpx.Client(base_url=server.base, trust_env=False, timeout=30) as host:
+        host.get(f"/host/{server.secret}/")
+        host.get(f"/host/nights/{night['night']}/")
+        cookies = {k: host.cookies.get(k) for k in ("sessionid", "csrftoken")}
+    if not all(cookies.values()):
+        raise CommandError("the host link did not give a session and a CSRF cookie")
+    with httpx.Client(base_url=server.base, trust_env=False, timeout=30) as http:
+        table = night["tables"]["1"]
+        http.get(f"/t/{table}/")
+        csrf = http.cookies.get("csrftoken")
+        # The first tap pays for imports and template compiling, once a night: not counted.
+        # It is the head table's (position 0); the head table is never tapped afterwards.
+        answer = http.post(f"/t/{table}/roll/", headers={"X-CSRFToken": csrf}, data={
+            "key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1", "pos": "0",
+            "quick": "miss"})
+        if answer.status_code != 200:
+            raise CommandError(f"the warm-up tap was refused: {answer.text[:300]}")
+    return Target(server.proc.pid, f"ws://{HOST}:{server.port}", server.base, night["night"],
+                  csrf, cookies)
+
+
+def room_screens(night: dict, scenario: Scenario, host_cookie: str) -> list[ScreenSpec]:
+    out = [ScreenSpec(f"/ws/tv/{night['tv']}/", "tv") for _ in range(scenario.tvs)]
+    if scenario.host:
+        out.append(ScreenSpec(f"/ws/host/{night['night']}/", "host", cookie=host_cookie))
+    for number in range(1, scenario.tables + 1):
+        out.append(ScreenSpec(f"/ws/table/{night['tables'][str(number)]}/", "device", number))
+        seated = [p for p in night["players"] if p["table"] == number]
+        out += [ScreenSpec(f"/ws/player/{p['token']}/", "phone", number)
+                for p in seated[:PHONES_PER_TABLE]]
+    return out
+
+
+def plans(target: Target, night: dict, scenario: Scenario, opts: dict) -> list[Plan]:
+    clients = opts["clients"]
+    cookie = "; ".join(f"{k}={v}" for k, v in (target.host_cookies or {}).items())
+    screens = room_screens(night, scenario, cookie)
+    tappable = list(range(2, scenario.tables + 1))  # the head table keeps the round open
+    count = round(scenario.rate * opts["seconds"])
+    slots = [(i / scenario.rate, tappable[i % len(tappable)]) for i in range(count)]
+    bells = [(k + 0.5) * opts["seconds"] / opts["bells"] for k in range(opts["bells"])]
+    out = []
+    for w in range(clients):
+        mine = {n for n in tappable if (n - 1) % clients == w}
+        out.append(Plan(
+            ws_base=target.ws_base, http_base=target.http_base, origin=target.http_base,
+            screens=[s for i, s in enumerate(screens)
+                     if (s.table is not None and (s.table - 1) % clients == w)
+                     or (s.table is None and i % clients == w)],
+            tables={n: night["tables"][str(n)] for n in mine},
+            slots=[(t, n) for t, n in slots if n in mine], csrf=target.csrf,
+            night=target.night, bells=bells if w == 0 else [], bell_hold=opts["bell_hold"],
+            host_cookies=target.host_cookies or {}))
+    return out
+
+
+def drive(target: Target, night: dict, scenario: Scenario, opts: dict) -> dict:
+    """Open the room over the client processes, tap and ring, and bring back what they saw."""
+    ctx = multiprocessing.get_context("fork")
+    work = plans(target, night, scenario, opts)
+    rss_before = proc_rss_kib(target.pid)
+    pipes, procs = [], []
+    for plan in work:
+        ours, theirs = ctx.Pipe()
+        proc = ctx.Process(target=client_main, args=(theirs, plan), daemon=True)
+        proc.start()
+        theirs.close()
+        pipes.append(ours)
+        procs.append(proc)
+    try:
+        connected = snapshot_bytes = 0
+        for pipe in pipes:
+            what = _receive(pipe, 600, "connecting the screens")
+            connected += what[1]
+            snapshot_bytes += what[2]
+        time.sleep(1.0)  # the server settles after the snapshots
+        rss_after = proc_rss_kib(target.pid)
+        cpu = proc_cpu_seconds(target.pid)
+        start = time.time() + 1.0
+        for pipe in pipes:
+            pipe.send(("go", start))
+        results = [_receive(pipe, opts["seconds"] + 300, "the taps")[1] for pipe in pipes]
+        cpu = proc_cpu_seconds(target.pid) - cpu
+        wall = time.time() - start
+    finally:
+        for proc in procs:
+            proc.join(timeout=30)
+            if proc.is_alive():
+                proc.kill()
+    return {"results": results, "start": start, "connected": connected, "wall": wall,
+            "snapshot_bytes": snapshot_bytes, "rss_before": rss_before,
+            "rss_after": rss_after, "cpu": cpu}
+
+
+def _receive(pipe, timeout: float, what: str):
+    if not pipe.poll(timeout):
+        raise CommandError(f"a client process did not finish {what} within {timeout:.0f} s")
+    message = pipe.recv()
+    if message[0] == "error":
+        raise CommandError(f"a client process failed during {what}: {message[1]}")
+    return message
+
+
+def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
+    """Latencies, lost frames and sizes from what every screen saw, on the one clock."""
+    start = run["start"]
+    screens = [s for r in run["results"] for s in r["screens"] if s["connected"]]
+    tally: dict = {}
+    for r in run["results"]:
+        for key, value in r["tally"].items():
+            if isinstance(value, dict):
+                tally.setdefault(key, Counter()).update(value)
+            elif isinstance(value, list):
+                tally.setdefault(key, []).extend(value)
+            else:
+                tally[key] = tally.get(key, 0) + value
+    bells = [b for r in run["results"] for b in r["bells"]]
+    arrivals = []
+    room: dict[int, bool] = {}
+    frames = size = 0
+    for screen in screens:
+        seen: dict[tuple[str, int], float] = {}
+        for t, ident, seq, rung, nbytes in screen["frames"]:
+            if t < start:
+                continue
+            frames += 1
+            size += nbytes
+            seen.setdefault((ident, seq), t)
+            if ident == "banner":
+                room[seq] = room.get(seq, False) or rung
+        arrivals.append(seen)
+    accepted = tally.get("accepted", [])
+    lost = Counter()
+    for screen, seen in zip(screens, arrivals, strict=True):
+        expected = {("banner", seq) for seq in room}
+        expected |= {(f"table-{table}", seq) for table, seq, _, _ in accepted
+                     if screen["kind"] in ("tv", "host") or screen["table"] == table}
+        lost[screen["kind"]] += len(expected - seen.keys())
+    taps = []
+    for table, seq, slot, _answered in accepted:
+        times = [seen.get((f"table-{table}", seq)) for screen, seen in
+                 zip(screens, arrivals, strict=True)
+                 if screen["kind"] == "tv" or screen["table"] == table]
+        if times and None not in times:
+            taps.append(max(times) - slot)
+    rung = sorted(seq for seq, bell in room.items() if bell)
+    bell_times = []
+    for bell, seq in zip(sorted(bells, key=lambda b: b["sent"]), rung, strict=False):
+        times = [seen.get(("banner", seq)) for seen in arrivals]
+        if None not in times:
+            bell_times.append(max(times) - bell["sent"])
+    # The bytes each kind of screen got for a bell, for the floor's frames of the same size.
+    kinds = {}
+    for kind in ("device", "phone", "tv", "host"):
+        got = [sum(n for t, ident, seq, _, n in s["frames"] if ident == "banner"
+                   and seq in rung and t >= start) / max(1, len(rung))
+               for s in screens if s["kind"] == kind]
+        kinds[kind] = round(sum(got) / len(got)) if got else 0
+    tap_sizes = [n for s in screens if s["kind"] == "device"
+                 for t, ident, _, _, n in s["frames"] if t >= start and ident != "banner"]
+    scheduled = round(scenario.rate * opts["seconds"])
+    return {
+        "sockets": run["connected"], "recorded": len(accepted),
+        "refused_taps": sum(tally.get("refused", {}).values()),
+        "refusals": dict(tally.get("refused", {})),
+        "failed_taps": sum(tally.get("failed", {}).values()),
+        "failures": dict(tally.get("failed", {})),
+        "busy_answers": len(tally.get("busy_answers", [])),
+        "busy_answer_p99_ms": ms(tally.get("busy_answers", []), 99),
+        "network_errors": sum(tally.get("errors", {}).values()),
+        "answer_p99_ms": ms(tally.get("answers", []), 99),
+        "tap_p50_ms": ms(taps, 50), "tap_p90_ms": ms(taps, 90), "tap_p99_ms": ms(taps, 99),
+        "tap_max_ms": ms(taps, 100), "taps_measured": len(taps),
+        "bells": len(bells), "bells_rung": len(rung),
+        "bell_p50_ms": ms(bell_times, 50), "bell_p90_ms": ms(bell_times, 90),
+        "bell_p99_ms": ms(bell_times, 99), "bell_max_ms": ms(bell_times, 100),
+        "frames_lost": sum(lost.values()), "frames_lost_by_kind": dict(lost),
+        "frames": frames, "bytes_per_frame": round(size / frames) if frames else 0,
+        "closed_by_server": sum(r["closed"] for r in run["results"]),
+        "kib_per_socket": round((run["rss_after"] - run["rss_before"])
+                                / max(1, run["connected"]), 1),
+        "rss_mib": round(run["rss_after"] / 1024, 1),
+        "cpu_ms_per_tap": round(run["cpu"] * 1000 / scheduled, 2),
+        "server_cpu_pct": round(run["cpu"] * 100 / run["wall"], 1),
+        "client_late_slots": tally.get("late", 0),
+        "_sizes": {"tap": round(sum(tap_sizes) / len(tap_sizes)) if tap_sizes else 1500,
+                   "answer": round(sum(tap_sizes) / len(tap_sizes)) if tap_sizes else 1500,
+                   **kinds},
+    }
+
+
+def ratio(a, b) -> float | None:
+    return round(a / b, 2) if a is not None and b else None
+
+
+class Command(BaseCommand):
+    help = ("Start the real server, open a whole room's screens over several client "
+            "processes, tap over HTTP at a fixed rate and ring the bell; the same against a "
+            "minimal websockets relay (the floor); one JSON line per scenario.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--scenario", nargs="+", choices=list(SCENARIOS),
+                            default=list(SCENARIOS), help="which scenarios (default: all)")
+        parser.add_argument("--seconds", type=float, default=20.0,
+                            help="seconds of tapping per scenario (default 20)")
+        parser.add_argument("--bells", type=int, default=3,
+                            help="bells rung (and taken back) per scenario (default 3)")
+        parser.add_argument("--bell-hold", type=float, default=2.0,
+                            help="seconds between a bell and its take-back (default 2)")
+        parser.add_argument("--clients", type=int, default=3,
+                            help="client processes (default 3)")
+        parser.add_argument("--rate", type=float, default=None,
+                            help="taps per second, instead of each scenario's own")
+        parser.add_argument("--no-floor", action="store_true", help="skip the floor relay")
+        parser.add_argument("--out", type=Path, default=None,
+                            help="also append each JSON line to this file")
+        parser.add_argument("--plot", type=Path, default=None,
+                            help="draw p99 latency against sockets to this PNG")
+        parser.add_argument("--from", dest="source", type=Path, default=None,
+                            help="with --plot: draw from these JSON lines, measure nothing")
+        parser.add_argument("--log-dir", type=Path, default=None,
+                            help="keep each scenario's server output in this folder")
+        parser.add_argument("--database-url", default=None, help=f"PostgreSQL: {NOT_YET}")
+        parser.add_argument("--redis-url", default=None, help=f"Redis: {NOT_YET}")
+        parser.add_argument("--workers", type=int, default=1, help=f"daphne workers: {NOT_YET}")
+
+    def handle(self, *args, **opts) -> None:
+        if opts["database_url"] or opts["redis_url"] or opts["workers"] != 1:
+            raise CommandError(NOT_YET)
+        if opts["source"] is not None:
+            if opts["plot"] is None:
+                raise CommandError("--from only draws: give --plot too")
+            lines = [json.loads(x) for x in opts["source"].read_text().splitlines() if x]
+            plot(lines, opts["plot"])
+            self.stdout.write(f"drew {opts['plot']}")
+            return
+        if not Path("/proc/self/stat").exists():
+            raise CommandError("loadtest reads the server's CPU and memory from /proc: Linux")
+        if opts["seconds"] <= 0 or opts["bells"] < 0 or opts["clients"] < 1:
+            raise CommandError("--seconds, --bells and --clients must be positive")
+        if opts["bells"] and opts["seconds"] / opts["bells"] < opts["bell_hold"] + 1:
+            raise CommandError("bells too close together for --bell-hold")
+        self.stdout.write(
+            f"loadtest: {opts['seconds']:g} s of taps per scenario, {opts['bells']} bells, "
+            f"{opts['clients']} client processes; {os.cpu_count()} cores, load average "
+            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; Python "
+            f"{platform.python_version()}")
+        lines = []
+        with tempfile.TemporaryDirectory(prefix="loadtest-") as tmp:
+            env = bench_env(Path(tmp))
+            for step in ("migrate", "collectstatic"):  # as the start command does
+                run_checked([sys.executable, "manage.py", step, "--noinput", "-v", "0"], env,
+                            step)
+            for name in opts["scenario"]:
+                scenario = SCENARIOS[name]
+                if opts["rate"]:
+                    scenario = Scenario(f"{scenario.sockets}@{opts['rate']:g}",
+                                        scenario.tables, scenario.tvs, scenario.host,
+                                        opts["rate"])
+                line = self.scenario(scenario, opts, env, Path(tmp))
+                lines.append(line)
+                self.stdout.write(json.dumps(line))
+                self.stdout.flush()
+                if opts["out"] is not None:
+                    with opts["out"].open("a") as f:
+                        f.write(json.dumps(line) + "\n")
+        if opts["plot"] is not None:
+            plot(lines, opts["plot"])
+
+    def scenario(self, scenario: Scenario, opts: dict, env: dict, tmp: Path) -> dict:
+        load = os.getloadavg()[0]
+        self.stderr.write(f"{scenario.name}: {scenario.tables} tables, {scenario.sockets} "
+                          f"sockets, {scenario.rate:g} taps/s (load average {load:.2f})")
+        night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT,
+                                        str(scenario.tables)], env, "night setup")
+                           .strip().splitlines()[-1])
+        night["players"] = [p for p in night["players"] if p["table"] is not None]
+        server = Server(tmp / f"server-{scenario.tables}-{scenario.rate:g}", env)
+        try:
+            server.start()
+            app = analyse(drive(app_target(server, night), night, scenario, opts), scenario,
+                          opts)
+            if not server.alive():
+                raise CommandError(f"the server died under load:\n{server.tail()}")
+        finally:
+            server.stop()
+            if opts["log_dir"] is not None:
+                opts["log_dir"].mkdir(parents=True, exist_ok=True)
+                for path in server.logs:
+                    shutil.copy(path, opts["log_dir"] / path.name)
+        problems = server.problems()
+        sizes = app.pop("_sizes")
+        line = {"scenario": scenario.name, "tables": scenario.tables, "tvs": scenario.tvs,
+                "host_screen": scenario.host, "wanted_sockets": scenario.sockets,
+                "taps_per_s": scenario.rate, "taps": round(scenario.rate * opts["seconds"]),
+                **app, "server_errors": len(problems), "load_avg_1m": round(load, 2)}
+        if problems:
+            self.stderr.write("server stderr:\n  " + "\n  ".join(p[:160] for p in problems[:5]))
+        if not opts["no_floor"]:
+            floor = Floor(tmp, night, sizes)
+            try:
+                floor.start()
+                target = Target(floor.proc.pid, f"ws://{HOST}:{floor.ws_port}",
+                                f"http://{HOST}:{floor.http_port}", night["night"])
+                got = analyse(drive(target, night, scenario, opts), scenario, opts)
+            finally:
+                floor.stop()
+            got.pop("_sizes")
+            for key in ("tap_p50_ms", "tap_p99_ms", "tap_max_ms", "bell_p50_ms", "bell_p99_ms",
+                        "bell_max_ms", "frames_lost", "failed_taps", "kib_per_socket",
+                        "cpu_ms_per_tap", "bytes_per_frame", "sockets"):
+                line[f"floor_{key}"] = got[key]
+            for key in ("tap_p99_ms", "bell_p99_ms", "kib_per_socket", "cpu_ms_per_tap"):
+                line[f"{key}_x_floor"] = ratio(line[key], got[key])
+        return line
+
+
+# -- the plot ------------------------------------------------------------------------------------
+
+def plot(lines: list[dict], path: Path) -> None:
+    """p99 of tap and bell, app and floor, against sockets (log-log), drawn with Pillow."""
+    from PIL import Image, ImageDraw
+
+    width, height, left, right, top, bottom = 960, 600, 80, 200, 40, 60
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    points = [x for x in lines if x.get("tap_p99_ms") and x.get("bell_p99_ms")]
+    if not points:
+        raise CommandError("nothing to draw")
+    series = [("tap_p99_ms", "app: tap p99", (31, 90, 200), 0),
+              ("bell_p99_ms", "app: bell p99", (200, 40, 40), 0),
+              ("floor_tap_p99_ms", "floor: tap p99", (31, 90, 200), 1),
+              ("floor_bell_p99_ms", "floor: bell p99", (200, 40, 40), 1)]
+    xs = [x["sockets"] for x in points]
+    ys = [x[k] for x in points for k, *_ in series if x.get(k)]
+    x0, x1 = math.log10(min(xs) / 1.5), math.log10(max(xs) * 1.5)
+    y0, y1 = math.log10(max(0.5, min(ys) / 2)), math.log10(max(ys) * 2)
+
+    def at(sockets, value):
+        return (left + (math.log10(sockets) - x0) / (x1 - x0) * (width - left - right),
+                height - bottom - (math.log10(value) - y0) / (y1 - y0) * (height - top - bottom))
+
+    draw.rectangle([left, top, width - right, height - bottom], outline="black")
+    for exp in range(math.floor(y0), math.ceil(y1) + 1):
+        for m in (1, 2, 5):
+            v = m * 10 ** exp
+            if y0 <= math.log10(v) <= y1:
+                _, y = at(10 ** x0, v)
+                draw.line([left, y, width - right, y], fill=(225, 225, 225))
+                draw.text((left - 50, y - 6), f"{v:g} ms", fill="black")
+    for sockets in sorted(set(xs)):
+        x, _ = at(sockets, 10 ** y0)
+        draw.line([x, top, x, height - bottom], fill=(225, 225, 225))
+        draw.text((x - 12, height - bottom + 6), str(sockets), fill="black")
+    draw.text((left, 12), "p99 latency against open sockets (one daphne, 2 cores; labels: "
+              "taps/s)", fill="black")
+    draw.text(((width - right) / 2, height - 24), "sockets", fill="black")
+    for n, (key, label, colour, dashed) in enumerate(series):
+        pts = sorted((x["sockets"], x[key], x["taps_per_s"]) for x in points if x.get(key))
+        coords = [at(s, v) for s, v, _ in pts]
+        for a, b in zip(coords, coords[1:], strict=False):
+            if dashed:
+                steps = max(1, int(math.dist(a, b) // 8))
+                for i in range(0, steps, 2):
+                    p = [a[j] + (b[j] - a[j]) * i / steps for j in (0, 1)]
+                    q = [a[j] + (b[j] - a[j]) * (i + 1) / steps for j in (0, 1)]
+                    draw.line([*p, *q], fill=colour, width=2)
+            else:
+                draw.line([*a, *b], fill=colour, width=3)
+        for (x, y), (_, _, rate) in zip(coords, pts, strict=True):
+            r = 4
+            shape = draw.ellipse if not dashed else draw.rectangle
+            shape([x - r, y - r, x + r, y + r], outline=colour, fill="white" if dashed else colour)
+            if not dashed and key == "tap_p99_ms":
+                draw.text((x + 6, y + 4), f"{rate:g}/s", fill=(90, 90, 90))
+        ly = top + 10 + n * 22
+        lx = width - right + 14
+        if dashed:
+            draw.line([lx, ly + 6, lx + 10, ly + 6], fill=colour, width=2)
+            draw.line([lx + 16, ly + 6, lx + 26, ly + 6], fill=colour, width=2)
+        else:
+            draw.line([lx, ly + 6, lx + 26, ly + 6], fill=colour, width=3)
+        draw.text((lx + 32, ly), label, fill="black")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path)

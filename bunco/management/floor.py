@@ -1,0 +1,126 @@
+"""The floor of ``manage.py loadtest``: the least a server could do for the same room.
+
+A minimal relay written with the ``websockets`` library, in its own process, one asyncio loop:
+it accepts the same websocket clients on the same paths (each gets a one-line snapshot), takes
+the same tap as an HTTP form post on a plain asyncio HTTP server (no parsing beyond the
+request line, headers and body length; no database, no templates, no checks), numbers it and
+broadcasts one frame of the app's size to the same screens the app pushes a tap to: the
+table's device and phones, every TV and the host. The host's bell and its take-back go to
+every screen, each kind getting a frame of the size the app sent it. The answer to a tap
+carries a fragment of the app's size too.
+
+    python -m bunco.management.floor CONFIG.json
+
+CONFIG: {"host", "ws_port", "http_port", "origin", "room": {"tables": {n: token},
+"players": [{"token", "table"}], "tv", "night"}, "sizes": {"tap", "answer", "device", "phone",
+"tv", "host"}}. It prints "ready" when both ports listen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections import defaultdict
+
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+
+class Relay:
+    def __init__(self, config: dict):
+        room, self.sizes = config["room"], config["sizes"]
+        self.table_of_link = {token: int(n) for n, token in room["tables"].items()}
+        self.table_of_player = {p["token"]: p["table"] for p in room["players"]}
+        self.tv_token, self.night = room["tv"], room["night"]
+        self.tables: dict[int, set[ServerConnection]] = defaultdict(set)
+        self.kinds: dict[str, set[ServerConnection]] = defaultdict(set)
+        self.watchers: set[ServerConnection] = set()  # TVs and the host
+        self.seq = 0
+
+    @staticmethod
+    def padded(opening: str, size: int) -> str:
+        return opening + "x" * max(0, size - len(opening) - 10) + "</section>"
+
+    async def screen(self, ws: ServerConnection) -> None:
+        parts = ws.request.path.strip("/").split("/")  # ws, kind, token
+        kind, token = (parts[1], parts[2]) if len(parts) == 3 else ("", "")
+        if kind == "table" and token in self.table_of_link:
+            where, name = self.tables[self.table_of_link[token]], "device"
+        elif kind == "player" and token in self.table_of_player:
+            where, name = self.tables[self.table_of_player[token]], "phone"
+        elif kind == "tv" and token == self.tv_token:
+            where, name = self.watchers, "tv"
+        elif kind == "host" and token == str(self.night):
+            where, name = self.watchers, "host"
+        else:
+            await ws.close(4404)
+            return
+        where.add(ws)
+        self.kinds[name].add(ws)
+        try:
+            await ws.send(f'<header id="banner" data-seq="{self.seq}"></header>')
+            await ws.wait_closed()
+        finally:
+            where.discard(ws)
+            self.kinds[name].discard(ws)
+
+    def tap(self, token: str) -> bytes:
+        number = self.table_of_link.get(token)
+        if number is None:
+            return json.dumps({"ok": False, "error": "this link is not for tonight"}).encode()
+        self.seq += 1
+        frame = self.padded(f'<section id="table-{number}" data-seq="{self.seq}">',
+                            self.sizes["tap"])
+        broadcast(self.tables[number] | self.watchers, frame)
+        return json.dumps({"ok": True, "recorded": self.seq, "seq": self.seq,
+                           "html": self.padded("<section>", self.sizes["answer"])}).encode()
+
+    def room(self, bell: bool) -> None:
+        self.seq += 1
+        rung = "1" if bell else ""
+        opening = f'<header id="banner" data-seq="{self.seq}" data-bell-rung="{rung}">'
+        for kind, screens in self.kinds.items():
+            broadcast(screens, self.padded(opening, self.sizes.get(kind, 2000)))
+
+    async def http(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                method, path = lines[0].split(" ")[:2]
+                length = 0
+                for line in lines[1:]:
+                    name, _, value = line.partition(":")
+                    if name.strip().lower() == "content-length":
+                        length = int(value)
+                if length:
+                    await reader.readexactly(length)
+                status, body, kind = "200 OK", b"ok", "text/plain"
+                parts = path.strip("/").split("/")
+                if method == "POST" and len(parts) == 3 and parts[0] == "t":
+                    body, kind = self.tap(parts[1]), "application/json"
+                elif method == "POST" and parts[-1] in ("bell", "void"):
+                    self.room(bell=parts[-1] == "bell")
+                    status, body = "302 Found", b""
+                writer.write(f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: "
+                             f"{len(body)}\r\n\r\n".encode() + body)
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+
+async def run(config: dict) -> None:
+    relay = Relay(config)
+    http = await asyncio.start_server(relay.http, config["host"], config["http_port"],
+                                      backlog=1024)
+    async with serve(relay.screen, config["host"], config["ws_port"], compression=None,
+                     ping_interval=None, origins=[config["origin"]], backlog=1024), http:
+        print("ready", flush=True)
+        await asyncio.Future()
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as f:
+        asyncio.run(run(json.load(f)))

@@ -1,0 +1,275 @@
+"""The load test's client processes (``manage.py loadtest``).
+
+Each client process has its own asyncio loop, a share of the room's screens (whole tables: a
+table's device and its three phones, and some of the TVs) and the taps of its tables. Every
+time it writes down is ``time.time()``: one clock for every process on the machine, so a tap
+sent by one process and a frame received by another are measured on the same clock.
+
+A screen records every frame it receives after its snapshot as (time, id, seq, bell, bytes):
+the id and ``data-seq`` of the frame's first element (a table's fragment for a tap, the banner
+for a room-wide push such as the bell), and whether that banner says the bell has rung. The
+command compares what each screen got with what it should have got.
+
+A table taps like the page's outbox over HTTP: one tap in flight per table (a thumb), the
+position the table last showed, a "busy" answer (429 or ``retry``) kept and sent again with
+the same key after 0.5 s, doubling to 8 s, a network failure sent again after 2 s.
+
+Nothing here imports Django: the processes are forked by the command and talk to the server
+only over the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+
+CONNECT_PARALLEL = 20  # each connect renders a snapshot on the server
+GIVE_UP_SECONDS = 60.0  # a tap still not answered this long after its slot has failed
+DRAIN_SECONDS = 2.0  # pushes still in flight after the last answer
+
+
+@dataclass
+class ScreenSpec:
+    path: str
+    kind: str  # "device", "phone", "tv" or "host"
+    table: int | None = None
+    cookie: str | None = None
+
+
+@dataclass
+class Plan:
+    """What one client process does."""
+
+    ws_base: str
+    http_base: str
+    origin: str
+    screens: list[ScreenSpec]
+    tables: dict[int, str]  # the tables this process taps: number -> link token
+    slots: list[tuple[float, int]]  # (seconds after the start, table)
+    positions: dict[int, int] = field(default_factory=dict)  # each table's position at start
+    csrf: str = ""
+    night: int = 0
+    bells: list[float] = field(default_factory=list)  # seconds after the start
+    bell_hold: float = 2.0  # the host takes the bell back this long after ringing it
+    host_cookies: dict[str, str] = field(default_factory=dict)
+    timeout: float = 30.0
+
+
+def head(data: bytes) -> tuple[str, int, bool] | None:
+    """The id, data-seq and rung bell of a frame's first element, or None."""
+    start = data.find(b'id="')
+    if start < 0:
+        return None
+    close = data.find(b'"', start + 4)
+    end = data.find(b">", close)
+    mark = data.find(b'data-seq="', close, end)
+    if mark < 0:
+        return None
+    digits = data[mark + 10:data.find(b'"', mark + 10)]
+    if not digits.isdigit():
+        return None
+    return (data[start + 4:close].decode(), int(digits),
+            data.find(b'data-bell-rung="1"', close, end) >= 0)
+
+
+@dataclass
+class Tally:
+    accepted: list[tuple[int, int, float, float]] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)  # slot -> final answer, seconds
+    busy_answers: list[float] = field(default_factory=list)  # send -> 429 answer, seconds
+    refused: Counter = field(default_factory=Counter)
+    failed: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)  # network failures, each resent
+    already: int = 0
+    late: int = 0  # slots this process reached more than 50 ms late (its own lag)
+
+
+class Table:
+    def __init__(self, number: int, token: str, pos: int, plan: Plan, tally: Tally):
+        self.number, self.token, self.pos, self.plan, self.tally = number, token, pos, plan, tally
+        self.lock = asyncio.Lock()
+
+    async def tap(self, http: httpx.AsyncClient, slot: float) -> None:
+        async with self.lock:
+            key, delay = str(uuid.uuid4()), 0.5
+            while True:
+                if time.time() > slot + GIVE_UP_SECONDS:
+                    self.tally.failed[f"no answer {GIVE_UP_SECONDS:g} s after its slot"] += 1
+                    return
+                data = {"key": key, "set": "1", "round": "1", "table": str(self.number),
+                        "pos": str(self.pos), "quick": "miss"}
+                sent = time.time()
+                try:
+                    answer = await http.post(f"/t/{self.token}/roll/", data=data,
+                                             headers={"X-CSRFToken": self.plan.csrf})
+                except httpx.HTTPError as exc:
+                    self.tally.errors[type(exc).__name__] += 1
+                    await asyncio.sleep(2.0)
+                    continue
+                now = time.time()
+                try:
+                    body = answer.json()
+                except ValueError:
+                    body = None
+                if not isinstance(body, dict):
+                    self.tally.failed[f"HTTP {answer.status_code}, not JSON"] += 1
+                    return
+                if answer.status_code == 429 or body.get("retry"):
+                    self.tally.busy_answers.append(now - sent)
+                    await asyncio.sleep(delay)
+                    delay = min(8.0, delay * 2)
+                    continue
+                self.tally.answers.append(now - slot)
+                seq = body.get("recorded")
+                if answer.status_code == 200 and body.get("ok"):
+                    if isinstance(seq, int) and not body.get("message"):
+                        self.tally.accepted.append((self.number, seq, slot, now))
+                        self.pos += 1
+                    else:
+                        self.tally.already += 1
+                        self.follow(body)
+                elif answer.status_code == 409:
+                    self.tally.refused[str(body.get("error"))[:80]] += 1
+                    self.follow(body)
+                else:
+                    self.tally.failed[f"HTTP {answer.status_code}: "
+                                      f"{str(body.get('error'))[:80]}"] += 1
+                return
+
+    def follow(self, body: dict) -> None:
+        """Take the position the table now shows, as the page does from the answer."""
+        html = str(body.get("html") or "").encode()
+        mark = html.find(b'data-pos="')
+        if mark >= 0:
+            digits = html[mark + 10:html.find(b'"', mark + 10)]
+            if digits.isdigit():
+                self.pos = int(digits)
+
+
+async def open_screen(plan: Plan, spec: ScreenSpec,
+                      gate: asyncio.Semaphore) -> tuple[ClientConnection, int] | None:
+    headers = {"Cookie": spec.cookie} if spec.cookie else None
+    async with gate:
+        try:
+            ws = await connect(f"{plan.ws_base}{spec.path}", origin=plan.origin,
+                               additional_headers=headers, compression=None, proxy=None,
+                               ping_interval=None, max_size=None, open_timeout=60)
+        except (OSError, TimeoutError, WebSocketException):
+            return None
+        try:
+            snapshot = await asyncio.wait_for(ws.recv(decode=False), timeout=60)
+        except (TimeoutError, WebSocketException):
+            await ws.close()
+            return None
+    return ws, len(snapshot)
+
+
+async def listen(ws: ClientConnection, log: list, closed: list) -> None:
+    try:
+        while True:
+            data = await ws.recv(decode=False)
+            now = time.time()
+            found = head(data)
+            if found is not None:
+                log.append((now, *found, len(data)))
+    except WebSocketException:
+        closed.append(1)
+
+
+async def ring(plan: Plan, start: float, bells: list[dict]) -> None:
+    """The host's bell under load, as the host's page posts it, taken back after a while so
+    the round goes on."""
+    cookies = "; ".join(f"{k}={v}" for k, v in plan.host_cookies.items())
+    headers = {"Cookie": cookies, "X-CSRFToken": plan.host_cookies.get("csrftoken", "")}
+    async with httpx.AsyncClient(base_url=plan.http_base, trust_env=False,
+                                 timeout=plan.timeout, headers=headers) as host:
+        for offset in plan.bells:
+            await asyncio.sleep(max(0.0, start + offset - time.time()))
+            bell = {"sent": time.time()}
+            try:
+                answer = await host.post(f"/host/nights/{plan.night}/bell/",
+                                         data={"key": str(uuid.uuid4()), "set": "1",
+                                               "round": "1"})
+                bell["status"] = answer.status_code
+            except httpx.HTTPError as exc:
+                bell["status"] = type(exc).__name__
+            bell["answered"] = time.time()
+            await asyncio.sleep(plan.bell_hold)
+            try:
+                answer = await host.post(f"/host/nights/{plan.night}/void/",
+                                         data={"what": "bell", "key": str(uuid.uuid4())})
+                bell["void_status"] = answer.status_code
+            except httpx.HTTPError as exc:
+                bell["void_status"] = type(exc).__name__
+            bell["void_answered"] = time.time()
+            bells.append(bell)
+
+
+async def client(conn, plan: Plan) -> None:
+    loop = asyncio.get_running_loop()
+    gate = asyncio.Semaphore(CONNECT_PARALLEL)
+    got = await asyncio.gather(*(open_screen(plan, s, gate) for s in plan.screens))
+    logs: list[list] = [[] for _ in plan.screens]
+    closed: list = []
+    listeners = [asyncio.create_task(listen(g[0], logs[i], closed))
+                 for i, g in enumerate(got) if g is not None]
+    conn.send(("connected", sum(1 for g in got if g is not None),
+               sum(g[1] for g in got if g is not None)))
+    command, start = await loop.run_in_executor(None, conn.recv)
+    tally, bells = Tally(), []
+    if command == "go":
+        tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally)
+                  for n, token in plan.tables.items()}
+        limits = httpx.Limits(max_connections=max(10, len(tables)), max_keepalive_connections=None)
+        async with httpx.AsyncClient(base_url=plan.http_base, trust_env=False,
+                                     timeout=plan.timeout, limits=limits,
+                                     cookies={"csrftoken": plan.csrf}) as http:
+            bell_task = asyncio.create_task(ring(plan, start, bells)) if plan.bells else None
+            taps = []
+            for offset, number in plan.slots:
+                delay = start + offset - time.time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                elif delay < -0.05:
+                    tally.late += 1
+                taps.append(asyncio.create_task(tables[number].tap(http, start + offset)))
+            if taps:
+                await asyncio.wait(taps)
+            if bell_task is not None:
+                await bell_task
+        await asyncio.sleep(DRAIN_SECONDS)
+    for task in listeners:
+        task.cancel()
+    await asyncio.gather(*listeners, return_exceptions=True)
+    result = {
+        "screens": [{"kind": s.kind, "table": s.table, "connected": g is not None,
+                     "frames": log} for s, g, log in zip(plan.screens, got, logs, strict=True)],
+        "closed": len(closed),
+        "tally": {k: (dict(v) if isinstance(v, Counter) else v)
+                  for k, v in tally.__dict__.items()},
+        "bells": bells,
+    }
+    conn.send(("done", result))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.gather(*(g[0].close() for g in got if g is not None),
+                                              return_exceptions=True), 20)
+
+
+def main(conn, plan: Plan) -> None:
+    """A client process's entry point: its own event loop."""
+    try:
+        asyncio.run(client(conn, plan))
+    except BaseException as exc:  # the command must hear of it, not wait forever
+        with contextlib.suppress(Exception):
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        raise
+    finally:
+        conn.close()

@@ -1,0 +1,70 @@
+"""A server that is behind answers taps "busy, kept and sent again" at once instead of queueing
+them; pages and the host's posts (the bell) still go through. And a screen that falls behind
+for a moment loses no frame."""
+
+import json
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+
+from bunco import asgi, limits
+from bunco.layers import PartyChannelLayer
+
+# A request that reaches Django closes its database connection when it ends.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def post(path: str) -> tuple[int, dict | None]:
+    scope = {"type": "http", "method": "POST", "path": path, "raw_path": path.encode(),
+             "query_string": b"", "headers": [(b"host", b"127.0.0.1")], "http_version": "1.1",
+             "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 5000)}
+    talk = ApplicationCommunicator(asgi.application, scope)
+    await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+    start = await talk.receive_output(10)
+    body = b""
+    while True:
+        part = await talk.receive_output(10)
+        body += part.get("body", b"")
+        if not part.get("more_body"):
+            break
+    await talk.send_input({"type": "http.disconnect"})
+    await talk.wait(10)
+    try:
+        answer = json.loads(body)
+    except ValueError:
+        answer = None
+    return start["status"], answer
+
+
+@pytest.fixture
+def behind(monkeypatch):
+    monkeypatch.setattr(asgi.OneTripASGIHandler, "in_flight", limits.SERVER_QUEUE)
+
+
+async def test_a_tap_posted_while_the_server_is_behind_is_answered_busy_and_kept(behind):
+    for path in ("/t/sometoken/roll/", "/p/sometoken/undo/", "/t/sometoken/finish/"):
+        status, answer = await post(path)
+        assert status == 429
+        assert answer == limits.SERVER_BUSY and answer["retry"] is True
+
+
+async def test_the_hosts_posts_are_not_turned_away_while_the_server_is_behind(behind):
+    status, _ = await post("/host/nights/1/bell/")
+    assert status != 429  # it reaches Django (here: refused for its missing CSRF token)
+
+
+async def test_a_tap_goes_through_when_the_server_keeps_up():
+    assert asgi.OneTripASGIHandler.in_flight == 0
+    status, _ = await post("/t/sometoken/roll/")
+    assert status != 429
+    assert asgi.OneTripASGIHandler.in_flight == 0  # counted out again
+
+
+async def test_a_screen_behind_by_hundreds_of_messages_loses_none():
+    layer = PartyChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("tv_1", channel)
+    for seq in range(500):  # a TV that did not read for ten seconds at 50 taps a second
+        await layer.group_send("tv_1", {"type": "screen.update", "seq": seq})
+    got = [(await layer.receive(channel))["seq"] for _ in range(500)]
+    assert got == list(range(500))
