@@ -68,9 +68,10 @@ def host_room_html(night: Night, state: LiveNight) -> str:
                                                       "night": night})
 
 
-def me_html(state: LiveNight, name: str, left: bool, table_html: str | None = None) -> str:
+def me_html(state: LiveNight, name: str, left: bool, table_html: str | None = None,
+            room: screens.RoomView | None = None) -> str:
     return render_to_string("bunco/_me.html",
-                            {"me": screens.my_seat(state, name, left, table_html)})
+                            {"me": screens.my_seat(state, name, left, table_html, room)})
 
 
 def all_tables(state: LiveNight) -> dict[int, str]:
@@ -159,10 +160,10 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     tv, host = groups.tv(night.pk), groups.host(night.pk)
     tv_on, host_on = presence.watching(tv), presence.watching(host)
     phones = []
+    seats = {s.name: t.number for t in state.tables for s in t.seats}  # once, not per phone
     for player in night.players.all():
         if presence.watching(groups.player(player.pk)):
-            where = state.seat_of(player.name)
-            phones.append((player, where[0] if where else None))
+            phones.append((player, seats.get(player.name)))
     numbers = range(1, len(state.tables) + 1)
     needed = [n for n in numbers if tv_on or host_on
               or presence.watching(groups.table(night.pk, n))
@@ -181,9 +182,11 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
                 + tv_bunco_html(state))
     if host_on:
         out.add(host, seq, banner + "".join(tables.values()) + host_room_html(night, state))
+    room = screens.RoomView(state, [player.name for player, _ in phones]) if phones else None
     for player, table in phones:
         out.add(groups.player(player.pk), seq,
-                banner + me_html(state, player.name, player.left_early, tables.get(table)),
+                banner + me_html(state, player.name, player.left_early, tables.get(table),
+                                 room),
                 kind="player.update",
                 table_group=groups.table(night.pk, table) if table else None)
 

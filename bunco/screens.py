@@ -323,13 +323,15 @@ def movement(state: LiveNight) -> list[dict]:
 
 
 def my_seat(state: LiveNight, name: str, left: bool = False,
-            table_html: str | None = None) -> dict:
+            table_html: str | None = None, room: RoomView | None = None) -> dict:
     """A player's own phone: where they sit, with whom, their table, their scorecard.
-    ``table_html`` is their table's fragment when it has been rendered already."""
-    where = state.seat_of(name) if state.phase not in ("over", "ended") else None
+    ``table_html`` is their table's fragment when it has been rendered already; ``room``
+    what every phone's page reads of the room, when many phones are drawn at once."""
+    room = room or RoomView(state, (name,))
+    where = room.seats.get(name) if state.phase not in ("over", "ended") else None
     stats = state.night.stats.get(name) if state.night else None
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
-           "card": scorecard(state, name), "seq": state.room_seq,
+           "card": scorecard(state, name, room.cards.get(name)), "seq": state.room_seq,
            "result": round_result(state, name) if state.room is None else None,
            "last_round": state.phase in ("over", "ended")}
     if where:
@@ -342,10 +344,21 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
         if ctx["result"] is None:  # between rounds the result stands in for the table
             ctx["table_html"] = table_html if table_html is not None else render_fragment(
                 "tables/_table.html", {"t": table_context(state, number)})
-        moves = {m["name"]: m for m in movement(state)}
+        moves = room.moves
         if name in moves and moves[name]["from"] not in (None, number):
             ctx["moved_from"] = moves[name]["from"]
     return ctx
+
+
+class RoomView:
+    """What every player's phone reads of the room, worked out once for all the phones a push
+    draws (not once per phone): the seats, the next seats, the scorecards."""
+
+    def __init__(self, state: LiveNight, names) -> None:
+        self.seats = {s.name: (t.number, i) for t in state.tables
+                      for i, s in enumerate(t.seats)}
+        self.moves = {m["name"]: m for m in movement(state)}
+        self.cards = state.night.scorecards(list(names)) if state.night else {}
 
 
 def round_result(state: LiveNight, name: str) -> dict | None:
@@ -372,8 +385,9 @@ def round_result(state: LiveNight, name: str) -> dict | None:
     }
 
 
-def scorecard(state: LiveNight, name: str) -> dict:
-    rows = state.night.scorecard(name) if state.night else []
+def scorecard(state: LiveNight, name: str, rows: list[dict] | None = None) -> dict:
+    if rows is None:
+        rows = state.night.scorecard(name) if state.night else []
     totals = {k: sum(r[k] for r in rows) for k in ("points", "buncos", "mini_buncos")}
     totals["wins"] = sum(r["result"] == "W" for r in rows)
     totals["losses"] = len(rows) - totals["wins"]
