@@ -198,6 +198,17 @@ class Child:
             self.proc.wait()
 
 
+def with_services(env: dict, stack, values: dict, database: str, *, create: bool) -> None:
+    """Point ``env`` at PostgreSQL's ``database`` and a Redis of our own, unless the caller's
+    environment already names them."""
+    if not env.get("DATABASE_URL"):
+        env["DATABASE_URL"] = postgres_url(stack.pg, values["PG_PASSWORD"], database,
+                                           create=create)
+    if not env.get("REDIS_URL"):
+        redis, env["REDIS_URL"] = start_redis()
+        stack.children.append(redis)
+
+
 def start_redis() -> tuple[Child, str]:
     server = shutil.which("redis-server")
     if not server:
@@ -428,12 +439,7 @@ def up(options) -> int:
                "BUNCO_ALLOWED_HOSTS": host, "BUNCO_DATA_DIR": str(RUN / "data"),
                "DJANGO_SETTINGS_MODULE": "bunco.settings", "PYTHONUNBUFFERED": "1"}
         env.pop("BUNCO_DEBUG", None)
-        if not env.get("DATABASE_URL"):
-            env["DATABASE_URL"] = postgres_url(stack.pg, values["PG_PASSWORD"], "bunco",
-                                               create=True)
-        if not env.get("REDIS_URL"):
-            redis, env["REDIS_URL"] = start_redis()
-            stack.children.append(redis)
+        with_services(env, stack, values, "bunco", create=True)
         say("Migrating the database and collecting the static files (once, for every "
             "worker)...")
         manage(env, "migrate", "--noinput", "-v0")
@@ -489,13 +495,8 @@ def test(pytest_args: list[str]) -> int:
         for name in ("BUNCO_DEBUG", "BUNCO_PUBLIC_URL", "BUNCO_CSRF_TRUSTED_ORIGINS",
                      "BUNCO_ALLOWED_HOSTS"):
             env.pop(name, None)
-        if not env.get("DATABASE_URL"):
-            # The role may create databases: the tests make test_bunco_ci (and drop it).
-            env["DATABASE_URL"] = postgres_url(stack.pg, values["PG_PASSWORD"], "bunco_ci",
-                                               create=False)
-        if not env.get("REDIS_URL"):
-            redis, env["REDIS_URL"] = start_redis()
-            stack.children.append(redis)
+        # The role may create databases: the tests make test_bunco_ci (and drop it).
+        with_services(env, stack, values, "bunco_ci", create=False)
         say("Running the tests on PostgreSQL and Redis (browser tests aside)...")
         started = time.monotonic()
         default = ["tests", *(f"--ignore={path}" for path in SAME_ON_ANY_DATABASE)]

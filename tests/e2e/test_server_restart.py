@@ -13,7 +13,7 @@ import time
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from bunco.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
+from bunco.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
 from tests.reliability.test_real_server import check_log
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
@@ -29,11 +29,8 @@ document.addEventListener('htmx:wsOpen', function () { window.opens += 1; });
 
 @pytest.fixture
 def served(tmp_path):
-    env = bench_env(tmp_path)
+    env = prepared_env(tmp_path)  # migrated, static files collected, as `make run` does
     env["BUNCO_LAN_ADDRESS"] = "127.0.0.1"
-    run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate")
-    run_checked([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], env,
-                "collectstatic")  # into this server's own data folder, as `make run` does
     night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, "3"], env,
                                    "night setup").strip().splitlines()[-1])
     server = Server(tmp_path / "server", env)

@@ -140,10 +140,7 @@ class Command(BaseCommand):
                           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         results = []
         with tempfile.TemporaryDirectory(prefix="livebench-") as tmp:
-            env = bench_env(Path(tmp))
-            for step in ("migrate", "collectstatic"):  # as the start command does
-                run_checked([sys.executable, "manage.py", step, "--noinput", "-v", "0"], env,
-                            step)
+            env = prepared_env(Path(tmp))
             self.stdout.write(_header())
             for tables in sizes:
                 result = self.measure(tables, taps, rate, options["idle"], env, Path(tmp),
@@ -186,6 +183,15 @@ def bench_env(data_dir: Path) -> dict[str, str]:
     env.update(BUNCO_DATA_DIR=str(data_dir), BUNCO_HOST_SECRET=secrets.token_urlsafe(16),
                BUNCO_ALLOWED_HOSTS=HOST, DJANGO_SETTINGS_MODULE="bunco.settings",
                PYTHONUNBUFFERED="1")
+    return env
+
+
+def prepared_env(data_dir: Path) -> dict[str, str]:
+    """``bench_env`` for a data folder made ready as the start command makes it: the database
+    migrated, the static files collected."""
+    env = bench_env(data_dir)
+    for step in ("migrate", "collectstatic"):
+        run_checked([sys.executable, "manage.py", step, "--noinput", "-v", "0"], env, step)
     return env
 
 

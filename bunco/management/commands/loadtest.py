@@ -43,8 +43,8 @@ from bunco.management.commands.livebench import (
     PHONES_PER_TABLE,
     SETUP_SCRIPT,
     Server,
-    bench_env,
     free_port,
+    prepared_env,
     run_checked,
 )
 from bunco.management.loadclient import Plan, ScreenSpec
@@ -391,10 +391,7 @@ class Command(BaseCommand):
             f"{platform.python_version()}")
         lines = []
         with tempfile.TemporaryDirectory(prefix="loadtest-") as tmp:
-            env = bench_env(Path(tmp))
-            for step in ("migrate", "collectstatic"):  # as the start command does
-                run_checked([sys.executable, "manage.py", step, "--noinput", "-v", "0"], env,
-                            step)
+            env = prepared_env(Path(tmp))
             for name in opts["scenario"]:
                 scenario = SCENARIOS[name]
                 if opts["rate"]:
