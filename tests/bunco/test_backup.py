@@ -180,3 +180,17 @@ def test_the_restore_command_opens_a_night_file(tmp_path, seated_night):
     data_dir = tmp_path / "other-laptop"
     manage(data_dir, "migrate", "-v0")
     assert "Opened 'Test night'" in manage(data_dir, "restore", str(path))
+
+
+def test_snapshot_names_sort_by_time_even_across_a_second(settings, tmp_path, monkeypatch):
+    # The clock reads 10:00:00.999999999, then 10:00:01.000000001: the second snapshot's name
+    # must sort after the first's, or "restore latest" would pick the older one.
+    settings.BUNCO_BACKUP_DIR = tmp_path
+    source = tmp_path / "bunco.sqlite3"
+    sqlite3.connect(source).close()
+    base = 1_800_000_000 * 1_000_000_000
+    for ns in (base + 999_999_999, base + 1_000_000_001):
+        monkeypatch.setattr(backup.time, "time_ns", lambda ns=ns: ns)
+        backup.snapshot(f"at{ns % 10}", source)
+    assert [p.name.rsplit("-", 1)[-1] for p in backup.snapshots("bunco")] == [
+        "at1.sqlite3", "at9.sqlite3"]
