@@ -72,7 +72,7 @@ def snapshot(reason: str = "manual", source: Path | None = None) -> Path | None:
     # One reading of the clock: the seconds and the nanoseconds read apart could straddle a
     # second, and a later snapshot would then sort before an earlier one ("latest" wrong).
     now = time.time_ns()
-    seconds, nanos = divmod(now, 1_000_000_000)
+    seconds, nanos = now // 1_000_000_000, now % 1_000_000_000
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(seconds)) + f"-{nanos:09d}"
     target = folder() / f"{source.stem}-{stamp}-{reason}.sqlite3"
     partial = target.with_suffix(".partial")
