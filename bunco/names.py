@@ -40,6 +40,24 @@ def looks(name: str) -> str:
     return " ".join(text.casefold().split())
 
 
+def search_text(raw) -> str:
+    """What a person typed into a name search, tidied (at most a name's length)."""
+    return normalise(str(raw or ""))[:40]
+
+
+def matching(items: Iterable, typed: str, name=lambda item: item.name) -> list:
+    """The items whose name contains what was typed, as it looks on a screen (any case,
+    width or spacing)."""
+    wanted = looks(typed)
+    return [item for item in items if wanted in looks(name(item))]
+
+
+def find(names: Iterable[str], typed: str) -> str | None:
+    """The one name that looks like what was typed, if any."""
+    wanted = looks(typed)
+    return next((n for n in names if looks(n) == wanted), None)
+
+
 def new_names(existing: Sequence[str], typed: Iterable[str]) -> list[str]:
     """The typed names, normalised, or a RulesError naming the first one that cannot be used:
     one that looks like a name already playing tonight (or earlier in the list), or a ghost's.

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from bunco.fold import Kind, LiveNight
 from bunco.models import Night
+from bunco.names import matching, search_text
 from bunco.paging import paginate
 from bunco.selectors import table_links
 from scoring import (
@@ -591,9 +592,8 @@ def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None =
                        "path": reverse("table", args=[link.token]) if link else ""})
     everyone = list(night.players.all())
     count = len(everyone)
-    search = " ".join(str(query.get("q", "")).split())[:40]
-    found = [p for p in everyone if search.casefold() in p.name.casefold()] if search \
-        else everyone
+    search = search_text(query.get("q"))
+    found = matching(everyone, search) if search else everyone
     players, players_page = paginate(found, query, "players", HOST_PLAYERS_PER_PAGE)
     seated = [s.name for t in state.tables for s in t.seats]
     low, high = rules.player_limits

@@ -30,7 +30,7 @@ from bunco.fold import (
     tables_to_data,
 )
 from bunco.models import Night, Person, Player, ScoreEvent, TableLink
-from bunco.names import new_names
+from bunco.names import find, new_names
 from bunco.selectors import as_event, caught_up, folds, live_state
 from scoring import PRESETS, HouseRules, IllegalMove, RulesError, sample_names, seat_night
 from scoring.roll import check_dice, dice_for
@@ -606,9 +606,8 @@ def seats_swap(*, night: Night, first: str, second: str, key=None,
             raise IllegalMove("seat the players first")
         data = tables_to_data(state.tables)
         chairs = {s["name"]: s for t in data for s in t["seats"]}
-        # In a big room the host types the names: any case and spacing will do.
-        typed = {" ".join(n.split()).casefold(): n for n in chairs}
-        names = [typed.get(" ".join((n or "").split()).casefold(), n) for n in (first, second)]
+        # In a big room the host types the names: as they look on a screen will do.
+        names = [find(chairs, n or "") or n for n in (first, second)]
         for name in names:
             if name not in chairs:
                 raise IllegalMove(f"nobody called “{name}” is seated tonight")

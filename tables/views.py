@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bunco import devices, limits, screens, services
 from bunco.forms import first_error
 from bunco.models import Night
+from bunco.names import matching, search_text
 from bunco.selectors import (
     live_state,
     night_by_join_token,
@@ -62,10 +63,10 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     players = list(night.players.all())
     free = [p for p in players if not p.device]
     # A big night's guests type a few letters of their name rather than scroll 2,000 names.
-    search = " ".join(request.GET.get("q", "").split())[:40]
+    search = search_text(request.GET.get("q"))
     searching = len(free) > JOIN_LIST_ALL
     if searching:
-        found = [p for p in free if search and search.casefold() in p.name.casefold()]
+        found = matching(free, search) if search else []
         free = found[:JOIN_LIST_ALL]
     return render(request, "bunco/join.html", {
         "night": night, "error": error,
