@@ -159,11 +159,10 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     seq = state.seq
     tv, host = groups.tv(night.pk), groups.host(night.pk)
     tv_on, host_on = presence.watching(tv), presence.watching(host)
-    phones = []
-    seats = {s.name: t.number for t in state.tables for s in t.seats}  # once, not per phone
-    for player in night.players.all():
-        if presence.watching(groups.player(player.pk)):
-            phones.append((player, seats.get(player.name)))
+    watched = [p for p in night.players.all() if presence.watching(groups.player(p.pk))]
+    # What every phone reads of the room, worked out once for all of them.
+    room = screens.RoomView(state, [p.name for p in watched]) if watched else None
+    phones = [(p, room.seats.get(p.name, (None,))[0]) for p in watched]
     numbers = range(1, len(state.tables) + 1)
     needed = [n for n in numbers if tv_on or host_on
               or presence.watching(groups.table(night.pk, n))
@@ -182,7 +181,6 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
                 + tv_bunco_html(state))
     if host_on:
         out.add(host, seq, banner + "".join(tables.values()) + host_room_html(night, state))
-    room = screens.RoomView(state, [player.name for player, _ in phones]) if phones else None
     for player, table in phones:
         out.add(groups.player(player.pk), seq,
                 banner + me_html(state, player.name, player.left_early, tables.get(table),
