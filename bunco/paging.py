@@ -47,11 +47,14 @@ def page_number(value) -> int:
     return number if number >= 1 else 1
 
 
-def paginate(items: Sequence, query: Mapping[str, str], param: str, per: int):
-    """``items`` cut to the page ``query[param]`` names (the last page if past the end)."""
+def paginate(items: Sequence, query: Mapping[str, str], param: str, per: int,
+             latest: bool = False):
+    """``items`` cut to the page ``query[param]`` names (the last page if past the end, and
+    when the query names none and ``latest`` asks for the newest items first)."""
     total = len(items)
     pages = max(1, -(-total // per))
-    number = min(page_number(query.get(param)), pages)
+    asked = query.get(param)
+    number = pages if asked is None and latest else min(page_number(asked), pages)
     start = (number - 1) * per
     chunk = items[start:start + per]
     keep = tuple((k, v) for k, v in query.items() if k != param and isinstance(v, str))

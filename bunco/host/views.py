@@ -434,12 +434,10 @@ def host_log(request: HttpRequest, pk: int) -> HttpResponse:
     # on one page; 500 tables: one round, its tables a page at a time), the latest first.
     tables = max(len(state.tables), 1)
     per_page = max(1, LOG_TABLES // tables)
-    starts = sheets.round_starts(night)
     query = request.GET.dict()
-    query.setdefault("round", str(max(1, -(-len(starts) // per_page))))
-    _, rounds_page = paginate(starts, query, "round", per_page)
-    first = (rounds_page.number - 1) * per_page
-    rounds = sheets.tally_history(night, state, slice(first, first + per_page))
+    _, rounds_page = paginate(sheets.round_starts(night), query, "round", per_page,
+                              latest=True)
+    rounds = sheets.tally_history(night, state, slice(rounds_page.first - 1, rounds_page.last))
     tables_page = None
     if per_page == 1 and rounds:
         rounds[0]["tables"], tables_page = paginate(rounds[0]["tables"], query, "tables",
