@@ -682,7 +682,9 @@ class LiveNight:
         self._room_changed(event)
 
     def _close_if_done(self, event: Event) -> None:
-        if self.room is not None and self.room.done and self.practice:
+        if self.room is None or not self.room.done:
+            return
+        if self.practice:
             # A practice round counts for nothing: the night is as it was before it (the same
             # seats, no results, the fuzzy die back at the head table), and it cannot be
             # reopened; its rolls stay in the log, marked as practice.
@@ -692,12 +694,11 @@ class LiveNight:
             self.checkpoint, self.round_events, self.rolls = None, [], []
             self.next_at = None  # after a practice the host starts round 1
             self.practices += 1
-            self._room_changed(event)
-        elif self.room is not None and self.room.done:
+        else:
             self.night.finish_round(self.room)
             self.last_room, self.room = self.room, None
             self.closed_by = event.seq
-            self._room_changed(event)
+        self._room_changed(event)
 
 
 def void_targets(event: Event) -> list[int]:
