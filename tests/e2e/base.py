@@ -71,3 +71,20 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
         cls.browser.close()
         cls._pw.stop()
         super().tearDownClass()
+
+
+#: How soon after a change on the screen a second tap reads as the same tap (live.js).
+REACTION_MS = 600
+
+
+def tap_like_a_person(page, button):
+    """Tap a scorekeeping button the way a person does: the next tap comes once this one is
+    answered *and* shows on the screen (the ack comes first, the table's push a moment
+    later), and not quicker than a person reacts to what changed."""
+    before = page.evaluate("(document.querySelector('.table-live') || {dataset: {}}).dataset.seq")
+    button.click()
+    page.wait_for_function("!document.body.classList.contains('pending')")
+    page.wait_for_function(
+        "seq => (document.querySelector('.table-live') || {dataset: {}}).dataset.seq !== seq",
+        arg=before)
+    page.wait_for_timeout(REACTION_MS + 50)

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from .base import HOST_SECRET as SECRET
-from .base import BrowserTestCase
+from .base import BrowserTestCase, tap_like_a_person
 
 ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 PHONE = {"width": 360, "height": 740}
@@ -29,11 +29,7 @@ class GoldenPath(BrowserTestCase):
         return page
 
     def tap(self, page, label):
-        page.locator(".pad .quick button", has_text=label).first.click()
-        # Like a person watching the screen: the next tap comes once this one is answered,
-        # and not quicker than a person reacts (two taps closer than that are a double tap).
-        page.wait_for_function("!document.body.classList.contains('pending')")
-        page.wait_for_timeout(650)
+        tap_like_a_person(page, page.locator(".pad .quick button", has_text=label).first)
 
     def test_a_night_from_setup_to_the_first_rotation(self):
         url = self.live_server_url

@@ -13,7 +13,7 @@ from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 
 from .base import HOST_SECRET as SECRET
-from .base import BrowserTestCase, in_thread
+from .base import BrowserTestCase, in_thread, tap_like_a_person
 
 PHONE = {"width": 360, "height": 740}
 
@@ -101,10 +101,8 @@ class LiveCoreInBrowsers(BrowserTestCase):
         seats = [s.name for s in live_state(night).room.tables[1].spec.seats]
         device = self.page(f"/t/{TableLink.objects.get(night=night, number=2).token}/")
         for label in ("1 hit", "Miss", "1 hit", "Miss", "2 hits", "Miss"):
-            device.locator(".pad .quick button", has_text=label).click()
-            device.wait_for_function("!document.body.classList.contains('pending')")
+            tap_like_a_person(device, device.locator(".pad .quick button", has_text=label))
             expect(host.locator("#table-2 .rolls li").first).to_be_visible()
-            device.wait_for_timeout(650)  # the next roll, at a person's pace
         expect(host.locator("#table-2 .score").first).to_have_text("3")
         box.type("e", delay=30)
         expect(box).to_have_value("Avanne")
