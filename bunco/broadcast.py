@@ -118,14 +118,14 @@ def stale(state: LiveNight, shows: dict) -> bool:
 # -- after a command -----------------------------------------------------------------------------
 
 def touched_tables(state: LiveNight, event: Event) -> list[int]:
-    """The tables an event changed: its own (or a take-back's), and the tables the fuzzy die
-    left and reached."""
+    """The tables an event changed: its own (or a take-back's), the tables the fuzzy die
+    left and reached, and the tables of a pod whose bell it rang."""
     if event.kind == Kind.VOID:
         seqs = set(void_targets(event))
         tables = {e.table for e in state.round_events if e.seq in seqs and e.table is not None}
     else:
         tables = {event.table} if event.table is not None else set()
-    return sorted(tables | set(state.fuzzy_moved))
+    return sorted(tables | set(state.fuzzy_moved) | set(state.pod_rang))
 
 
 def frames(night: Night, state: LiveNight, event: Event, before: tuple | None = None) -> Frames:

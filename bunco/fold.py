@@ -159,6 +159,7 @@ class LiveNight:
         self.bell_by: int | None = None  # the event that rang the latest round's bell
         self.room_set: int | None = None  # the set of the round in play
         self.fuzzy_moved: tuple[int, ...] = ()  # tables the latest event moved the fuzzy die
+        self.pod_rang: tuple[int, ...] = ()  # the tables of a pod the latest event's bell rang
         self.break_ends: int | None = None  # a break the host started: when it ends (epoch ms)
         self.break_minutes = 0
         self.practices = 0  # practice rounds played (before round 1; none of them counts)
@@ -285,18 +286,21 @@ class LiveNight:
                 raise IllegalMove("the night has ended; its rounds can no longer be changed")
             seqs = set(void_targets(event))
             state = self.replayed(self.voided | seqs)
+            state.pod_rang = ()  # a take-back that changes a pod's bell changes every screen
             state.round_events.append(event)
             state._touch(event, tables={e.table for e in self.round_events
                                         if e.seq in seqs and e.table is not None})
             # Every screen changes if the round's shape did, or if the replay moved something
             # room-wide (a bell now rung by a later roll than the entry taken back).
-            if state.shape() != self.shape() or state.room_seq != self.room_seq:
+            if (state.shape() != self.shape() or state.room_seq != self.room_seq
+                    or state.pods_rung() != self.pods_rung()):
                 state.room_seq = event.seq
             state.seq = event.seq
             state._fuzzy_moved(event, self.fuzzy_die_table(), holder_before)
             return state
         table_before = (self.fuzzy_die_table()
                         if self.rules.fuzzy_die and event.kind == Kind.ROLL else None)
+        self.pod_rang = ()
         self._apply(event)
         if self.round_events and event.kind != Kind.ROUND_STARTED:
             self.round_events.append(event)
@@ -318,6 +322,9 @@ class LiveNight:
         for number in moved:
             self.table_seq[number] = event.seq
         self.fuzzy_moved = tuple(sorted(moved))
+
+    def pods_rung(self) -> tuple[bool, ...]:
+        return tuple(self.room.pod_rung) if self.room else ()
 
     @property
     def changed_everything(self) -> bool:
@@ -530,7 +537,7 @@ class LiveNight:
         else:
             raise IllegalMove(f"table {event.table} has finished this round")
         seat = spec.seats[chair]
-        bell_before = self.room.bell_rung
+        rung_before = list(self.room.pod_rung)
         score = self.room.roll(event.table - 1, dice, seat=chair)
         entry = RollEntry(
             seq=event.seq, table=event.table, roller=seat.name, ghost=seat.ghost, dice=dice,
@@ -542,9 +549,15 @@ class LiveNight:
         if entry.kind == "bunco" and not entry.ghost:
             self.last_bunco = entry
         self._touch(event, [event.table])
-        if self.room.bell_rung != bell_before:
-            self.bell_by = event.seq
-            self._room_changed(event)
+        if self.room.bell_rung:
+            if not all(rung_before):
+                self.bell_by = event.seq
+                self._room_changed(event)
+        elif self.room.pod_rung != rung_before:  # one pod's bell: its tables, not the room
+            pod = self.room.pods[self.room.pod_of[event.table - 1]]
+            self.pod_rang = tuple(index + 1 for index in pod)
+            for number in self.pod_rang:
+                self.table_seq[number] = event.seq  # as the room's bell: no new position
         self._close_if_done(event)
 
     def _on_finish(self, event: Event) -> None:

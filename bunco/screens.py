@@ -3,6 +3,7 @@ broadcaster both use these, so a pushed fragment and a reloaded page are always 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from scoring import (
 from scoring.awards import decide_set_awards, set_key
 from scoring.roll import QUICK_KINDS, dice_for
 from scoring.rules import AfterBell
+from scoring.seating import pods_of
 
 QUICK_LABELS = {
     "miss": "Miss", "hit1": "1 hit", "hit2": "2 hits", "mini": "Mini bunco",
@@ -186,6 +188,20 @@ def _team_label(names) -> str:
     return " & ".join(names)
 
 
+@functools.lru_cache(maxsize=64)
+def _pods(pod_tables: int, table_count: int) -> tuple[tuple[int, bool], ...]:
+    """For each table (by index): its pod's number (0 without pods) and whether it heads it."""
+    pods = pods_of(pod_tables, table_count)
+    if len(pods) == 1:
+        return tuple((0, i == 0) for i in range(table_count))
+    return tuple((p + 1, i == pod.start) for p, pod in enumerate(pods) for i in pod)
+
+
+def pod_of(state: LiveNight, number: int) -> tuple[int, bool]:
+    """Table ``number``'s pod (0: the room plays as one) and whether it is a head table."""
+    return _pods(state.rules.pod_tables, len(state.tables))[number - 1]
+
+
 def table_context(state: LiveNight, number: int) -> dict:
     """One table as every screen shows it: its phones, the TV and the host."""
     room = state.room
@@ -259,9 +275,11 @@ def table_context(state: LiveNight, number: int) -> dict:
     fuzzy = None
     if state.fuzzy_die_table() == number:
         fuzzy = state.fuzzy_die_holder or "the head table"
+    pod, is_head = pod_of(state, number)
     return {
         "number": number,
-        "is_head": number == 1,
+        "is_head": is_head,
+        "pod": pod,
         "set_number": state.room_set if room else None,
         "round_number": playing.round_number if playing else None,
         "pos": state.position(number),

@@ -131,6 +131,7 @@ def _duration(seconds: int) -> str:
 
 
 def _round_end(rules: HouseRules) -> str:
+    every = "every table of its pod" if rules.pod_tables else "every table"
     if rules.round_end is RoundEnd.TIMER:
         text = ("Only the clock's horn or the host's bell ends the round." if rules.play_seconds
                 else "Only the host's bell ends the round.")
@@ -138,10 +139,14 @@ def _round_end(rules: HouseRules) -> str:
         text = f"Each table plays until {_targets(rules)}."
     elif rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO:
         text = (f"The round ends when, at the head table, {_targets(rules)} or someone rolls a "
-                "bunco: the head table rings the bell for every table.")
+                f"bunco: the head table rings the bell for {every}.")
     else:
         text = (f"The round ends when, at the head table, {_targets(rules)}: the head table "
-                "rings the bell for every table.")
+                f"rings the bell for {every}.")
+    if rules.pod_tables and rules.round_end is not RoundEnd.EACH_TABLE:
+        text += (f" The room plays in pods of {rules.pod_tables} tables; the first table of "
+                 "each pod is its head table. The host's bell or horn ends the round "
+                 "everywhere.")
     if rules.play_seconds:
         text += (f" A clock runs: after {_duration(rules.play_seconds)} of play a horn ends "
                  "play at every table, as the bell does.")
@@ -219,7 +224,9 @@ def _moves(rules: HouseRules) -> str:
         layout = ("With 2 to 4 players everyone plays at one table on their own; with 5 to 11, "
                   "tables follow the Winning Moves layouts (tables of 2 or 3 play on their own) "
                   "and losers move on.")
-    return _join([_ROTATION[rules.rotation], partners, layout])
+    pods = ("You move only between the tables of your pod; prizes go over the whole room."
+            if rules.pod_tables else "")
+    return _join([_ROTATION[rules.rotation], partners, layout, pods])
 
 
 def _ghosts(rules: HouseRules) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import IllegalMove
 from .rules import FirstRoller, HouseRules, Partners, Rotation
-from .seating import uses_wm_layout, wm_shape
+from .seating import pods_of, uses_wm_layout, wm_shape
 from .table import Seat, TableSpec
 
 WINNERS, LOSERS, EVERYONE = "W", "L", "ALL"
@@ -97,9 +97,27 @@ def rotate(
     tables: Sequence[TableSpec],
     outcomes: Sequence[TableOutcome],
 ) -> list[TableSpec]:
-    """The next round's tables after every table's ``outcome``."""
+    """The next round's tables after every table's ``outcome``: in pods, each pod rotates on
+    its own, as a room of its tables, and keeps its table numbers."""
     if len(tables) != len(outcomes):
         raise IllegalMove("every table needs a result before anyone moves")
+    pods = pods_of(rules.pod_tables, len(tables))
+    if len(pods) == 1:
+        return _rotate_room(rules, tables, outcomes)
+    result: list[TableSpec] = []
+    for pod in pods:
+        moved = _rotate_room(rules, tables[pod.start:pod.stop], outcomes[pod.start:pod.stop])
+        result.extend(TableSpec(pod.start + spec.number, spec.seats, spec.individuals)
+                      for spec in moved)
+    return result
+
+
+def _rotate_room(
+    rules: HouseRules,
+    tables: Sequence[TableSpec],
+    outcomes: Sequence[TableOutcome],
+) -> list[TableSpec]:
+    """One room's (or pod's) next tables, numbered from 1."""
     # A ghost who took the chair of a player who left moves like that player: the layout is
     # the count of chairs.
     shape = [(len(t.seats), t.individuals) for t in tables]

@@ -239,6 +239,10 @@ class HouseRules:
     # host's bell).
     play_seconds: int = 0
     move_seconds: int = 0
+    # Pods (large events): the room splits into pods of this many tables, each with its own
+    # head table and bell; players move only within their pod; prizes go over the whole room.
+    # 0: one room, one head table.
+    pod_tables: int = 0
 
     def __post_init__(self) -> None:
         # Accept plain strings for the enumerated dimensions (HouseRules(rotation="none")).
@@ -318,6 +322,7 @@ _INT_BOUNDS = {
     "sets": (1, 10),
     "play_seconds": (0, 3600),
     "move_seconds": (0, 3600),
+    "pod_tables": (0, 500),
 }
 
 
@@ -402,6 +407,8 @@ def _validate(rules: HouseRules) -> None:
             raise RulesError(name, "must be a whole number")
         if not low <= value <= high:
             raise RulesError(name, f"must be between {low} and {high}, not {value}")
+    if rules.pod_tables == 1:
+        raise RulesError("pod_tables", "a pod has at least 2 tables (0: one room, no pods)")
     _validate_awards(rules.awards)
     _validate_awards(rules.set_awards, "set_awards")
 

@@ -47,6 +47,19 @@ def table_sizes(rules: HouseRules, player_count: int) -> list[tuple[int, bool]]:
     return [(4, False)] * (-(-player_count // 4))
 
 
+def pods_of(pod_tables: int, table_count: int) -> list[range]:
+    """The room's pods, as ranges of table indexes, head table first in each: ``pod_tables``
+    tables each (0: the whole room is one pod). A lone table left over joins the last pod
+    (a pod of one would have no one to move with); two or more make a smaller pod."""
+    if pod_tables < 2 or table_count <= pod_tables:
+        return [range(table_count)]
+    starts = list(range(0, table_count, pod_tables))
+    if table_count - starts[-1] == 1:
+        starts.pop()
+    ends = [*starts[1:], table_count]
+    return [range(a, b) for a, b in zip(starts, ends, strict=True)]
+
+
 def clean_names(names: Sequence[str]) -> list[str]:
     """Player names, trimmed; empty or repeated names are refused."""
     out: list[str] = []

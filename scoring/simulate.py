@@ -125,7 +125,6 @@ def _play_in_passes(room: RoomRound, dice: RandomDice, timer_ticks: int | None) 
     # The tables still playing; a finished table is dropped after each pass (a 2,000-player
     # night has 500 tables, most of them done long before the busiest one).
     active = [(i, t) for i, t in enumerate(room.tables) if t.phase is not done]
-    bell_rung = room.bell_rung
     while active:
         ticks += 1
         finished = False
@@ -140,12 +139,12 @@ def _play_in_passes(room: RoomRound, dice: RandomDice, timer_ticks: int | None) 
                 table.roll(faces[roll(index, table.rolls + 1)])
             if table.phase is done:
                 finished = True
-            if not bell_rung and table.rang_bell_for_room:
-                room.ring_bell()
-                bell_rung = finished = True  # the bell may have stopped other tables
+            if table.rang_bell_for_room and not room.pod_rung[room.pod_of[index]]:
+                room.ring_pod(room.pod_of[index])
+                finished = True  # the bell may have stopped other tables
         if ticks == timer_ticks and not room.bell_rung:
             room.ring_bell()
-            bell_rung = finished = True
+            finished = True
         if finished:
             active = [(i, t) for i, t in active if t.phase is not done]
     return ticks
@@ -163,24 +162,27 @@ def _play_table_by_table(room: RoomRound, dice: RandomDice, timer_ticks: int | N
     horn or their own end. Then the bell rings, and every table plays out what it still owes
     (the rest of a turn, extra rolls, a tie-break), again on its own. The buncos are put in
     the order the passes would have logged them, and the round lasts as many passes as the
-    busiest table made rolls."""
+    busiest table made rolls. In pods each pod is played so, one after another: until the
+    horn, nothing in one pod changes another."""
     tables = room.tables
     before = [t.rolls for t in tables]  # passes are counted from here (a fresh room: 0)
     play = _TablePlayer(room, dice, before)
     playing = _PLAYING
-    head = tables[0]
-    passes = timer_ticks if timer_ticks is not None else _NO_LIMIT
-    play.normal(head, 0, passes)
-    head_rang = head.phase is not playing and head.rang_bell_for_room and not room.bell_rung
-    if head_rang:
-        passes = head.rolls - before[0] - 1  # the others' passes before the head table's bell
-    for index in range(1, len(tables)):
-        play.normal(tables[index], index, passes)
-    if head_rang or any(t.phase is playing for t in tables):
-        room.ring_bell()  # the head table's bell, or the horn at the end of pass timer_ticks
-    for index, table in enumerate(tables):
-        if table.phase is not _DONE:
-            play.out(table, index)
+    for number, pod in enumerate(room.pods):  # each pod's bell is its own (one pod: the room)
+        head = tables[pod.start]
+        passes = timer_ticks if timer_ticks is not None else _NO_LIMIT
+        play.normal(head, pod.start, passes)
+        head_rang = (head.phase is not playing and head.rang_bell_for_room
+                     and not room.pod_rung[number])
+        if head_rang:
+            passes = head.rolls - before[pod.start] - 1  # the others' passes before its bell
+        for index in pod[1:]:
+            play.normal(tables[index], index, passes)
+        if head_rang or any(tables[i].phase is playing for i in pod):
+            room.ring_pod(number)  # the head table's bell, or the horn after pass timer_ticks
+        for index in pod:
+            if tables[index].phase is not _DONE:
+                play.out(tables[index], index)
     ticks = max([t.rolls - b for t, b in zip(tables, before, strict=True)])
     if timer_ticks is not None and ticks >= timer_ticks and not room.bell_rung:
         room.ring_bell()  # the horn sounds; nobody was still in normal play

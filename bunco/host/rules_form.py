@@ -82,6 +82,10 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
     "move_seconds": ("The clock: seconds to move before the next round",
                      "Counted from the horn; then the next round starts by itself (the host's "
                      "bell can start it sooner). 0: the host's bell starts every round.", {}),
+    "pod_tables": ("Pods: tables per pod",
+                   "For big rooms: 3 splits the room into pods of three tables, each with its "
+                   "own head table and bell; players move only within their pod; prizes go "
+                   "over the whole room. 0: one room, one head table.", {}),
     "seating": ("First seating", "",
                 {"random": "At random", "starred_sheets": "Starred sheets pick the head table"}),
     "fuzzy_die": ("Fuzzy die passes to each bunco roller", "", {}),

@@ -642,16 +642,27 @@
       o.connect(g); g.connect(audio.destination); o.start(t); o.stop(t + 1.2);
     });
   }
+  // A bell rings (and the phone dings) once for each bell it has not shown yet: the room's
+  // (the banner's bell id) and, in pods, the bell of this table's pod (its table's bell duty).
   var bellWatch = {
-    state: null,
+    shown: null,
     read: function () {
-      var b = document.getElementById("banner");
-      return b ? b.dataset.bell : "";
+      var out = [], b = document.getElementById("banner");
+      if (b && b.dataset.bell) out.push(b.dataset.bell);
+      var duty = document.querySelector(".table-live .bell-duty");
+      var t = duty && duty.closest(".table-live");
+      if (t) out.push("pod:" + t.dataset.set + "-" + t.dataset.round);
+      return out;
     },
-    before: function () { this.state = this.read(); },
+    before: function () {
+      if (this.shown) return;
+      this.shown = {};
+      this.read().forEach(function (k) { this.shown[k] = true; }, this);
+    },
     after: function () {
-      var now = this.read();
-      if (now && now !== this.state) { document.body.dataset.rang = now; ding(); }
+      var fresh = this.read().filter(function (k) { return !this.shown[k]; }, this);
+      fresh.forEach(function (k) { this.shown[k] = true; }, this);
+      if (fresh.length) { document.body.dataset.rang = fresh[0]; ding(); }
     }
   };
 

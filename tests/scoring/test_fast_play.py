@@ -101,7 +101,7 @@ def table_state(table: TableRound) -> dict:
 
 
 def room_state(room: RoomRound) -> dict:
-    return {"tables": [table_state(t) for t in room.tables], "bell": room.bell_rung,
+    return {"tables": [table_state(t) for t in room.tables], "bell": list(room.pod_rung),
             "buncos": list(room.bunco_log)}
 
 
@@ -198,7 +198,8 @@ def nights(draw):
     count = draw(st.integers(4, 23))
     rotation = draw(st.sampled_from([Rotation.CIRCULAR, Rotation.LADDER_DROP_ONE,
                                      Rotation.LADDER_HEAD_TO_BOTTOM]))
-    return rules.replace(rotation=rotation), count
+    pods = draw(st.sampled_from([0, 2, 3]))  # one room, or pods of two or three tables
+    return rules.replace(rotation=rotation, pod_tables=pods), count
 
 
 @settings(max_examples=150, deadline=None)
