@@ -110,6 +110,8 @@ def _banner(state: LiveNight) -> Banner:
         room = state.room
         n, s = room.round_number, state.room_set
         detail = BELL_DETAIL[state.rules.after_bell] if room.bell_rung else f"Roll for {n}s."
+        if len(room.pods) > 1 and not room.bell_rung:
+            detail += " Each pod's head table rings the bell for its pod."
         bell_id = f"{s}-{n}" if room.bell_rung else last_bell
         if state.paused:
             return Banner(phase, n, s, n, room.bell_rung, "Paused",

@@ -310,7 +310,7 @@ class HouseRules:
 
 # -- validation ------------------------------------------------------------------------------
 
-_INT_BOUNDS = {
+INT_BOUNDS = {  # each whole-number setting: (lowest, highest)
     "bunco_points": (1, 100),
     "mini_bunco_points": (0, 50),
     "low_bunco_points": (0, 50),
@@ -401,7 +401,7 @@ def _validate(rules: HouseRules) -> None:
         raise RulesError("name", "must not be empty")
     if len(rules.name) > 80:
         raise RulesError("name", "must be at most 80 characters")
-    for name, (low, high) in _INT_BOUNDS.items():
+    for name, (low, high) in INT_BOUNDS.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int):
             raise RulesError(name, "must be a whole number")

@@ -6,6 +6,7 @@ import dataclasses
 from enum import StrEnum
 
 from scoring import PRESETS, HouseRules
+from scoring.rules import INT_BOUNDS
 
 EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
     "points_per_hit": ("Points per die showing the round's number",
@@ -148,6 +149,7 @@ def rule_fields(rules: HouseRules) -> list[dict]:
             fields.append({"name": f.name, "label": label, "help": help_text, "kind": "bool",
                            "value": value})
         else:
+            low, high = INT_BOUNDS.get(f.name, (0, 200))
             fields.append({"name": f.name, "label": label, "help": help_text, "kind": "int",
-                           "value": value})
+                           "value": value, "min": low, "max": high})
     return fields

@@ -125,16 +125,20 @@
         var boxEl = el.closest("[data-pager-box]") || el, first = items[0].getBoundingClientRect();
         var bottom = boxEl.getBoundingClientRect().bottom
           - (parseFloat(getComputedStyle(boxEl).paddingBottom) || 0);
-        var cols = 0;
+        // Laid out whole, the items that end above the box's bottom fit: as many whole
+        // rows as that (a row as tall as its tallest item), and always one row.
+        var cols = 0, fit = 0;
         rowH = 0;
         for (var i = 0; i < n; i++) {
           var r = items[i].getBoundingClientRect();
           if (Math.abs(r.top - first.top) < 2) cols++;
+          if (r.bottom > bottom + 1) break;
+          fit = i + 1;
           rowH = Math.max(rowH, r.height);
         }
-        var gap = parseFloat(getComputedStyle(el).rowGap) || 0;
-        var rows = Math.max(1, Math.floor((bottom - first.top + gap) / (rowH + gap)));
-        per = Math.max(1, rows * Math.max(1, cols));
+        cols = Math.max(1, cols);
+        per = fit < n ? Math.max(cols, fit - fit % cols) : n;
+        if (!rowH) rowH = first.height;
       }
       var pages = Math.max(1, Math.ceil(n / per));
       st = this.lists[el.id] = {el: el, per: per, pages: pages, rowH: rowH,
@@ -156,19 +160,29 @@
         // The id the page's rule names; fragments carry it as data so they stay plain lists.
         if (!el.id) el.id = el.dataset.pages;
         var st = self.lists[el.id];
-        if (remeasure || !st || st.el !== el || self.grown(el, st)) st = self.measure(el);
-        // A label that appears (or goes) takes space from the list: measure again with it.
-        if (self.label(el, st)) self.label(el, st = self.measure(el));
+        if (remeasure || !st || st.el !== el || self.grown(el, st)) st = self.fit(el);
         self.rule(el.id, st.page * st.per + 1, (st.page + 1) * st.per);
       });
     },
-    label: function (el, st) {  // "Tables 13–24 of 100"; whether it appeared or went
+    // Measured without the "Tables 13-24 of 100" label first: when everything fits, there is
+    // no label (and a list that fits once its label goes never stays paged); when it does
+    // not, the label takes its space and the list is measured again with it.
+    fit: function (el) {
+      this.label(el, null);
+      var st = this.measure(el);
+      if (st.pages > 1) {
+        this.label(el, st);
+        st = this.measure(el);
+      }
+      this.label(el, st);
+      return st;
+    },
+    label: function (el, st) {  // "Tables 13–24 of 100", or nothing (st null: measuring)
       var n = el.children.length, label = document.querySelector("[data-pager-of='" + el.id + "']");
-      if (!label) return false;
-      var what = el.dataset.pagerLabel, was = label.textContent;
-      label.textContent = st.pages < 2 ? "" : (what ? what + " " : "")
+      if (!label) return;
+      var what = el.dataset.pagerLabel;
+      label.textContent = !st || st.pages < 2 ? "" : (what ? what + " " : "")
         + (st.page * st.per + 1) + "–" + Math.min(n, (st.page + 1) * st.per) + " of " + n;
-      return !was !== !label.textContent;
     },
     grown: function (el, st) {  // an item pushed since grew taller (a tie-break's note, say)
       for (var i = st.page * st.per; i < Math.min(el.children.length, (st.page + 1) * st.per); i++) {
@@ -181,8 +195,9 @@
       Object.keys(this.lists).forEach(function (id) {
         var st = self.lists[id];
         if (document.getElementById(id) !== st.el) return;
-        st = self.measure(st.el);
+        st = self.fit(st.el);
         st.page = (st.page + 1) % st.pages;
+        self.label(st.el, st);
       });
       this.apply();
     }
