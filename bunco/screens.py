@@ -448,7 +448,7 @@ def money(cents: int) -> str:
 
 def night_pot(night: Night, state: LiveNight) -> int:
     return pot_for(typed_cents=state.pot_cents, entry_fee_cents=state.entry_fee_cents,
-                   players=night.players.count())
+                   players=night.players.here().count())
 
 
 def final_awards(night: Night, state: LiveNight) -> list[dict]:

@@ -294,7 +294,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
         "pot_from_fees": screens.money(pot_for(typed_cents=None,
                                                entry_fee_cents=night.entry_fee_cents,
-                                               players=night.players.count())),
+                                               players=night.players.here().count())),
     })
 
 
