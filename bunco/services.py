@@ -32,7 +32,7 @@ from bunco.fold import (
 )
 from bunco.models import Night, Person, Player, ScoreEvent, TableLink
 from bunco.names import find, new_names
-from bunco.selectors import as_event, caught_up, folds, live_state
+from bunco.selectors import CheckIn, as_event, caught_up, check_in_status, folds, live_state
 from scoring import PRESETS, HouseRules, IllegalMove, RulesError, sample_names, seat_night
 from scoring.roll import check_dice, dice_for
 from scoring.seating import clean_names, draw_table, draws_tables, seat_drawn
@@ -653,21 +653,6 @@ def seats_swap(*, night: Night, first: str, second: str, key=None,
 
 # -- the desk: guests checking in at the door ---------------------------------------------------
 
-@dataclass
-class CheckIn:
-    """What the desk tells a guest: where they sit (``table``: the table drawn before the
-    seating, or their chair's table after it; ``seat`` once seated), or that they wait for a
-    chair; ``already``: they had checked in before (nothing changed)."""
-
-    player: Player
-    already: bool
-    table: int | None
-    seat: int | None
-    waiting: bool
-    seated: bool  # whether the room is seated (a drawn table may still change)
-    round_in_play: bool
-
-
 def _closes(state: LiveNight):
     return _when(state.check_in_closes)
 
@@ -701,15 +686,6 @@ def _desk_event(state: LiveNight, name: str, now, rng: random.Random, *,
     return {"kind": Kind.CHECKED_IN, "data": data}
 
 
-def _check_in_answer(player: Player, state: LiveNight, already: bool) -> CheckIn:
-    where = state.seat_of(player.name) if state.seated else None
-    table = where[0] if where else (None if state.seated else state.drawn.get(player.name))
-    return CheckIn(player=player, already=already, table=table,
-                   seat=where[1] + 1 if where else None,
-                   waiting=player.name in state.waiting, seated=state.seated,
-                   round_in_play=state.room is not None)
-
-
 @_refuse_on_domain_errors
 def player_check_in(*, night: Night, player: Player, now=None, key=None,
                     rng: random.Random | None = None) -> CheckIn:
@@ -734,7 +710,7 @@ def player_check_in(*, night: Night, player: Player, now=None, key=None,
 
     ack = _command(night=night, key=key, actor="the desk", build=build, also=arrived)
     player.refresh_from_db()
-    return _check_in_answer(player, ack.state, already=not ack.applied)
+    return check_in_status(player, ack.state, already=not ack.applied)
 
 
 @_refuse_on_domain_errors
@@ -762,7 +738,7 @@ def walk_in_check_in(*, night: Night, name: str, now=None, key=None,
 
     ack = _command(night=night, key=key, actor="the desk", also=add,
                    build=lambda state: _desk_event(state, clean, now, rng, new=True))
-    return _check_in_answer(made[0], ack.state, already=False)
+    return check_in_status(made[0], ack.state, already=False)
 
 
 @_refuse_on_domain_errors

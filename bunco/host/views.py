@@ -153,7 +153,10 @@ def _valid(form_class, request):
 
 @_host_command
 def host_players_add(request, night):
-    services.players_add(night=night, names=_valid(NamesForm, request)["players"])
+    data = _valid(NamesForm, request)
+    added = services.players_add(night=night, names=data["players"], expected=data["expected"])
+    if data["expected"]:
+        messages.success(request, f"{len(added):,} guests expected: they check in at the desk.")
 
 
 @_host_command
