@@ -18,7 +18,8 @@ from .qr import read_qr
 SHOTS = Path(os.environ.get("BUNCO_DESK_SHOTS", "/tmp/desk-shots"))
 LAPTOP = {"width": 1440, "height": 900}
 GUESTS = [f"{first} {last}" for last in ("Adams", "Baker", "Clark")
-          for first in ("Ann", "Ben", "Cleo", "Dana", "Eli", "Faye", "Gus", "Hana")]
+          for first in ("Ann", "Ben", "Cleo", "Dana", "Eli", "Faye", "Gus", "Hana")] + [
+    f"{first} Davis" for first in ("Ivy", "Jon", "Kim", "Lou", "Max", "Ned")]  # thirty
 
 
 class CheckInDesk(BrowserTestCase):
@@ -39,15 +40,15 @@ class CheckInDesk(BrowserTestCase):
         # The guest list, pasted as expected: nobody is here yet.
         host.fill("textarea[name=players]", "\n".join(GUESTS))
         host.get_by_role("button", name="Add as expected: they check in at the desk").click()
-        expect(host.get_by_text("24 guests expected")).to_be_visible()
-        expect(host.get_by_test_id("here-count")).to_have_text("(0 of 24 here)")
-        expect(host.get_by_test_id("not-here")).to_have_count(24)
+        expect(host.get_by_text("30 guests expected")).to_be_visible()
+        expect(host.get_by_test_id("here-count")).to_have_text("(0 of 30 here)")
+        expect(host.get_by_test_id("not-here")).to_have_count(30)
 
         # The cards: one per guest, each a QR code of the guest's own page on the LAN address.
         host.get_by_role("link", name="Guest cards to print").click()
         cards = host.get_by_test_id("guest-card")
-        expect(cards).to_have_count(24)
-        expect(host.locator(".guest-card img")).to_have_count(24)
+        expect(cards).to_have_count(30)
+        expect(host.locator(".guest-card img")).to_have_count(30)
         card = cards.filter(has_text="Faye Baker")
         expect(card).to_contain_text("Show this at the desk")
         expect(card).to_contain_text("Spring Gala")
@@ -58,6 +59,11 @@ class CheckInDesk(BrowserTestCase):
         host.emulate_media(media="print")
         expect(host.locator("nav.crumbs")).to_be_hidden()
         self.shot(host, "cards-print")
+        # Printed: ten cards to an A4 page, eight to a Letter page.
+        for paper, per_page in (("A4", 10), ("Letter", 8)):
+            pdf = host.pdf(format=paper)
+            pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+            assert pages == -(-len(GUESTS) // per_page), (paper, pages)
         host.emulate_media(media="screen")
         # The guest's phone opens the same link: their own page.
         phone = self.browser.new_context(viewport={"width": 360, "height": 740}).new_page()
@@ -76,7 +82,7 @@ class CheckInDesk(BrowserTestCase):
         expect(host.get_by_test_id("desk-seat")).to_have_text(f"Table {table}")
         expect(host.locator(".messages")).to_contain_text(
             f"Dana Clark is checked in: table {table}.")
-        expect(host.get_by_test_id("desk-count")).to_have_text("1 of 24 here")
+        expect(host.get_by_test_id("desk-count")).to_have_text("1 of 30 here")
         expect(box).to_be_focused()
         self.shot(host, "desk-checked-in")
 
@@ -91,7 +97,7 @@ class CheckInDesk(BrowserTestCase):
         box.press("Enter")
         expect(host.locator(".messages")).to_contain_text(
             re.compile(rf"Faye Baker is already checked in at \d\d:\d\d, table {table}\."))
-        expect(host.get_by_test_id("desk-count")).to_have_text("2 of 24 here")
+        expect(host.get_by_test_id("desk-count")).to_have_text("2 of 30 here")
 
         # A search page for the screenshot: some guests here, some not.
         box.fill("baker")
@@ -108,11 +114,11 @@ class CheckInDesk(BrowserTestCase):
         expect(host.locator(".messages")).to_contain_text(re.compile(
             r"Check-in closed at \d\d:\d\d: nobody more is checked in.*Reopen check-in"))
         assert Player.objects.get(name="Gus Adams").arrived_at is None
-        expect(host.get_by_test_id("desk-count")).to_have_text("2 of 24 here")
+        expect(host.get_by_test_id("desk-count")).to_have_text("2 of 30 here")
         self.shot(host, "desk-closed")
 
         # The host's players list says who is here.
         host.get_by_role("link", name="Back to Spring Gala").click()
-        expect(host.get_by_test_id("here-count")).to_have_text("(2 of 24 here)")
-        expect(host.get_by_test_id("not-here")).to_have_count(22)
+        expect(host.get_by_test_id("here-count")).to_have_text("(2 of 30 here)")
+        expect(host.get_by_test_id("not-here")).to_have_count(28)
         self.shot(host, "host-players")
