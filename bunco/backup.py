@@ -38,7 +38,9 @@ def night_file(night: Night) -> dict:
                   "roll_offs": night.roll_offs, "revealed": night.revealed,
                   "created_at": night.created_at.isoformat()},
         "players": [{"name": p.name, "position": p.position, "left_early": p.left_early,
-                     "device": p.device}
+                     "device": p.device, "expected": p.expected,
+                     "arrived_at": p.arrived_at.isoformat() if p.arrived_at else None,
+                     "drawn_table": p.drawn_table}
                     for p in night.players.order_by("position", "pk")],
         "events": [{**{f: _plain(getattr(e, f)) for f in EVENT_FIELDS},
                     "created_at": e.created_at.isoformat()} for e in events],

@@ -48,6 +48,8 @@ class Kind(StrEnum):
     CLAIMED = "claimed"  # a phone picked a player's name (the phone's hash)
     RELEASED = "released"  # the host freed a player's name for another phone
     BREAK = "break"  # between rounds: minutes and when it ends (epoch ms); 0 minutes ends it
+    CHECKED_IN = "checked_in"  # a guest at the desk: the table drawn, or the ghost's chair taken
+    DESK = "desk"  # when the desk stops checking guests in (ISO time; none: open)
 
 
 #: The set number a practice round is played under (real sets count from 1).
@@ -56,8 +58,9 @@ PRACTICE_SET = 0
 CORRECTABLE = frozenset({Kind.ROLL, Kind.FINISH, Kind.BELL})
 #: Between-round events that a reopened round takes back with it: a break.
 REOPEN_TAKES = frozenset({Kind.BREAK})
-#: Who holds which phone: recorded in the log, but no screen shows it.
-QUIET_KINDS = frozenset({Kind.CLAIMED, Kind.RELEASED})
+#: Recorded in the log, but no screen shows them: who holds which phone, the desk's closing
+#: time, a guest checked in (one who takes a ghost's chair changes the room, and says so).
+QUIET_KINDS = frozenset({Kind.CLAIMED, Kind.RELEASED, Kind.CHECKED_IN, Kind.DESK})
 #: Commands made at a table: each moves the table's position on by one.
 TABLE_KINDS = frozenset({Kind.ROLL, Kind.FINISH})
 
@@ -133,8 +136,16 @@ class LiveNight:
         self.rules = rules
         self.entry_fee_cents = entry_fee_cents
         self.pot_cents = pot_cents
-        self.roster: list[str] = []  # everyone checked in, in order
+        self.roster: list[str] = []  # everyone on the list, in order
         self.left: set[str] = set()
+        # The desk: pre-registered guests not here yet, the table each guest drew at the door
+        # (before the seating), guests who came after it and wait for a chair, and when the
+        # desk closes (ISO time, for the services: the fold has no clock).
+        self.expected: set[str] = set()
+        self.drawn: dict[str, int] = {}
+        self.waiting: list[str] = []
+        self.check_in_closes: str | None = None
+        self.checkpoint_desk: tuple = ()  # the roster and the desk as the latest round started
         self.roll_offs: dict[str, str] = {}
         self.splits: set[str] = set()  # tied prizes the tied players chose to split
         self.revealed = 0
@@ -253,6 +264,10 @@ class LiveNight:
         where = self.seat_of(holder) if holder else None
         return where[0] if where else (1 if holder is None else None)
 
+    def here(self) -> list[str]:
+        """Everyone on the list who has arrived, in order."""
+        return [n for n in self.roster if n not in self.expected]
+
     def next_ghost(self) -> str | None:
         """The chair a late arrival takes: the first ghost in table order."""
         return next((s.name for t in self.tables for s in t.seats if s.ghost), None)
@@ -363,6 +378,12 @@ class LiveNight:
         new = LiveNight(self.rules, name=self.name, rules_id=self.rules_id,
                         entry_fee_cents=self.entry_fee_cents, pot_cents=self.pot_cents)
         new.roster, new.left = list(self.roster), set(self.left)
+        new.check_in_closes = self.check_in_closes
+        if self.checkpoint_desk:  # a check-in during the round is replayed with it
+            roster, expected, drawn, waiting = self.checkpoint_desk
+            new.roster, new.expected = list(roster), set(expected)
+            new.drawn, new.waiting = dict(drawn), list(waiting)
+            new.checkpoint_desk = self.checkpoint_desk
         new.roll_offs, new.revealed = dict(self.roll_offs), self.revealed
         new.splits = set(self.splits)
         new.practices = self.practices
@@ -466,6 +487,8 @@ class LiveNight:
                 raise IllegalMove(f"{name} is already checked in")
             taken.add(name)
         self.roster.extend(event.data["names"])
+        if event.data.get("expected"):  # pre-registered: they check in at the desk
+            self.expected.update(event.data["names"])
 
     def _on_removed(self, event: Event) -> None:
         if self.seated:
@@ -474,11 +497,14 @@ class LiveNight:
         if name not in self.roster:
             raise IllegalMove(f"{name} is not checked in")
         self.roster.remove(name)
+        self.expected.discard(name)
+        self.drawn.pop(name, None)
 
     def _on_seated(self, event: Event) -> None:
         if self.started or self.ended:
             raise IllegalMove("seats can only change before the first round starts")
         self.night = Night.from_tables(self.rules, tables_from_data(event.data["tables"]))
+        self.waiting = [n for n in self.waiting if n not in self.night.stats]
         self._room_changed(event)
 
     def _on_round_started(self, event: Event) -> None:
@@ -496,6 +522,8 @@ class LiveNight:
         # A replay starts from a copy of the checkpoint, so this copy is the same night.
         self.checkpoint = self.night.copy()
         self.checkpoint_bunco = self.last_bunco
+        self.checkpoint_desk = (list(self.roster), set(self.expected), dict(self.drawn),
+                                list(self.waiting))
         self.round_events = [event]
         self.rolls = []
         self.room_set = PRACTICE_SET if practice else self.night.set_number
@@ -594,11 +622,53 @@ class LiveNight:
         return self.night
 
     def _on_arrived(self, event: Event) -> None:
-        self._between_rounds().substitute(event.data["ghost"], Seat(event.data["name"]))
-        self.roster.append(event.data["name"])
+        name = event.data["name"]
+        if name in self.expected:
+            raise IllegalMove(f"{name} is expected: they check in at the desk")
+        self._between_rounds().substitute(event.data["ghost"], Seat(name))
+        if name in self.waiting:  # checked in earlier, waiting for a chair
+            self.waiting.remove(name)
+        else:
+            self.roster.append(name)
         self._room_changed(event)
 
+    def _on_checked_in(self, event: Event) -> None:
+        """A guest at the desk: a pre-registered one (``new``: a walk-in, added to the list).
+        Before the seating they draw a table (``table``); after it they take a ghost's chair
+        (``ghost``) or, with none free or a round in play, wait for one."""
+        data = event.data
+        name = data["name"]
+        if data.get("new"):
+            if name in self.roster:
+                raise IllegalMove(f"{name} is already on tonight's list")
+        elif name not in self.expected:
+            raise IllegalMove(f"{name} is not expected at the desk" if name not in self.roster
+                              else f"{name} has already checked in")
+        if self.ended:
+            raise IllegalMove("the night has ended")
+        ghost, table = data.get("ghost"), data.get("table")
+        if table is not None and self.seated:
+            raise IllegalMove("the room is seated: no more tables are drawn")
+        if ghost:
+            self._between_rounds().substitute(ghost, Seat(name))
+        if table is not None:
+            self.drawn[name] = int(table)
+        if data.get("new"):
+            self.roster.append(name)
+        self.expected.discard(name)
+        if self.seated and not ghost:
+            self.waiting.append(name)
+        if ghost:
+            self._room_changed(event)
+
+    def _on_desk(self, event: Event) -> None:
+        self.check_in_closes = event.data.get("closes_at") or None
+
     def _on_left(self, event: Event) -> None:
+        if event.data["name"] in self.waiting:  # never had a chair: nobody takes it
+            self.waiting.remove(event.data["name"])
+            self.left.add(event.data["name"])
+            return
         night = self._between_rounds()
         night.substitute(event.data["name"], Seat(event.data["ghost"], ghost=True))
         self.left.add(event.data["name"])
@@ -625,12 +695,15 @@ class LiveNight:
 
     def _on_renamed(self, event: Event) -> None:
         old, new = event.data["old"], event.data["new"]
-        if self.night is None:
+        if self.night is None or (old not in self.night.stats and old in self.roster):
+            # not seated yet, or not here yet
             if old not in self.roster:
                 raise IllegalMove(f"nobody called {old} is checked in")
             self.roster[self.roster.index(old)] = new
+            self._rename_at_desk(old, new)
             return
         self.night.rename(old, new)
+        self._rename_at_desk(old, new)
         if self.room is not None:
             self.room.rename(old, new)
         for entry in self.rolls:
@@ -641,6 +714,13 @@ class LiveNight:
         self.roster = [new if n == old else n for n in self.roster]
         self.left = {new if n == old else n for n in self.left}
         self._room_changed(event)
+
+    def _rename_at_desk(self, old: str, new: str) -> None:
+        if old in self.expected:
+            self.expected = (self.expected - {old}) | {new}
+        if old in self.drawn:
+            self.drawn[new] = self.drawn.pop(old)
+        self.waiting = [new if n == old else n for n in self.waiting]
 
     def _on_paused(self, event: Event) -> None:
         self._playing()

@@ -51,6 +51,8 @@ class Night(models.Model):
     roll_offs = models.JSONField(default=dict, blank=True,
                                  help_text="prize category -> winner of its roll-off")
     revealed = models.PositiveSmallIntegerField(default=0, help_text="prizes shown on the TV")
+    check_in_closes_at = models.DateTimeField(
+        null=True, blank=True, help_text="after this the desk checks nobody in (the log's copy)")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = NightQuerySet.as_manager()
@@ -69,7 +71,7 @@ class Night(models.Model):
     def pot(self) -> int:
         """The pot in cents: the amount the host typed, or the entry fee of every player."""
         return pot_for(typed_cents=self.pot_cents, entry_fee_cents=self.entry_fee_cents,
-                       players=self.players.count())
+                       players=self.players.here().count())
 
 
 class Person(models.Model):
@@ -86,6 +88,15 @@ class Person(models.Model):
         return self.name
 
 
+class PlayerQuerySet(models.QuerySet):
+    def here(self):
+        """Players who have arrived (everyone but pre-registered guests not checked in)."""
+        return self.filter(arrived_at__isnull=False)
+
+    def not_here(self):
+        return self.filter(arrived_at__isnull=True)
+
+
 class Player(models.Model):
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="players")
     person = models.ForeignKey(Person, on_delete=models.SET_NULL, null=True, blank=True,
@@ -96,6 +107,14 @@ class Player(models.Model):
     left_early = models.BooleanField(default=False, help_text="a ghost took their chair")
     device = models.CharField(max_length=64, blank=True,
                               help_text="the phone that claimed this player (its secret's hash)")
+    expected = models.BooleanField(
+        default=False, help_text="pre-registered: checks in at the desk with a printed card")
+    arrived_at = models.DateTimeField(
+        null=True, blank=True, help_text="when they checked in; empty: expected, not here yet")
+    drawn_table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the table drawn at the desk before the seating")
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["position", "id"]

@@ -468,7 +468,7 @@ def money(cents: int) -> str:
 
 def night_pot(night: Night, state: LiveNight) -> int:
     return pot_for(typed_cents=state.pot_cents, entry_fee_cents=state.entry_fee_cents,
-                   players=night.players.count())
+                   players=night.players.here().count())
 
 
 def final_awards(night: Night, state: LiveNight) -> list[dict]:
@@ -611,7 +611,8 @@ def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None =
         tables.append({"number": n, "html": render_table(state, n),
                        "path": reverse("table", args=[link.token]) if link else ""})
     everyone = list(night.players.all())
-    count = len(everyone)
+    listed = len(everyone)
+    count = sum(1 for p in everyone if p.arrived_at)  # pre-registered guests not here yet aside
     search = search_text(query.get("q"))
     found = matching(everyone, search) if search else everyone
     players, players_page = paginate(found, query, "players", HOST_PLAYERS_PER_PAGE)
@@ -621,10 +622,15 @@ def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None =
         note = f"These rules seat {low} to {high} players; {count} checked in."
     else:
         note = f"{count} players are ready to be seated."
+    if count < listed:
+        note += (f" The {listed - count:,} not here yet are left out; if they come later they "
+                 "check in at the desk and take a ghost's chair.")
     room = host_room(night, state)
     return {
         "night": night, "rules": rules, "phase": state.phase, "players": players,
-        "players_page": players_page, "search": search, "players_count": count,
+        "players_page": players_page, "search": search, "players_count": listed,
+        "here_count": count, "not_here": listed - count,
+        "expected_count": sum(1 for p in everyone if p.expected),
         "fee": money(state.entry_fee_cents), "tables": tables, "tables_page": tables_page,
         "banner": round_banner(state), "room": room, "awards": room["awards"],
         "ties": list(pending_ties(night, state).values()),

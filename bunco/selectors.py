@@ -10,6 +10,7 @@ an event; nothing holds a lock across the whole room.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 from bunco.fold import Event, LiveNight, fold
 from bunco.models import Night, Player, ScoreEvent, TableLink
@@ -123,3 +124,27 @@ def night_by_tv_code(code: str) -> Night | None:
 def current_night() -> Night | None:
     """The night a guest who scans the start QR code means: the latest one not finished."""
     return Night.objects.open().first()
+
+
+@dataclass
+class CheckIn:
+    """What the desk tells a guest: where they sit (``table``: the table drawn before the
+    seating, or their chair's table after it; ``seat`` once seated), or that they wait for a
+    chair; ``already``: they had checked in before (nothing changed)."""
+
+    player: Player
+    already: bool
+    table: int | None
+    seat: int | None
+    waiting: bool
+    seated: bool  # whether the room is seated (before, a drawn table may still change)
+    round_in_play: bool
+
+
+def check_in_status(player: Player, state: LiveNight, already: bool = False) -> CheckIn:
+    where = state.seat_of(player.name) if state.seated else None
+    table = where[0] if where else (None if state.seated else state.drawn.get(player.name))
+    return CheckIn(player=player, already=already, table=table,
+                   seat=where[1] + 1 if where else None,
+                   waiting=player.name in state.waiting, seated=state.seated,
+                   round_in_play=state.room is not None)

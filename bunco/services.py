@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from bunco import backup, broadcast
@@ -31,10 +32,10 @@ from bunco.fold import (
 )
 from bunco.models import Night, Person, Player, ScoreEvent, TableLink
 from bunco.names import find, new_names
-from bunco.selectors import as_event, caught_up, folds, live_state
+from bunco.selectors import CheckIn, as_event, caught_up, check_in_status, folds, live_state
 from scoring import PRESETS, HouseRules, IllegalMove, RulesError, sample_names, seat_night
 from scoring.roll import check_dice, dice_for
-from scoring.seating import clean_names
+from scoring.seating import clean_names, draw_table, draws_tables, seat_drawn
 
 
 class CommandRefused(Exception):
@@ -94,6 +95,8 @@ def _projection(kind: str, state: LiveNight) -> dict:
         return {"roll_offs": state.roll_offs}
     if kind == Kind.REVEALED:
         return {"revealed": state.revealed}
+    if kind == Kind.DESK:
+        return {"check_in_closes_at": _when(state.check_in_closes)}
     return {}
 
 
@@ -267,7 +270,7 @@ def awards_update(*, night: Night, awards: list[dict], award_ties: str,
 @_refuse_on_domain_errors
 def night_again(*, night: Night) -> Night:
     """A new night with the last one's players and rules."""
-    names = [p.name for p in night.players.all()]
+    names = [p.name for p in night.players.here()]
     return night_create(name=f"{night.name} (next)", rules_id=night.rules_id,
                         rules=night.rules, entry_fee_cents=night.entry_fee_cents,
                         player_names=names)
@@ -287,10 +290,12 @@ PASTE_CHUNK = 250
 
 
 @_refuse_on_domain_errors
-def players_add(*, night: Night, names: Sequence[str]) -> list[Player]:
-    """Check players in (a pasted list, one name a line). Before the seating only. The whole
-    list is checked first; then the rows are written in bulk, a few hundred a transaction,
-    so even a charity night's roster holds the write lock only briefly at a time."""
+def players_add(*, night: Night, names: Sequence[str], expected: bool = False) -> list[Player]:
+    """Check players in (a pasted list, one name a line), or with ``expected`` list
+    pre-registered guests who check in at the desk when they come. Before the seating only.
+    The whole list is checked first; then the rows are written in bulk, a few hundred a
+    transaction, so even a charity night's roster holds the write lock only briefly at a
+    time."""
     typed = [n for n in names if n.strip()]
     if len(typed) > MAX_PASTE:
         raise CommandRefused(f"that is {len(typed):,} names; paste at most {MAX_PASTE:,} at a "
@@ -303,6 +308,7 @@ def players_add(*, night: Night, names: Sequence[str]) -> list[Player]:
             f"these house rules seat at most {most:,} players: {len(existing):,} are checked "
             f"in, so {len(cleaned):,} more is too many; nothing was added")
     known = known_people(cleaned)  # read before the write lock is taken
+    arrived_at = None if expected else timezone.now()
     created: list[Player] = []
     for start in range(0, len(cleaned), PASTE_CHUNK):
         chunk = cleaned[start:start + PASTE_CHUNK]
@@ -311,11 +317,13 @@ def players_add(*, night: Night, names: Sequence[str]) -> list[Player]:
         def rows(_event, chunk=chunk, offset=offset):
             people = {**known, **new_people([n for n in chunk if n not in known])}
             created.extend(Player.objects.bulk_create([
-                Player(night=night, name=n, position=offset + i, person=people[n])
+                Player(night=night, name=n, position=offset + i, person=people[n],
+                       expected=expected, arrived_at=arrived_at)
                 for i, n in enumerate(chunk)]))
 
-        _command(night=night, key=None, actor="host",
-                 build=_simple(Kind.ADDED, data={"names": chunk}), also=rows)
+        data = {"names": chunk, "expected": True} if expected else {"names": chunk}
+        _command(night=night, key=None, actor="host", build=_simple(Kind.ADDED, data=data),
+                 also=rows)
     return created
 
 
@@ -443,8 +451,15 @@ def player_release(*, night: Night, player: Player, device: str | None = None,
 
 @_refuse_on_domain_errors
 def player_arrive(*, night: Night, name: str, key=None) -> Player:
-    """A late arrival takes a ghost's chair from the next round on."""
-    if not live_state(night).seated:
+    """A late arrival takes a ghost's chair from the next round on. A pre-registered guest's
+    name checks them in, as the desk does."""
+    state = live_state(night)
+    expected = find(state.expected, name or "")
+    if expected is not None:
+        guest = night.players.get(name=expected)
+        player_check_in(night=night, player=guest)
+        return guest
+    if not state.seated:
         (player,) = players_add(night=night, names=[name])
         return player
     existing = list(night.players.values_list("name", flat=True))
@@ -582,18 +597,28 @@ def break_end(*, night: Night, key=None) -> Ack:
 @_refuse_on_domain_errors
 def night_seat(*, night: Night, key=None, actor: str = "host",
                rng: random.Random | None = None) -> ScoreEvent:
-    """Seat everyone at random (or by the starred-sheets draw); ghosts fill the gaps."""
-    names = list(night.players.values_list("name", flat=True))
-    rules = night.rules
-    rules.check_player_count(len(names))
-    tables = seat_night(rules, names, rng or random.Random())
+    """Seat everyone who is here at random (or by the starred-sheets draw); ghosts fill the
+    gaps. Guests who drew a table at the desk keep it where they can (``seat_drawn``);
+    pre-registered guests who have not come are left out (they can still check in later and
+    take a ghost's chair)."""
+    rng = rng or random.Random()
+    made: list = []
+
+    def build(state: LiveNight) -> dict:
+        names = state.here()
+        state.rules.check_player_count(len(names))
+        here = set(names)
+        drawn = {n: t for n, t in state.drawn.items() if n in here}
+        tables = (seat_drawn(state.rules, names, drawn, rng) if drawn
+                  else seat_night(state.rules, names, rng))
+        made[:] = tables
+        return {"kind": Kind.SEATED, "data": {"tables": tables_to_data(tables)}}
 
     def links(_row):  # the links exist before anyone is told about the seating
-        for number in range(1, len(tables) + 1):
+        for number in range(1, len(made) + 1):
             TableLink.objects.get_or_create(night=night, number=number)
 
-    return _command(night=night, key=key, actor=actor, also=links, build=_simple(
-        Kind.SEATED, data={"tables": tables_to_data(tables)})).row
+    return _command(night=night, key=key, actor=actor, also=links, build=build).row
 
 
 @_refuse_on_domain_errors
@@ -624,6 +649,134 @@ def seats_swap(*, night: Night, first: str, second: str, key=None,
         return {"kind": Kind.SEATED, "data": {"tables": data}}
 
     return _command(night=night, key=key, actor=actor, build=build).row
+
+
+# -- the desk: guests checking in at the door ---------------------------------------------------
+
+def _closes(state: LiveNight):
+    return _when(state.check_in_closes)
+
+
+def check_in_closed_message(closes_at) -> str:
+    at = timezone.localtime(closes_at).strftime("%H:%M")
+    return (f"Check-in closed at {at}: nobody more is checked in. To let guests in again, "
+            "press “Reopen check-in” on the desk page (or set a later closing time).")
+
+
+def _desk_event(state: LiveNight, name: str, now, rng: random.Random, *,
+                new: bool = False) -> dict:
+    """A guest's check-in: before the seating they draw a table (when the rules seat tables
+    of four at random); after it they take the first ghost's chair, or wait for one."""
+    closes = _closes(state)
+    if closes is not None and now >= closes:
+        raise IllegalMove(check_in_closed_message(closes))
+    if state.ended:
+        raise IllegalMove("the night has ended: nobody more is checked in")
+    data: dict = {"name": name, "at": now.isoformat()}
+    if new:
+        data["new"] = True
+    if not state.seated:
+        listed = len(state.roster) + (1 if new else 0)
+        if draws_tables(state.rules, listed):
+            data["table"] = draw_table(list(state.drawn.values()), listed, rng)
+    elif state.room is None:
+        ghost = state.next_ghost()
+        if ghost is not None:
+            data["ghost"] = ghost
+    return {"kind": Kind.CHECKED_IN, "data": data}
+
+
+@_refuse_on_domain_errors
+def player_check_in(*, night: Night, player: Player, now=None, key=None,
+                    rng: random.Random | None = None) -> CheckIn:
+    """A pre-registered guest at the desk. Checking in twice is harmless: the second time is
+    answered with the first (``already``) and changes nothing."""
+    now = now or timezone.now()
+    rng = rng or random.SystemRandom()
+
+    def build(state: LiveNight) -> dict | Ack:
+        name = Player.objects.filter(pk=player.pk, night=night).values_list(
+            "name", flat=True).first()
+        if name is None:
+            raise IllegalMove("that guest is not on tonight's list")
+        if name not in state.expected:
+            return Ack(None, applied=False, state=state, duplicate=True)
+        return _desk_event(state, name, now, rng)
+
+    def arrived(row):
+        player.arrived_at, player.drawn_table = now, row.data.get("table")
+        Player.objects.filter(pk=player.pk).update(arrived_at=now,
+                                                   drawn_table=player.drawn_table)
+
+    ack = _command(night=night, key=key, actor="the desk", build=build, also=arrived)
+    player.refresh_from_db()
+    return check_in_status(player, ack.state, already=not ack.applied)
+
+
+@_refuse_on_domain_errors
+def walk_in_check_in(*, night: Night, name: str, now=None, key=None,
+                     rng: random.Random | None = None) -> CheckIn:
+    """A guest who is not on the list, added and checked in at the desk at once."""
+    now = now or timezone.now()
+    rng = rng or random.SystemRandom()
+    existing = list(night.players.values_list("name", flat=True))
+    try:
+        (clean,) = _new_names(existing, [name])
+    except RulesError as exc:
+        raise CommandRefused(str(exc).removeprefix("players: ")) from None
+    most = night.rules.player_limits[1]
+    if len(existing) + 1 > most:
+        raise CommandRefused(f"these house rules seat at most {most:,} players, and "
+                             f"{len(existing):,} are on the list")
+    person = person_for(clean)
+    made: list[Player] = []
+
+    def add(row):
+        made.append(Player.objects.create(
+            night=night, name=clean, position=len(existing), person=person, arrived_at=now,
+            drawn_table=row.data.get("table")))
+
+    ack = _command(night=night, key=key, actor="the desk", also=add,
+                   build=lambda state: _desk_event(state, clean, now, rng, new=True))
+    return check_in_status(made[0], ack.state, already=False)
+
+
+@_refuse_on_domain_errors
+def waiting_seat(*, night: Night) -> list[str]:
+    """Guests who checked in after the seating and wait for a chair take the free ghosts'
+    chairs, in the order they came (between rounds). Returns who was seated."""
+    seated: list[str] = []
+    while True:
+        def build(state: LiveNight) -> dict | Ack:
+            if not state.waiting:
+                return Ack(None, applied=False, state=state, duplicate=True)
+            if state.room is not None:
+                raise IllegalMove("wait for this round to end: guests take a ghost's chair "
+                                  "between rounds")
+            ghost = state.next_ghost()
+            if ghost is None:
+                return Ack(None, applied=False, state=state, duplicate=True)
+            return {"kind": Kind.ARRIVED, "data": {"name": state.waiting[0], "ghost": ghost}}
+
+        ack = _command(night=night, key=None, actor="host", build=build)
+        if not ack.applied:
+            break
+        seated.append(ack.row.data["name"])
+    if not seated:
+        state = live_state(night)
+        if state.waiting:
+            raise CommandRefused("no ghost's chair is free: every chair has a player. A chair "
+                                 "frees up when a player goes home.")
+        raise CommandRefused("nobody is waiting for a chair")
+    return seated
+
+
+@_refuse_on_domain_errors
+def check_in_close(*, night: Night, closes_at, key=None) -> Night:
+    """When the desk stops checking guests in (an aware datetime), or None to reopen it."""
+    _command(night=night, key=key, actor="host", build=_simple(Kind.DESK, data={
+        "closes_at": closes_at.isoformat() if closes_at is not None else None}))
+    return night
 
 
 # -- running the night --------------------------------------------------------------------------
@@ -1010,7 +1163,13 @@ def night_restore(*, data) -> Night:
                    left_early=bool(p.get("left_early")),
                    # the phone that claimed the player (a hash), as the log's claims say
                    device=p["device"] if isinstance(p.get("device"), str)
-                   and len(p["device"]) <= 64 else "")
+                   and len(p["device"]) <= 64 else "",
+                   # the desk: a file from before it had every player here
+                   expected=p.get("expected") is True,
+                   arrived_at=_when(p.get("arrived_at")) if "arrived_at" in p
+                   else timezone.now(),
+                   drawn_table=p["drawn_table"] if isinstance(p.get("drawn_table"), int)
+                   and 0 < p["drawn_table"] < 10_000 else None)
             for i, (n, p) in enumerate(zip(names, players, strict=True))])
         TableLink.objects.bulk_create([TableLink(night=night, number=n)
                                        for n in range(1, len(state.tables) + 1)])

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import path
 
 from bunco import views as core_views
+from bunco.host import desk
 from bunco.host import views as host
 from bunco.tv import views as tv
 from tables import views as phones
@@ -34,6 +35,14 @@ urlpatterns = [
          name="host_player_rename"),
     path("host/nights/<int:pk>/players/<int:player_pk>/release/", host.host_player_release,
          name="host_player_release"),
+    path("host/nights/<int:pk>/desk/", desk.host_desk, name="host_desk"),
+    path("host/nights/<int:pk>/desk/find/", desk.host_desk_find, name="host_desk_find"),
+    path("host/nights/<int:pk>/desk/check-in/<int:player_pk>/", desk.host_desk_check_in,
+         name="host_desk_check_in"),
+    path("host/nights/<int:pk>/desk/walk-in/", desk.host_desk_walk_in, name="host_desk_walk_in"),
+    path("host/nights/<int:pk>/desk/waiting/", desk.host_desk_waiting, name="host_desk_waiting"),
+    path("host/nights/<int:pk>/desk/close/", desk.host_desk_close, name="host_desk_close"),
+    path("host/nights/<int:pk>/cards/", desk.host_cards, name="host_cards"),
     path("host/nights/<int:pk>/pause/", host.host_pause, name="host_pause"),
     path("host/nights/<int:pk>/break/", host.host_break, name="host_break"),
     path("host/nights/<int:pk>/sheet/", host.host_sheet, name="host_sheet"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .errors import RulesError
 from .rules import HouseRules, Layout, Seating
@@ -93,14 +93,17 @@ def ghost_names(count: int, taken: Sequence[str]) -> list[str]:
     return names
 
 
-def _ghost_chairs(sizes: list[tuple[int, bool]], ghosts: int) -> set[tuple[int, int]]:
-    """Where ghosts sit: from the last table up, one a table, never two on one team and
-    never in the scorekeeper's chair (seat 0)."""
+def _ghost_chairs(sizes: list[tuple[int, bool]], ghosts: int,
+                  order: Sequence[int] | None = None) -> set[tuple[int, int]]:
+    """Where ghosts sit: from the last table up (or in the table ``order`` given, first
+    first), one a table, never two on one team and never in the scorekeeper's chair (seat 0)."""
     chairs: set[tuple[int, int]] = set()
     team_tables = [t for t, (size, individuals) in enumerate(sizes) if not individuals]
+    tables = ([t for t in order if t in team_tables] if order is not None
+              else list(reversed(team_tables)))
     preferred_seats = (3, 2)  # seat 3 is on team 1, seat 2 on team 0
     for seat in preferred_seats:
-        for t in reversed(team_tables):
+        for t in tables:
             if len(chairs) == ghosts:
                 return chairs
             chairs.add((t, seat))
@@ -128,6 +131,103 @@ def seat_night(rules: HouseRules, names: Sequence[str], rng: random.Random) -> l
     people = iter(order)
     tables = []
     for t, (size, individuals) in enumerate(sizes):
+        seats = tuple(
+            Seat(next(spare), ghost=True) if (t, s) in ghosts else Seat(next(people))
+            for s in range(size)
+        )
+        tables.append(TableSpec(number=t + 1, seats=seats, individuals=individuals))
+    return tables
+
+
+# -- a draw at the door ---------------------------------------------------------------------------
+#
+# At a big night guests check in at a desk before the room is seated, and each draws a table
+# there and then (like drawing a chair's card from a hat). When the host seats the room, the
+# guests who came keep their drawn table where they can; the tables a no-show left nearly empty
+# are closed and their guests fill the others, so the room is again tables 1..k with ghosts only
+# where ``seat_night`` would put them.
+
+CHAIRS = 4
+
+
+def draws_tables(rules: HouseRules, player_count: int) -> bool:
+    """Whether guests draw a table at the door for a night of ``player_count``: only when the
+    room is tables of four seated at random. One Table Bunco, the Winning Moves layouts for
+    5-11 players and the starred-sheets draw for the head table seat as they always do."""
+    return (rules.layout is not Layout.ONE_TABLE and rules.seating is Seating.RANDOM
+            and not uses_wm_layout(rules, player_count))
+
+
+def planned_tables(expected: int) -> int:
+    """How many tables of four a list of ``expected`` guests needs."""
+    return max(1, -(-expected // CHAIRS))
+
+
+def draw_table(drawn: Sequence[int], expected: int, rng: random.Random) -> int:
+    """The table the next guest draws: one of the free chairs of the planned tables, at
+    random (a table with more free chairs is likelier, as a chair's card from a hat). ``drawn``
+    is the table every guest before drew. When every planned chair is taken (more came than
+    were expected) the next table opens."""
+    filled: dict[int, int] = {}
+    for number in drawn:
+        filled[number] = filled.get(number, 0) + 1
+    tables = planned_tables(expected)
+    chairs = [n for n in range(1, tables + 1) for _ in range(CHAIRS - filled.get(n, 0))]
+    if chairs:
+        return rng.choice(chairs)
+    return next(n for n in range(tables + 1, tables + len(drawn) + 2)
+                if filled.get(n, 0) < CHAIRS)
+
+
+def seat_drawn(rules: HouseRules, names: Sequence[str], drawn: Mapping[str, int],
+               rng: random.Random) -> list[TableSpec]:
+    """The first round's tables for the guests who came (``names``), keeping each at the
+    table they drew (``drawn``: name -> table) where they can. The room needs as many tables
+    as ``seat_night`` would give this count: the fullest drawn tables are kept (the fewest
+    guests move), the least-filled are closed and their guests (and anyone who drew nothing)
+    fill the free chairs at random. Kept tables numbered within 1..k keep their number; the
+    rest take the numbers left free. Ghosts sit at the least-filled tables, in the chairs
+    ``seat_night`` gives them. Rules that do not draw (``draws_tables``) seat as
+    ``seat_night`` does."""
+    players = clean_names(names)
+    if not draws_tables(rules, len(players)):
+        return seat_night(rules, players, rng)
+    sizes = table_sizes(rules, len(players))
+    k = len(sizes)
+    groups: dict[int, list[str]] = {}
+    for name in players:
+        number = drawn.get(name)
+        if number is not None:
+            groups.setdefault(number, []).append(name)
+    # The fullest tables stay (on a tie one whose number is still in use, then the lower
+    # number); the others close.
+    kept = sorted(groups, key=lambda n: (-len(groups[n]), n > k, n))[:k]
+    keeps_number = sorted(n for n in kept if n <= k)
+    free_numbers = iter(n for n in range(1, k + 1) if n not in keeps_number)
+    final = {n: n for n in keeps_number}
+    final.update((n, next(free_numbers)) for n in sorted(kept) if n > k)
+    at: dict[int, list[str]] = {final[n]: list(groups[n]) for n in kept}
+    # Ghosts go to the least-filled tables (the head table last, then the last table first),
+    # as few a table as can be.
+    order = sorted(range(k), key=lambda t: (len(at.get(t + 1, [])), t == 0, -t))
+    ghosts = _ghost_chairs(sizes, sum(s for s, _ in sizes) - len(players), order)
+    pool = [n for n in players if n not in {m for g in at.values() for m in g}]
+    for t, (size, _) in enumerate(sizes):
+        room = size - sum(1 for table, _ in ghosts if table == t)
+        guests = at.setdefault(t + 1, [])
+        if len(guests) > room:  # more drew this table than it now seats: the latest move
+            pool.extend(guests[room:])
+            del guests[room:]
+    rng.shuffle(pool)
+    spare = iter(ghost_names(len(ghosts), players))
+    tables = []
+    for t, (size, individuals) in enumerate(sizes):
+        guests = at[t + 1]
+        need = size - sum(1 for table, _ in ghosts if table == t) - len(guests)
+        guests.extend(pool[:need])
+        del pool[:need]
+        rng.shuffle(guests)
+        people = iter(guests)
         seats = tuple(
             Seat(next(spare), ghost=True) if (t, s) in ghosts else Seat(next(people))
             for s in range(size)

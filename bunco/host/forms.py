@@ -53,6 +53,7 @@ PASTE_ERRORS = {"max_length": "that list is too long: paste at most 2,000 names 
 class NamesForm(forms.Form):
     players = forms.CharField(max_length=PASTE_CHARS, required=False, widget=forms.Textarea,
                               error_messages=PASTE_ERRORS)
+    expected = forms.BooleanField(required=False)  # pre-registered: they check in at the desk
 
     def clean_players(self) -> list[str]:
         return self.cleaned_data["players"].splitlines()
@@ -233,3 +234,30 @@ class RestoreForm(forms.Form):
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise forms.ValidationError(
                 "that is not a night file (download one from a night's page)") from None
+
+
+#: What the desk's one box takes: a name typed, or a guest's card link a scanner typed.
+DESK_CHARS = 300
+
+
+class DeskForm(forms.Form):
+    q = forms.CharField(max_length=DESK_CHARS, strip=True, error_messages={
+        "required": "type a guest's name, or scan their card",
+        "max_length": "that is too long for a name or a card's link: type a name, or scan "
+                      "the card again"})
+
+
+class DeskCloseForm(forms.Form):
+    """When the desk stops checking guests in: a time today (HH:MM), now, or reopen."""
+
+    closes = forms.TimeField(required=False, input_formats=["%H:%M", "%H:%M:%S", "%H.%M"],
+                             error_messages={"invalid": "type the closing time as 20:30"})
+    now = forms.BooleanField(required=False)
+    reopen = forms.BooleanField(required=False)
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors and not (data.get("closes") or data.get("now")
+                                    or data.get("reopen")):
+            raise forms.ValidationError("type the closing time as 20:30")
+        return data

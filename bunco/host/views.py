@@ -153,7 +153,10 @@ def _valid(form_class, request):
 
 @_host_command
 def host_players_add(request, night):
-    services.players_add(night=night, names=_valid(NamesForm, request)["players"])
+    data = _valid(NamesForm, request)
+    added = services.players_add(night=night, names=data["players"], expected=data["expected"])
+    if data["expected"]:
+        messages.success(request, f"{len(added):,} guests expected: they check in at the desk.")
 
 
 @_host_command
@@ -294,7 +297,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
         "pot_from_fees": screens.money(pot_for(typed_cents=None,
                                                entry_fee_cents=night.entry_fee_cents,
-                                               players=night.players.count())),
+                                               players=night.players.here().count())),
     })
 
 
