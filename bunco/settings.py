@@ -259,7 +259,25 @@ else:
 AUTH_PASSWORD_VALIDATORS = []
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = os.environ.get("TZ", "UTC")
+
+
+def _local_zone() -> str:
+    """The laptop's own time zone (the desk's closing time and clock times are read in it):
+    $TZ, else the zone /etc/localtime names, else UTC."""
+    from zoneinfo import ZoneInfo
+
+    name = os.environ.get("TZ", "").lstrip(":")
+    if not name:
+        target = os.path.realpath("/etc/localtime")
+        name = target.split("/zoneinfo/", 1)[1] if "/zoneinfo/" in target else "UTC"
+    try:
+        ZoneInfo(name)
+    except (ValueError, KeyError, OSError):  # not a zone this machine knows
+        return "UTC"
+    return name
+
+
+TIME_ZONE = _local_zone()
 USE_I18N = True
 USE_TZ = True
 

@@ -129,3 +129,15 @@ def test_a_tap_from_an_https_page_through_the_proxy_counts(settings, seated_nigh
         assert phone.cookies["csrftoken"]["secure"]
     else:
         assert answer.status_code == 403
+
+
+@pytest.mark.parametrize("tz, zone", [
+    ("Europe/Berlin", "Europe/Berlin"),  # the desk's times are read in the laptop's zone
+    (":America/Chicago", "America/Chicago"),
+    ("Nowhere/Else", "UTC"),  # a zone this machine does not know: UTC, not a crash
+])
+def test_times_are_read_in_the_laptops_time_zone(tz, zone):
+    result = manage("shell", "--no-imports", "-c",
+                    "from django.conf import settings; print(settings.TIME_ZONE)", TZ=tz)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == zone
