@@ -104,6 +104,8 @@ def expected_seq(state: LiveNight, element: str) -> int:
         return max(state.table_seq.get(int(element[6:]), 0), state.room_seq)
     if element == "tv-bunco":
         return screens.tv_bunco(state)["seq"]
+    if element == "me":
+        return state.me_seq
     return state.room_seq
 
 
@@ -181,6 +183,13 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
                 + tv_bunco_html(state))
     if host_on:
         out.add(host, seq, banner + "".join(tables.values()) + host_room_html(night, state))
+    if state.me_seq != seq:
+        # Nobody's own seat changed (a bell, a pause): a phone at a table has the banner and
+        # its table from the table's group (above); one without a table gets the banner.
+        for player, table in phones:
+            if not table:
+                out.add(groups.player(player.pk), seq, banner)
+        return
     for player, table in phones:
         out.add(groups.player(player.pk), seq,
                 banner + me_html(state, player.name, player.left_early, tables.get(table),

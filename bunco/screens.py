@@ -352,7 +352,7 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
     where = room.seats.get(name) if state.phase not in ("over", "ended") else None
     stats = state.night.stats.get(name) if state.night else None
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
-           "card": scorecard(state, name, room.cards.get(name)), "seq": state.room_seq,
+           "card": scorecard(state, name, room.cards.get(name)), "seq": state.me_seq,
            "result": round_result(state, name) if state.room is None else None,
            "last_round": state.phase in ("over", "ended")}
     if where:
@@ -376,10 +376,19 @@ class RoomView:
     draws (not once per phone): the seats, the next seats, the scorecards."""
 
     def __init__(self, state: LiveNight, names) -> None:
+        self.state, self.names = state, names
         self.seats = {s.name: (t.number, i) for t in state.tables
                       for i, s in enumerate(t.seats)}
-        self.moves = {m["name"]: m for m in movement(state)}
-        self.cards = state.night.scorecards(list(names)) if state.night else {}
+
+    # Worked out when a phone is drawn (a push that draws none, a bell, needs only the seats).
+    @functools.cached_property
+    def moves(self) -> dict:
+        return {m["name"]: m for m in movement(self.state)}
+
+    @functools.cached_property
+    def cards(self) -> dict:
+        night = self.state.night
+        return night.scorecards(list(self.names)) if night else {}
 
 
 def round_result(state: LiveNight, name: str) -> dict | None:

@@ -1,0 +1,72 @@
+"""What a room-wide event costs the phones: a bell or a pause changes nobody's own seat, so
+each phone hears it through its table's group (the banner and its table) and no phone's own
+"me" fragment is drawn again; the round's close changes every phone's result and next seat,
+so each phone gets its own. A phone whose player has no seat still gets the banner."""
+
+import pytest
+
+from bunco import broadcast, groups, presence, services
+from bunco.models import Player
+from scoring import sample_names
+from tests.playing import play_round
+
+
+@pytest.fixture
+def pushed(monkeypatch):
+    monkeypatch.setattr(presence, "watching", lambda group: True)
+    sent = []
+    monkeypatch.setattr(broadcast, "send", lambda out: sent.append(out.messages))
+    return sent
+
+
+def to_phones(messages, night):
+    """The messages to players' own phones (their "player" groups)."""
+    phones = {groups.player(p.pk) for p in Player.objects.filter(night=night)}
+    return [m for g, m in messages if g in phones]
+
+
+@pytest.mark.django_db
+def test_a_bell_and_a_pause_reach_the_phones_through_their_tables_only(
+        pushed, django_capture_on_commit_callbacks):
+    night = services.night_create(name="Gala", rules_id="clockwise",
+                                  player_names=sample_names(12))
+    services.night_seat(night=night)
+    services.round_start(night=night)
+    for command in (services.bell_ring, services.game_pause, services.game_resume):
+        pushed.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            command(night=night)
+        (messages,) = pushed
+        mine = to_phones(messages, night)
+        assert mine == [], command.__name__  # no phone's own fragment drawn again
+        tables = [m for g, m in messages if g == groups.table(night.pk, 2)]
+        assert len(tables) == 1 and 'id="banner"' in tables[0]["html"]
+
+
+@pytest.mark.django_db
+def test_the_rounds_close_draws_every_phone_its_own_result_and_next_seat(
+        pushed, django_capture_on_commit_callbacks):
+    night = services.night_create(name="Gala", rules_id="clockwise",
+                                  player_names=sample_names(12))
+    services.night_seat(night=night)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_round(night)
+    mine = to_phones(pushed[-1], night)  # the tap that closed the round
+    assert len(mine) == 12
+    assert all('id="me"' in m["html"] and "final tally" in m["html"] for m in mine)
+
+
+@pytest.mark.django_db
+def test_a_phone_without_a_seat_still_hears_the_bell(pushed, django_capture_on_commit_callbacks):
+    night = services.night_create(name="Gala", rules_id="clockwise",
+                                  player_names=sample_names(12))
+    services.night_seat(night=night)
+    answer = services.walk_in_check_in(night=night, name="Late Lou")  # no ghost's chair: waits
+    late = answer.player
+    services.round_start(night=night)
+    pushed.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.bell_ring(night=night)
+    (messages,) = pushed
+    lou = [m for g, m in messages if g == groups.player(late.pk)]
+    assert len(lou) == 1 and 'id="banner"' in lou[0]["html"] and 'id="me"' not in lou[0]["html"]
