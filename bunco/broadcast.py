@@ -98,14 +98,18 @@ def host_snapshot(night: Night, state: LiveNight) -> str:
             + host_room_html(night, state))
 
 
+#: Fragments that change with the seats, results and standings only (``seats_seq``).
+SEATS_PARTS = frozenset({"me", "tv-room", "tv-standings"})
+
+
 def expected_seq(state: LiveNight, element: str) -> int:
     """The seq of the last event that changed ``element`` (a fragment's id)."""
     if element.startswith("table-") and element[6:].isdigit():
         return max(state.table_seq.get(int(element[6:]), 0), state.room_seq)
     if element == "tv-bunco":
         return screens.tv_bunco(state)["seq"]
-    if element == "me":
-        return state.me_seq
+    if element in SEATS_PARTS:
+        return state.seats_seq
     return state.room_seq
 
 
@@ -178,12 +182,13 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
         group = groups.table(night.pk, number)
         if presence.watching(group):
             out.add(group, seq, banner + html)
+    seats_kept = state.seats_seq != seq  # a bell or a pause: standings and seats as they were
     if tv_on:
-        out.add(tv, seq, banner + tv_tables_html(state, tables) + tv_room_html(night, state)
-                + tv_bunco_html(state))
+        out.add(tv, seq, banner + tv_tables_html(state, tables)
+                + ("" if seats_kept else tv_room_html(night, state)) + tv_bunco_html(state))
     if host_on:
         out.add(host, seq, banner + "".join(tables.values()) + host_room_html(night, state))
-    if state.me_seq != seq:
+    if seats_kept:
         # Nobody's own seat changed (a bell, a pause): a phone at a table has the banner and
         # its table from the table's group (above); one without a table gets the banner.
         for player, table in phones:

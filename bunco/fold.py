@@ -64,8 +64,9 @@ QUIET_KINDS = frozenset({Kind.CLAIMED, Kind.RELEASED, Kind.CHECKED_IN, Kind.DESK
 #: Commands made at a table: each moves the table's position on by one.
 TABLE_KINDS = frozenset({Kind.ROLL, Kind.FINISH})
 #: Room-wide events that leave every player's own seat, result and scorecard (the phone's
-#: ``me`` fragment) as they were: the banner and the tables say all of it.
-SEATS_KEPT = frozenset({Kind.BELL, Kind.PAUSED, Kind.RESUMED, Kind.BREAK})
+#: ``me`` fragment) and the TV's standings, races and movement board as they were: the
+#: banner and the tables say all of it.
+SEATS_KEPT = frozenset({Kind.BELL, Kind.PAUSED, Kind.RESUMED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +170,9 @@ class LiveNight:
         self.positions: dict[int, int] = {}  # table -> commands entered there this round
         self.table_seq: dict[int, int] = {}  # table -> seq of the last event that changed it
         self.room_seq = 0  # seq of the last event that changed every screen
-        self.me_seq = 0  # seq of the last event that changed a player's own seat or results
+        # seq of the last event that changed the seats, results, scorecards or standings (each
+        # phone's own fragment, the TV's room parts): not a bell or a pause
+        self.seats_seq = 0
         self.closed_by: int | None = None  # the event that closed the latest round
         self.bell_by: int | None = None  # the event that rang the latest round's bell
         self.room_set: int | None = None  # the set of the round in play
@@ -313,7 +316,11 @@ class LiveNight:
             # room-wide (a bell now rung by a later roll than the entry taken back).
             if (state.shape() != self.shape() or state.room_seq != self.room_seq
                     or state.pods_rung() != self.pods_rung()):
-                state.room_seq = state.me_seq = event.seq
+                state.room_seq = event.seq
+            # Players' own seats and results change only when a round closes or reopens (a
+            # bell taken back changes the banner and the tables, not the seats).
+            if (state.phase, state.closed_by) != (self.phase, self.closed_by):
+                state.seats_seq = event.seq
             state.seq = event.seq
             state._fuzzy_moved(event, self.fuzzy_die_table(), holder_before)
             return state
@@ -326,7 +333,7 @@ class LiveNight:
         if event.kind not in TABLE_KINDS | QUIET_KINDS:
             self.room_seq = event.seq  # anything but a table's own tap changes every screen
             if event.kind not in SEATS_KEPT:
-                self.me_seq = event.seq
+                self.seats_seq = event.seq
         self.seq = event.seq
         self._fuzzy_moved(event, table_before, holder_before)
         return self
@@ -399,7 +406,7 @@ class LiveNight:
         start = self.round_events[0].seq
         new.all_rolls = {s: r for s, r in self.all_rolls.items() if s < start}
         new.table_seq = dict(self.table_seq)
-        new.room_seq, new.me_seq = self.room_seq, self.me_seq
+        new.room_seq, new.seats_seq = self.room_seq, self.seats_seq
         for event in self.round_events:
             if event.seq in new.voided or event.kind == Kind.VOID:
                 new.round_events.append(event)
@@ -418,7 +425,7 @@ class LiveNight:
         # What screens were last sent never goes back: a replay recomputes these from the
         # round's events, but an earlier correction may have moved them further on.
         new.room_seq = max(new.room_seq, self.room_seq)
-        new.me_seq = max(new.me_seq, self.me_seq)
+        new.seats_seq = max(new.seats_seq, self.seats_seq)
         for number, seq in self.table_seq.items():
             new.table_seq[number] = max(new.table_seq.get(number, 0), seq)
         new.seq = self.seq
@@ -667,7 +674,7 @@ class LiveNight:
             self.waiting.append(name)
         if ghost:
             self._room_changed(event)
-            self.me_seq = event.seq  # a guest takes a ghost's chair: a seat changed
+            self.seats_seq = event.seq  # a guest takes a ghost's chair: a seat changed
 
     def _on_desk(self, event: Event) -> None:
         self.check_in_closes = event.data.get("closes_at") or None
@@ -800,7 +807,7 @@ class LiveNight:
             self.last_room, self.room = self.room, None
             self.closed_by = event.seq
         self._room_changed(event)
-        self.me_seq = event.seq  # results, next seats, scorecards
+        self.seats_seq = event.seq  # results, next seats, scorecards
 
 
 def void_targets(event: Event) -> list[int]:

@@ -352,7 +352,7 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
     where = room.seats.get(name) if state.phase not in ("over", "ended") else None
     stats = state.night.stats.get(name) if state.night else None
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
-           "card": scorecard(state, name, room.cards.get(name)), "seq": state.me_seq,
+           "card": scorecard(state, name, room.cards.get(name)), "seq": state.seats_seq,
            "result": round_result(state, name) if state.room is None else None,
            "last_round": state.phase in ("over", "ended")}
     if where:
@@ -548,7 +548,7 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         "ended": state.ended,
         "reveal": final_awards(night, state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
-        "fuzzy_holder": holder, "seq": state.room_seq,
+        "fuzzy_holder": holder, "seq": state.seats_seq,
         "break": {"ends": state.break_ends, "minutes": state.break_minutes,
                   "up_next": up_next(state)} if state.break_ends is not None else None,
     }

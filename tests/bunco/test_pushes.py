@@ -1,7 +1,8 @@
 """What a room-wide event costs the phones: a bell or a pause changes nobody's own seat, so
 each phone hears it through its table's group (the banner and its table) and no phone's own
-"me" fragment is drawn again; the round's close changes every phone's result and next seat,
-so each phone gets its own. A phone whose player has no seat still gets the banner."""
+"me" fragment (nor the TV's standings) is drawn again; the round's close changes every
+phone's result and next seat, so each phone gets its own. A phone whose player has no seat
+still gets the banner."""
 
 import pytest
 
@@ -26,13 +27,17 @@ def to_phones(messages, night):
 
 
 @pytest.mark.django_db
-def test_a_bell_and_a_pause_reach_the_phones_through_their_tables_only(
+def test_a_bell_its_take_back_and_a_pause_reach_the_phones_through_their_tables_only(
         pushed, django_capture_on_commit_callbacks):
     night = services.night_create(name="Gala", rules_id="clockwise",
                                   player_names=sample_names(12))
     services.night_seat(night=night)
     services.round_start(night=night)
-    for command in (services.bell_ring, services.game_pause, services.game_resume):
+    def take_back_the_bell(night):
+        services.event_void(night=night, seq="bell")
+
+    for command in (services.bell_ring, take_back_the_bell, services.game_pause,
+                    services.game_resume):
         pushed.clear()
         with django_capture_on_commit_callbacks(execute=True):
             command(night=night)
@@ -41,6 +46,9 @@ def test_a_bell_and_a_pause_reach_the_phones_through_their_tables_only(
         assert mine == [], command.__name__  # no phone's own fragment drawn again
         tables = [m for g, m in messages if g == groups.table(night.pk, 2)]
         assert len(tables) == 1 and 'id="banner"' in tables[0]["html"]
+        # The TV gets the banner and the tables; its standings and races are as they were.
+        (tv,) = [m for g, m in messages if g == groups.tv(night.pk)]
+        assert 'id="tv-tables"' in tv["html"] and 'id="tv-standings"' not in tv["html"]
 
 
 @pytest.mark.django_db
