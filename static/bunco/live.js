@@ -127,14 +127,18 @@
           - (parseFloat(getComputedStyle(boxEl).paddingBottom) || 0);
         // Laid out whole, the items that end above the box's bottom fit: as many whole
         // rows as that (a row as tall as its tallest item), and always one row.
-        var cols = 0, fit = 0;
+        var cols = 0, fit = 0, fitting = true;
         rowH = 0;
         for (var i = 0; i < n; i++) {
           var r = items[i].getBoundingClientRect();
           if (Math.abs(r.top - first.top) < 2) cols++;
-          if (r.bottom > bottom + 1) break;
-          fit = i + 1;
-          rowH = Math.max(rowH, r.height);
+          else if (!fitting) break;  // the first row counted, and one item already did not fit
+          if (fitting && r.bottom <= bottom + 1) {
+            fit = i + 1;
+            rowH = Math.max(rowH, r.height);
+          } else {
+            fitting = false;
+          }
         }
         cols = Math.max(1, cols);
         per = fit < n ? Math.max(cols, fit - fit % cols) : n;

@@ -20,19 +20,25 @@ def pushed(monkeypatch):
     return sent
 
 
+@pytest.fixture
+def night(db):
+    """Twelve players seated at three tables (no ghosts)."""
+    night = services.night_create(name="Gala", rules_id="clockwise",
+                                  player_names=sample_names(12))
+    services.night_seat(night=night)
+    return night
+
+
 def to_phones(messages, night):
     """The messages to players' own phones (their "player" groups)."""
     phones = {groups.player(p.pk) for p in Player.objects.filter(night=night)}
     return [m for g, m in messages if g in phones]
 
 
-@pytest.mark.django_db
 def test_a_bell_its_take_back_and_a_pause_reach_the_phones_through_their_tables_only(
-        pushed, django_capture_on_commit_callbacks):
-    night = services.night_create(name="Gala", rules_id="clockwise",
-                                  player_names=sample_names(12))
-    services.night_seat(night=night)
+        night, pushed, django_capture_on_commit_callbacks):
     services.round_start(night=night)
+
     def take_back_the_bell(night):
         services.event_void(night=night, seq="bell")
 
@@ -51,12 +57,8 @@ def test_a_bell_its_take_back_and_a_pause_reach_the_phones_through_their_tables_
         assert 'id="tv-tables"' in tv["html"] and 'id="tv-standings"' not in tv["html"]
 
 
-@pytest.mark.django_db
 def test_the_rounds_close_draws_every_phone_its_own_result_and_next_seat(
-        pushed, django_capture_on_commit_callbacks):
-    night = services.night_create(name="Gala", rules_id="clockwise",
-                                  player_names=sample_names(12))
-    services.night_seat(night=night)
+        night, pushed, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         play_round(night)
     mine = to_phones(pushed[-1], night)  # the tap that closed the round
@@ -64,11 +66,8 @@ def test_the_rounds_close_draws_every_phone_its_own_result_and_next_seat(
     assert all('id="me"' in m["html"] and "final tally" in m["html"] for m in mine)
 
 
-@pytest.mark.django_db
-def test_a_phone_without_a_seat_still_hears_the_bell(pushed, django_capture_on_commit_callbacks):
-    night = services.night_create(name="Gala", rules_id="clockwise",
-                                  player_names=sample_names(12))
-    services.night_seat(night=night)
+def test_a_phone_without_a_seat_still_hears_the_bell(night, pushed,
+                                                     django_capture_on_commit_callbacks):
     answer = services.walk_in_check_in(night=night, name="Late Lou")  # no ghost's chair: waits
     late = answer.player
     services.round_start(night=night)

@@ -24,6 +24,15 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobil
 LAPTOP = {"viewport": {"width": 1440, "height": 900}}
 TV = {"viewport": {"width": 1920, "height": 1080}}
 REACTION_MS = 700  # a person's pace between two taps on one phone (600 ms reads as a double tap)
+#: When the table's fragment last changed on this page (a new seq), by the page's clock.
+SEEN_AT = """
+document.addEventListener('htmx:wsAfterMessage', function () {
+  var t = document.querySelector('.table-live');
+  if (t && t.dataset.seq !== window.seenSeq) {
+    window.seenSeq = t.dataset.seq; window.seenAt = Date.now();
+  }
+});
+"""
 
 
 class Party:
@@ -53,6 +62,7 @@ class Party:
         page = self.browser.new_context(**device).new_page()
         page.add_init_script(
             "document.addEventListener('htmx:wsOpen', function () { window.wsOpen = true; })")
+        page.add_init_script(SEEN_AT)
         page.goto(url)
         return page
 
@@ -114,6 +124,9 @@ class Party:
         wait = REACTION_MS / 1000 - (time.monotonic() - self.last_tap.get(number, 0))
         if wait > 0:
             time.sleep(wait)
+        # A person reacts to what the screen shows: not sooner than that after it changed
+        # (a push that came late moves the next tap later, or it reads as a double tap).
+        page.wait_for_function(f"Date.now() - (window.seenAt || 0) > {REACTION_MS + 50}")
         before = self.rows()
         page.locator(f".pad [data-quick-kind='{kind}'], .pad [value='{kind}']").first.tap()
         self.last_tap[number] = time.monotonic()
