@@ -20,7 +20,7 @@ from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
 from bunco import groups, presence, screens
-from bunco.fold import Event, Kind, LiveNight, void_targets
+from bunco.fold import Event, Kind, LiveNight
 from bunco.models import Night
 
 
@@ -124,14 +124,9 @@ def stale(state: LiveNight, shows: dict) -> bool:
 # -- after a command -----------------------------------------------------------------------------
 
 def touched_tables(state: LiveNight, event: Event) -> list[int]:
-    """The tables an event changed: its own (or a take-back's), the tables the fuzzy die
-    left and reached, and the tables of a pod whose bell it rang."""
-    if event.kind == Kind.VOID:
-        seqs = set(void_targets(event))
-        tables = {e.table for e in state.round_events if e.seq in seqs and e.table is not None}
-    else:
-        tables = {event.table} if event.table is not None else set()
-    return sorted(tables | set(state.fuzzy_moved) | set(state.pod_rang))
+    """The tables an event changed: those whose last change it is (its own table, a
+    take-back's tables, the tables the fuzzy die left and reached, a pod's bell)."""
+    return sorted(number for number, seq in state.table_seq.items() if seq == event.seq)
 
 
 def frames(night: Night, state: LiveNight, event: Event, before: tuple | None = None) -> Frames:

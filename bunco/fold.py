@@ -177,7 +177,6 @@ class LiveNight:
         self.bell_by: int | None = None  # the event that rang the latest round's bell
         self.room_set: int | None = None  # the set of the round in play
         self.fuzzy_moved: tuple[int, ...] = ()  # tables the latest event moved the fuzzy die
-        self.pod_rang: tuple[int, ...] = ()  # the tables of a pod the latest event's bell rang
         self.break_ends: int | None = None  # a break the host started: when it ends (epoch ms)
         self.break_minutes = 0
         self.practices = 0  # practice rounds played (before round 1; none of them counts)
@@ -308,7 +307,6 @@ class LiveNight:
                 raise IllegalMove("the night has ended; its rounds can no longer be changed")
             seqs = set(void_targets(event))
             state = self.replayed(self.voided | seqs)
-            state.pod_rang = ()  # a take-back that changes a pod's bell changes every screen
             state.round_events.append(event)
             state._touch(event, tables={e.table for e in self.round_events
                                         if e.seq in seqs and e.table is not None})
@@ -326,7 +324,6 @@ class LiveNight:
             return state
         table_before = (self.fuzzy_die_table()
                         if self.rules.fuzzy_die and event.kind == Kind.ROLL else None)
-        self.pod_rang = ()
         self._apply(event)
         if self.round_events and event.kind != Kind.ROUND_STARTED:
             self.round_events.append(event)
@@ -596,10 +593,8 @@ class LiveNight:
                 self.bell_by = event.seq
                 self._room_changed(event)
         elif self.room.pod_rung != rung_before:  # one pod's bell: its tables, not the room
-            pod = self.room.pods[self.room.pod_of[event.table - 1]]
-            self.pod_rang = tuple(index + 1 for index in pod)
-            for number in self.pod_rang:
-                self.table_seq[number] = event.seq  # as the room's bell: no new position
+            for index in self.room.pods[self.room.pod_of[event.table - 1]]:
+                self.table_seq[index + 1] = event.seq  # as the room's bell: no new position
         self._close_if_done(event)
 
     def _on_finish(self, event: Event) -> None:
