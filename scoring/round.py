@@ -72,8 +72,17 @@ class RoomRound:
         table = self.tables[table_index]
         score = table.roll(dice, seat)
         if table.rang_bell_for_room:
-            self.ring_pod(self.pod_of[table_index])
+            self.ring_from(table_index)
         return score
+
+    def ring_from(self, table_index: int) -> bool:
+        """The table at ``table_index`` rang the bell: it rings for the table's pod. Returns
+        whether that rang anything (False: the pod's bell had already rung)."""
+        pod = self.pod_of[table_index]
+        if self.pod_rung[pod]:
+            return False
+        self.ring_pod(pod)
+        return True
 
     def ring_pod(self, pod: int) -> None:
         """End the round at every table of one pod (its head table's bell, or a bunco)."""

@@ -139,8 +139,7 @@ def _play_in_passes(room: RoomRound, dice: RandomDice, timer_ticks: int | None) 
                 table.roll(faces[roll(index, table.rolls + 1)])
             if table.phase is done:
                 finished = True
-            if table.rang_bell_for_room and not room.pod_rung[room.pod_of[index]]:
-                room.ring_pod(room.pod_of[index])
+            if table.rang_bell_for_room and room.ring_from(index):
                 finished = True  # the bell may have stopped other tables
         if ticks == timer_ticks and not room.bell_rung:
             room.ring_bell()
