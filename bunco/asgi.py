@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels (same-origin checked)."""
 
+import asyncio
 import json
 import os
 import re
@@ -12,7 +13,7 @@ django.setup(set_prefix=False)
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
-from bunco import limits  # noqa: E402
+from bunco import broadcast, limits  # noqa: E402
 
 #: A tap posted over HTTP by a table's device or a player's phone.
 TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")
@@ -62,7 +63,11 @@ class OneTripASGIHandler(ASGIHandler):
             return
         type(self).in_flight += 1
         try:
-            await self.handle(scope, receive, send)
+            if scope.get("method") == "POST" and TAP_PATH.match(scope.get("path", "")):
+                async with limits.TAP_LANE.slot():
+                    await self.handle(scope, receive, send)
+            else:
+                await self.handle(scope, receive, send)
         finally:
             type(self).in_flight -= 1
 
@@ -83,7 +88,7 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from bunco.origin import SameOriginValidator  # noqa: E402
 from bunco.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         # The app serves its own assets (WhiteNoise, in the middleware): a party's Wi-Fi may
         # have no internet and no proxy.
@@ -93,3 +98,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope, receive, send):
+    broadcast.serve_on(asyncio.get_running_loop())
+    await router(scope, receive, send)

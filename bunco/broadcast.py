@@ -13,6 +13,9 @@ it shows; it is sent a snapshot only if one of them is behind (``stale``).
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections import deque
 from dataclasses import dataclass, field
 
 from asgiref.sync import async_to_sync
@@ -198,12 +201,66 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
                 table_group=groups.table(night.pk, table) if table else None)
 
 
+log = logging.getLogger(__name__)
+
+
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     for group, message in messages:
         await layer.group_send(group, message)
 
 
+class Outbox:
+    """The server's pushes, handed to its event loop without waiting for them to go out.
+
+    A command commits on the one sync thread; waiting there while the loop sends its pushes
+    (itself busy writing every socket's frames) kept the next tap waiting too. The loop sends
+    them in the order they were committed, one batch after another."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self.batches: deque[list[tuple[str, dict]]] = deque()
+        self.sending = False
+
+    def usable(self) -> bool:
+        return self.loop.is_running() and not self.loop.is_closed()
+
+    def put(self, messages: list[tuple[str, dict]]) -> None:
+        """From any thread but the loop's own."""
+        self.loop.call_soon_threadsafe(self._queue, messages)
+
+    def _queue(self, messages: list[tuple[str, dict]]) -> None:
+        self.batches.append(messages)
+        if not self.sending:
+            self.sending = True
+            self.loop.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            while self.batches:
+                try:
+                    await _send_all(self.batches.popleft())
+                except Exception:  # a push lost is made up by the screens' resync
+                    log.exception("push failed")
+        finally:
+            self.sending = False
+
+
+_outbox: Outbox | None = None
+
+
+def serve_on(loop: asyncio.AbstractEventLoop) -> None:
+    """The server's event loop (``bunco.asgi`` says so on its first request or socket)."""
+    global _outbox
+    if _outbox is None or _outbox.loop is not loop:
+        _outbox = Outbox(loop)
+
+
 def send(out: Frames) -> None:
-    if out.messages:
+    if not out.messages:
+        return
+    outbox = _outbox
+    if outbox is not None and outbox.usable():
+        outbox.put(out.messages)
+    else:  # no server loop here (a management command, a test without one)
         async_to_sync(_send_all)(out.messages)

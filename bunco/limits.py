@@ -8,6 +8,7 @@ costs the room anything. Buckets live in the process (per worker), which is wher
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import OrderedDict
@@ -25,6 +26,27 @@ SERVER_BUSY = {"ok": False, "retry": True, "busy": True, "error": BUSY}
 #: posted over HTTP is answered "busy" at once instead of queued: about 0.3 s of taps' work.
 #: Pages and the host's posts (the bell) are never turned away; they wait behind at most this.
 SERVER_QUEUE = 24
+
+
+class Lane:
+    """Taps enter the one sync thread ``width`` at a time and wait their turn here, so the
+    host's bell, a round's start and the pages (which do not wait here) go ahead of every tap
+    still waiting: the thread's own queue is first come, first served."""
+
+    def __init__(self, width: int):
+        self.width = width
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots: asyncio.Semaphore | None = None
+
+    def slot(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop or self._slots is None:
+            self._loop, self._slots = loop, asyncio.Semaphore(self.width)
+        return self._slots
+
+
+#: One tap on the sync thread and the next one ready behind it.
+TAP_LANE = Lane(2)
 
 
 @dataclass

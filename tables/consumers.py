@@ -35,7 +35,8 @@ class Taps:
             await self.retry_later(fields.get("key"))
             return
         try:
-            status, body = await database_sync_to_async(self.run_tap)(action, fields)
+            async with limits.TAP_LANE.slot():
+                status, body = await database_sync_to_async(self.run_tap)(action, fields)
         except Exception:
             # A bug is an answer too: the phone shows it and moves on to its next tap, rather
             # than taking a closed socket for "offline" and resending this one forever.

@@ -2,12 +2,15 @@
 them; pages and the host's posts (the bell) still go through. And a screen that falls behind
 for a moment loses no frame."""
 
+import asyncio
 import json
 
 import pytest
+from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
+from channels.layers import get_channel_layer
 
-from bunco import asgi, limits
+from bunco import asgi, broadcast, limits
 from bunco.layers import PartyChannelLayer
 
 # A request that reaches Django closes its database connection when it ends.
@@ -68,3 +71,37 @@ async def test_a_screen_behind_by_hundreds_of_messages_loses_none():
         await layer.group_send("tv_1", {"type": "screen.update", "seq": seq})
     got = [(await layer.receive(channel))["seq"] for _ in range(500)]
     assert got == list(range(500))
+
+
+async def test_the_hosts_bell_goes_ahead_of_the_taps_waiting_for_the_server():
+    slots = limits.TAP_LANE.slot()
+    for _ in range(limits.TAP_LANE.width):  # taps on the sync thread already
+        await slots.acquire()
+    waiting = asyncio.ensure_future(post("/t/sometoken/roll/"))
+    await asyncio.sleep(0.1)
+    status, _ = await post("/host/nights/1/bell/")  # not queued behind the waiting tap
+    assert status != 429 and not waiting.done()
+    for _ in range(limits.TAP_LANE.width):
+        slots.release()
+    status, _ = await waiting  # its turn: it reaches Django (refused for its missing token)
+    assert status == 403
+
+
+async def test_a_commands_pushes_go_out_in_order_without_the_command_waiting():
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("table_9_1", channel)
+    broadcast.serve_on(asyncio.get_running_loop())
+
+    def commit_three():  # on the sync thread, as a command's commit does
+        for seq in (1, 2, 3):
+            out = broadcast.Frames()
+            out.add("table_9_1", seq, f"<p>{seq}</p>")
+            broadcast.send(out)
+        return "done"
+
+    # The loop is not free to send while the thread runs: the thread does not wait for it.
+    assert await sync_to_async(commit_three)() == "done"
+    got = [(await layer.receive(channel))["seq"] for _ in range(3)]
+    assert got == [1, 2, 3]
+    await layer.group_discard("table_9_1", channel)
