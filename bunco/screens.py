@@ -363,8 +363,8 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
                    partner=spec.seats[partner].name if partner is not None else None,
                    partner_ghost=bool(partner is not None and spec.seats[partner].ghost))
         if ctx["result"] is None:  # between rounds the result stands in for the table
-            ctx["table_html"] = table_html if table_html is not None else render_fragment(
-                "tables/_table.html", {"t": table_context(state, number)})
+            ctx["table_html"] = table_html if table_html is not None else render_table(
+                state, number)
         moves = room.moves
         if name in moves and moves[name]["from"] not in (None, number):
             ctx["moved_from"] = moves[name]["from"]
@@ -583,7 +583,9 @@ def render_fragment(template: str, context: dict) -> str:
 
 
 def render_table(state: LiveNight, number: int) -> str:
-    return render_fragment("tables/_table.html", {"t": table_context(state, number)})
+    """A table's live tally (templates/jinja2/tables/_table.html)."""
+    return render_to_string("tables/_table.html", {"t": table_context(state, number)},
+                            using="jinja2")
 
 
 #: How much of a big room the host's page shows at once (the rest a page or a link away).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.utils.html import format_html
 
@@ -17,6 +19,7 @@ def lan_url(context, path: str) -> str:
 
 
 @register.simple_tag
+@functools.lru_cache(maxsize=256)  # a handful of icons, drawn on every table's every push
 def icon(name: str, label: str = "") -> str:
     """An icon from the page's sprite (templates/bunco/_icons.html); decorative unless it
     has a ``label``."""
@@ -30,6 +33,8 @@ def icon(name: str, label: str = "") -> str:
 @register.simple_tag
 def die(value) -> str:
     """One die's face, read out as its number."""
+    if type(value) is int and 1 <= value <= 6:
+        return _FACES[value - 1]
     try:
         n = int(value)
     except (TypeError, ValueError):
@@ -38,3 +43,6 @@ def die(value) -> str:
         return ""
     return format_html('<svg class="die" role="img" aria-label="{0}"><use href="#d{0}"></use>'
                        '</svg>', n)
+
+
+_FACES = [die(str(n)) for n in range(1, 7)]

@@ -80,3 +80,18 @@ def test_a_cell_that_would_start_a_formula_is_quoted(cell, safe):
     from bunco.sheets import safe_cell
 
     assert safe_cell(cell) == safe
+
+
+def test_a_name_with_markup_shows_as_text_on_every_tables_screen(db):
+    """The table's tally (rendered for every tap) shows a name as typed, never as markup."""
+    from bunco import screens
+    from bunco.selectors import live_state
+
+    night = services.night_create(name="N", rules_id="babz", player_names=[
+        "<b>Bo</b>", "Al & Co", 'Cy "the dice"', "Di"])
+    services.night_seat(night=night)
+    services.round_start(night=night)
+    html = screens.render_table(live_state(night), 1)
+    assert "&lt;b&gt;Bo&lt;/b&gt;" in html and "<b>Bo</b>" not in html
+    assert "Al &amp; Co" in html
+    assert "Cy &#34;the dice&#34;" in html and 'Cy "the dice"' not in html
