@@ -129,6 +129,40 @@ def tables_from_data(data: list[dict]) -> list[TableSpec]:
     ]
 
 
+class TableIndex:
+    """The latest round's rolls and events by table, caught up as the lists grow: a bell draws
+    every table, and each table's last rolls, finishes and undo are then one lookup instead of
+    a pass over the whole round (thousands of rolls at a hundred tables). Built again if the
+    lists were replaced or shortened."""
+
+    def __init__(self, rolls: list[RollEntry], events: list[Event]):
+        self.source = (rolls, events)
+        self.seen = [0, 0]
+        self.last: list[object] = [None, None]
+        self.rolls: dict[int, list[RollEntry]] = {}
+        self.events: dict[int, list[Event]] = {}
+
+    def fits(self, rolls: list[RollEntry], events: list[Event]) -> bool:
+        """Whether these are the lists indexed, only grown since."""
+        for n, (indexed, now) in enumerate(zip(self.source, (rolls, events), strict=True)):
+            seen = self.seen[n]
+            if indexed is not now or len(now) < seen or (seen and now[seen - 1]
+                                                         is not self.last[n]):
+                return False
+        return True
+
+    def catch_up(self) -> None:
+        for n, (lst, by_table) in enumerate(zip(self.source, (self.rolls, self.events),
+                                                strict=True)):
+            seen = self.seen[n]
+            if len(lst) == seen:
+                continue
+            for item in lst[seen:]:
+                if item.table is not None:
+                    by_table.setdefault(item.table, []).append(item)
+            self.seen[n], self.last[n] = len(lst), lst[-1]
+
+
 class LiveNight:
     """A night as of sequence number ``seq``."""
 
@@ -236,7 +270,18 @@ class LiveNight:
         return list(self.night.tables) if self.night else []
 
     def table_rolls(self, number: int) -> list[RollEntry]:
-        return [r for r in self.rolls if r.table == number]
+        return self._by_table().rolls.get(number, [])
+
+    def table_events(self, number: int) -> list[Event]:
+        """The latest round's events at one table, in order (taken back ones included)."""
+        return self._by_table().events.get(number, [])
+
+    def _by_table(self) -> TableIndex:
+        index = self.__dict__.get("_table_index")
+        if index is None or not index.fits(self.rolls, self.round_events):
+            index = self.__dict__["_table_index"] = TableIndex(self.rolls, self.round_events)
+        index.catch_up()
+        return index
 
     def position(self, number: int) -> int:
         return self.positions.get(number, 0)
@@ -284,7 +329,8 @@ class LiveNight:
     def latest(self, kinds: Iterable[str], table: int | None = None) -> Event | None:
         """The latest event of the latest round of one of ``kinds`` that still counts."""
         kinds = set(kinds)
-        for event in reversed(self.round_events):
+        events = self.round_events if table is None else self.table_events(table)
+        for event in reversed(events):
             if (event.kind in kinds and event.seq not in self.voided
                     and (table is None or event.table == table)):
                 return event

@@ -254,8 +254,8 @@ def table_context(state: LiveNight, number: int) -> dict:
     ]
     if room is not None or state.closed_by is not None:
         entries += [{"seq": e.seq, "done": True, "actor": e.actor}
-                    for e in state.round_events
-                    if e.kind == Kind.FINISH and e.table == number and e.seq not in state.voided]
+                    for e in state.table_events(number)
+                    if e.kind == Kind.FINISH and e.seq not in state.voided]
         entries.sort(key=lambda e: e["seq"])
     result = next_teams = None
     if state.last_room and not room:

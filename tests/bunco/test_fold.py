@@ -203,3 +203,35 @@ def test_reopening_a_round_takes_the_break_after_it_back_too(log):
     taken = log.add(Kind.BREAK, data={"minutes": 10, "ends_at": 600_000})
     seqs, after = log.state.plan_void(closed)
     assert taken.seq in seqs and after.room is not None and after.break_ends is None
+
+
+def test_each_tables_rolls_and_last_entry_stay_right_through_take_backs_and_rounds(log):
+    """A table's last rolls and its "undo last" come from a per-table index kept as the round
+    grows; after every event they must equal a pass over the whole round."""
+
+    def check(state):
+        for number in (1, 2):
+            assert state.table_rolls(number) == [r for r in state.rolls if r.table == number]
+            naive = next((e for e in reversed(state.round_events)
+                          if e.kind in (Kind.ROLL, Kind.FINISH) and e.table == number
+                          and e.seq not in state.voided), None)
+            assert state.latest((Kind.ROLL, Kind.FINISH), table=number) == naive
+
+    check(log.state)
+    first = log.roll(1, "Fay", HIT1)
+    log.roll(2, "Dee", HIT2)
+    check(log.state)
+    log.roll(1, "Fay", MISS)
+    check(log.state)
+    log.add(Kind.VOID, data={"seqs": [first.seq]})  # a new state, replayed
+    check(log.state)
+    for _ in range(3):
+        log.roll(1, log.state.room.tables[0].spec.seats[log.state.room.tables[0].current].name,
+                 MISS)
+        check(log.state)
+    last = log.state.round_events[-1]
+    log.add(Kind.VOID, data={"seqs": [last.seq]})  # the latest entry taken back
+    check(log.state)
+    assert log.state.latest((Kind.ROLL, Kind.FINISH), table=1).seq != last.seq
+    log.add(Kind.BELL, set_number=1, round_number=1)
+    check(log.state)
