@@ -156,7 +156,10 @@ def _table_frames(out: Frames, night: Night, state: LiveNight, numbers: list[int
         html = screens.render_table(state, number)
         out.tables[number] = html
         for group in targets:
-            out.add(group, state.seq, html)
+            if group in watchers:  # every table's every tap: a screen behind gets the latest
+                out.add(group, state.seq, html, replaces=f"table-{number}")
+            else:
+                out.add(group, state.seq, html)
 
 
 def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:

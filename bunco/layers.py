@@ -4,7 +4,10 @@ Channels' own in-memory layer sweeps every channel and every group membership fo
 messages on every send and receive, and deep-copies each message once per receiver: with 400
 screens connected that sweep runs thousands of times per tap, so a tap's cost grew with the
 room. Here the sweep runs at most once a second (expiry is measured in seconds anyway), and a
-message, whose values are only strings and numbers that nobody changes, is shared as is.
+message, whose values are only strings and numbers that nobody changes, is shared as is. A
+table's tally sent to a screen that has not read the table's previous one yet takes its place
+(``replaces``): a TV behind catches up with the latest of each table, and its queue stays as
+long as the room has tables.
 """
 
 from __future__ import annotations
@@ -29,22 +32,63 @@ class PartyChannelLayer(InMemoryChannelLayer):
         kwargs.setdefault("capacity", self.capacity)
         super().__init__(*args, **kwargs)
         self._swept = 0.0
+        # channel -> {fragment id: its entry still waiting in the channel's queue}
+        self._waiting: dict[str, dict[str, list]] = {}
 
     def _clean_expired(self):
         now = time.monotonic()
         if now - self._swept >= self.sweep_every:
             self._swept = now
             super()._clean_expired()
+            for channel in [c for c in self._waiting if c not in self.channels]:
+                del self._waiting[channel]
+
+    async def flush(self):
+        self._waiting.clear()
+        await super().flush()
 
     async def send(self, channel, message):
+        """Queue ``message`` for ``channel``. A message that ``replaces`` a fragment (a table's
+        tally on the TV or the host's page, which get every table's every tap) takes the place
+        of that fragment's older message if the screen has not read it yet: a screen that
+        falls behind catches up with each table's latest tally, in the order the tables
+        changed, instead of every tap in between (each fragment is the table whole)."""
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_channel_name(channel)
         assert "__asgi_channel__" not in message
+        key = message.get("replaces")
+        if key is not None:
+            waiting = self._waiting.get(channel)
+            entry = waiting.get(key) if waiting else None
+            if entry is not None:
+                entry[1] = message
+                return
         queue = self.channels.setdefault(channel, asyncio.Queue(maxsize=self.get_capacity(channel)))
+        entry = [time.time() + self.expiry, message]
         try:
-            queue.put_nowait((time.time() + self.expiry, message))
+            queue.put_nowait(entry)
         except asyncio.queues.QueueFull:
             raise ChannelFull(channel) from None
+        if key is not None:
+            self._waiting.setdefault(channel, {})[key] = entry
+
+    async def receive(self, channel):
+        self.require_valid_channel_name(channel)
+        self._clean_expired()
+        queue = self.channels.setdefault(channel, asyncio.Queue(maxsize=self.get_capacity(channel)))
+        try:
+            entry = await queue.get()
+        finally:
+            if queue.empty():
+                self.channels.pop(channel, None)
+        message = entry[1]
+        key = message.get("replaces")
+        waiting = self._waiting.get(channel) if key is not None else None
+        if waiting is not None and waiting.get(key) is entry:
+            del waiting[key]
+            if not waiting:
+                del self._waiting[channel]
+        return message
 
     async def group_send(self, group, message):
         assert isinstance(message, dict), "message is not a dict"

@@ -35,3 +35,16 @@ def test_loadtest_runs_the_smallest_room_end_to_end():
                 "floor_bell_p99_ms", "frames_lost", "failed_taps", "kib_per_socket",
                 "cpu_ms_per_tap"):
         assert key in line
+
+
+def test_a_screen_showed_a_fragment_when_it_got_it_or_a_later_one():
+    from bunco.management.commands.loadtest import Shown
+
+    # A TV that fell behind got table 5 at #120 (10.0 s) and #125 (11.0 s), never #118.
+    shown = Shown({"table-5": [(125, 11.0), (120, 10.0)], "banner": [(90, 9.0)]})
+    assert shown.at("table-5", 118) == 10.0
+    assert shown.at("table-5", 120) == 10.0
+    assert shown.at("table-5", 121) == 11.0
+    assert shown.at("table-5", 126) is None  # never shown: lost
+    assert shown.at("table-6", 1) is None
+    assert shown.at("banner", 90) == 9.0 and shown.at("banner", 91) is None

@@ -105,3 +105,31 @@ async def test_a_commands_pushes_go_out_in_order_without_the_command_waiting():
     got = [(await layer.receive(channel))["seq"] for _ in range(3)]
     assert got == [1, 2, 3]
     await layer.group_discard("table_9_1", channel)
+
+
+async def test_a_tv_behind_catches_up_with_each_tables_latest_tally_in_order():
+    layer = PartyChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("tv_1", channel)
+    # 600 taps at 5 tables while the TV read nothing; a room-wide frame in the middle.
+    for seq in range(1, 601):
+        table = seq % 5 + 1
+        await layer.group_send("tv_1", {"type": "screen.update", "seq": seq,
+                                        "html": f"table {table} at {seq}",
+                                        "replaces": f"table-{table}"})
+        if seq == 300:
+            await layer.group_send("tv_1", {"type": "screen.update", "seq": seq,
+                                            "html": "the bell"})
+    got = []
+    while True:
+        try:
+            got.append((await asyncio.wait_for(layer.receive(channel), 0.05))["html"])
+        except TimeoutError:
+            break
+    # Each table once, at its latest tap, where its first waiting tally stood; the bell kept.
+    assert got == ["table 2 at 596", "table 3 at 597", "table 4 at 598", "table 5 at 599",
+                   "table 1 at 600", "the bell"]
+    # Once read, the next tally of a table queues again.
+    await layer.group_send("tv_1", {"type": "screen.update", "seq": 601, "html": "table 2 at 601",
+                                    "replaces": "table-2"})
+    assert (await layer.receive(channel))["html"] == "table 2 at 601"

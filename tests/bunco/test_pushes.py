@@ -9,7 +9,7 @@ import pytest
 from bunco import broadcast, groups, presence, services
 from bunco.models import Player
 from scoring import sample_names
-from tests.playing import play_round
+from tests.playing import play_round, roll
 
 
 @pytest.fixture
@@ -77,3 +77,18 @@ def test_a_phone_without_a_seat_still_hears_the_bell(night, pushed,
     (messages,) = pushed
     lou = [m for g, m in messages if g == groups.player(late.pk)]
     assert len(lou) == 1 and 'id="banner"' in lou[0]["html"] and 'id="me"' not in lou[0]["html"]
+
+
+def test_a_tap_reaches_the_tv_and_host_as_the_tables_latest_and_its_phones_as_every_tap(
+        night, pushed, django_capture_on_commit_callbacks):
+    services.round_start(night=night)
+    pushed.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        roll(night, 2, quick="miss")
+    (messages,) = pushed
+    by_group = {g: m for g, m in messages}
+    # The TV and the host get every table's every tap: one still unread is replaced by the
+    # table's next (bunco.layers); the table's own screens get each one.
+    assert by_group[groups.tv(night.pk)]["replaces"] == "table-2"
+    assert by_group[groups.host(night.pk)]["replaces"] == "table-2"
+    assert "replaces" not in by_group[groups.table(night.pk, 2)]

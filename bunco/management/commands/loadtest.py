@@ -19,6 +19,7 @@ process); bytes per frame. Linux only (/proc). Every connection goes to 127.0.0.
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import multiprocessing
@@ -245,6 +246,31 @@ def _receive(pipe, timeout: float, what: str):
     return message
 
 
+class Shown:
+    """When one screen first showed each fragment at a given seq *or a later one*: fragments
+    are whole (a table's tally, the banner), so a screen that got table 5 at #120 has shown
+    #118 too; a TV that falls behind is sent each table's latest tally only."""
+
+    def __init__(self, got: dict[str, list[tuple[int, float]]]):
+        self.seqs: dict[str, list[int]] = {}
+        self.first: dict[str, list[float]] = {}  # earliest arrival at that seq or later
+        for ident, frames in got.items():
+            frames.sort()
+            seqs, times, earliest = [], [], math.inf
+            for seq, t in reversed(frames):
+                earliest = min(earliest, t)
+                seqs.append(seq)
+                times.append(earliest)
+            self.seqs[ident], self.first[ident] = seqs[::-1], times[::-1]
+
+    def at(self, ident: str, seq: int) -> float | None:
+        seqs = self.seqs.get(ident)
+        if not seqs:
+            return None
+        i = bisect.bisect_left(seqs, seq)
+        return self.first[ident][i] if i < len(seqs) else None
+
+
 def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
     """Latencies, lost frames and sizes from what every screen saw, on the one clock."""
     start = run["start"]
@@ -263,26 +289,26 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
     room: dict[int, bool] = {}
     frames = size = 0
     for screen in screens:
-        seen: dict[tuple[str, int], float] = {}
+        got: dict[str, list[tuple[int, float]]] = {}
         for t, ident, seq, rung, nbytes in screen["frames"]:
             if t < start:
                 continue
             frames += 1
             size += nbytes
-            seen.setdefault((ident, seq), t)
+            got.setdefault(ident, []).append((seq, t))
             if ident == "banner":
                 room[seq] = room.get(seq, False) or rung
-        arrivals.append(seen)
+        arrivals.append(Shown(got))
     accepted = tally.get("accepted", [])
     lost = Counter()
-    for screen, seen in zip(screens, arrivals, strict=True):
+    for screen, shown in zip(screens, arrivals, strict=True):
         expected = {("banner", seq) for seq in room}
         expected |= {(f"table-{table}", seq) for table, seq, _, _ in accepted
                      if screen["kind"] in ("tv", "host") or screen["table"] == table}
-        lost[screen["kind"]] += len(expected - seen.keys())
+        lost[screen["kind"]] += sum(1 for ident, seq in expected if shown.at(ident, seq) is None)
     taps = []
     for table, seq, slot, _answered in accepted:
-        times = [seen.get((f"table-{table}", seq)) for screen, seen in
+        times = [shown.at(f"table-{table}", seq) for screen, shown in
                  zip(screens, arrivals, strict=True)
                  if screen["kind"] == "tv" or screen["table"] == table]
         if times and None not in times:
@@ -290,7 +316,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
     rung = sorted(seq for seq, bell in room.items() if bell)
     bell_times = []
     for bell, seq in zip(sorted(bells, key=lambda b: b["sent"]), rung, strict=False):
-        times = [seen.get(("banner", seq)) for seen in arrivals]
+        times = [shown.at("banner", seq) for shown in arrivals]
         if None not in times:
             bell_times.append(max(times) - bell["sent"])
     # The bytes each kind of screen got for a bell, for the floor's frames of the same size.
