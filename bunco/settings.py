@@ -9,6 +9,7 @@ DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQ
                          must sign and check with the same ones)
 BUNCO_DB_POOL_SIZE       PostgreSQL connections each worker may hold (default 8)
 REDIS_URL                e.g. redis://localhost:6379/0 to share websockets between workers
+BUNCO_REDIS_PREFIX       the channel layer's key prefix in Redis (default bunco): one per app
 BUNCO_ALLOWED_HOSTS      extra host names or addresses, comma separated (never "*")
 BUNCO_HOST_SECRET        a fixed host link secret (otherwise made once in the data folder)
 BUNCO_LAN_ADDRESS        the address phones use to reach this laptop (default: its first
@@ -258,7 +259,7 @@ if REDIS_URL:
                 "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT,
                            "socket_connect_timeout": 5, "socket_keepalive": True,
                            "health_check_interval": 30}],
-                "prefix": "bunco",
+                "prefix": os.environ.get("BUNCO_REDIS_PREFIX", "bunco").strip() or "bunco",
             },
         }
     }

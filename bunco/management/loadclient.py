@@ -42,15 +42,15 @@ class ScreenSpec:
     kind: str  # "device", "phone", "tv" or "host"
     table: int | None = None
     cookie: str | None = None
+    worker: int = 0  # which server process it connects to (several workers: round robin)
 
 
 @dataclass
 class Plan:
     """What one client process does."""
 
-    ws_base: str
-    http_base: str
-    origin: str
+    ws_bases: list[str]  # per server process (one, or each worker's)
+    http_bases: list[str]
     screens: list[ScreenSpec]
     tables: dict[int, str]  # the tables this process taps: number -> link token
     slots: list[tuple[float, int]]  # (seconds after the start, table)
@@ -159,7 +159,8 @@ async def open_screen(plan: Plan, spec: ScreenSpec,
     headers = {"Cookie": spec.cookie} if spec.cookie else None
     async with gate:
         try:
-            ws = await connect(f"{plan.ws_base}{spec.path}", origin=plan.origin,
+            ws = await connect(f"{plan.ws_bases[spec.worker]}{spec.path}",
+                               origin=plan.http_bases[spec.worker],
                                additional_headers=headers, compression=None, proxy=None,
                                ping_interval=None, max_size=None, open_timeout=60)
         except (OSError, TimeoutError, WebSocketException):
@@ -189,7 +190,7 @@ async def ring(plan: Plan, start: float, bells: list[dict]) -> None:
     the round goes on."""
     cookies = "; ".join(f"{k}={v}" for k, v in plan.host_cookies.items())
     headers = {"Cookie": cookies, "X-CSRFToken": plan.host_cookies.get("csrftoken", "")}
-    async with httpx.AsyncClient(base_url=plan.http_base, trust_env=False,
+    async with httpx.AsyncClient(base_url=plan.http_bases[0], trust_env=False,
                                  timeout=plan.timeout, headers=headers) as host:
         for offset in plan.bells:
             await asyncio.sleep(max(0.0, start + offset - time.time()))
@@ -229,9 +230,11 @@ async def client(conn, plan: Plan) -> None:
         tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally)
                   for n, token in plan.tables.items()}
         limits = httpx.Limits(max_connections=max(10, len(tables)), max_keepalive_connections=None)
-        async with httpx.AsyncClient(base_url=plan.http_base, trust_env=False,
-                                     timeout=plan.timeout, limits=limits,
-                                     cookies={"csrftoken": plan.csrf}) as http:
+        async with contextlib.AsyncExitStack() as stack:
+            # A table taps the worker a load balancer would send it to: one per table.
+            https = [await stack.enter_async_context(httpx.AsyncClient(
+                base_url=base, trust_env=False, timeout=plan.timeout, limits=limits,
+                cookies={"csrftoken": plan.csrf})) for base in plan.http_bases]
             bell_task = asyncio.create_task(ring(plan, start, bells)) if plan.bells else None
             taps = []
             for offset, number in plan.slots:
@@ -240,6 +243,7 @@ async def client(conn, plan: Plan) -> None:
                     await asyncio.sleep(delay)
                 elif delay < -0.05:
                     tally.late += 1
+                http = https[number % len(https)]
                 taps.append(asyncio.create_task(tables[number].tap(http, start + offset)))
             if taps:
                 await asyncio.wait(taps)

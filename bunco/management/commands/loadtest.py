@@ -25,6 +25,7 @@ import math
 import multiprocessing
 import os
 import platform
+import secrets
 import shutil
 import subprocess
 import sys
@@ -34,6 +35,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from django.conf import settings
@@ -74,9 +76,35 @@ SCENARIOS = {s.name: s for s in [
     Scenario("405@150", 100, 4, True, 150),  # above capacity: one core cannot keep up
 ]}
 
-NOT_YET = ("not yet: loadtest measures the default single-process set-up (SQLite, the "
-           "in-memory channel layer, one daphne); PostgreSQL, Redis and several workers are a "
-           "later step")
+SEVERAL = ("several workers share the night through PostgreSQL and Redis: give "
+           "--database-url and --redis-url too")
+
+
+class FreshDatabase:
+    """A database of its own for one scenario, on the PostgreSQL server ``url`` names (its role
+    may create databases), dropped afterwards: the database the URL names is never touched."""
+
+    def __init__(self, url: str):
+        import psycopg
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("postgres", "postgresql"):
+            raise CommandError(f"--database-url must be postgres://user:password@host/db, "
+                               f"not {parts.scheme or url!r}")
+        self.server = url
+        self.name = f"bunco_load_{secrets.token_hex(4)}"
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{self.name}"')
+        except psycopg.Error as exc:
+            raise CommandError(f"could not make a database on {parts.hostname}: {exc}") from exc
+        self.url = urlunsplit(parts._replace(path=f"/{self.name}"))
+
+    def drop(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.server, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
 def proc_cpu_seconds(pid: int) -> float:
@@ -134,15 +162,16 @@ class Floor:
 class Target:
     """Where the clients go: the app or the floor."""
 
-    pid: int
-    ws_base: str
-    http_base: str
+    pids: list[int]  # the server processes (several workers) or the floor
+    ws_bases: list[str]
+    http_bases: list[str]
     night: int
     csrf: str = "floor"
     host_cookies: dict | None = None
 
 
-def app_target(server: Server, night: dict) -> Target:
+def app_target(servers: list[Server], night: dict) -> Target:
+    server = servers[0]
     with httpx.Client(base_url=server.base, trust_env=False, timeout=30) as host:
         host.get(f"/host/{server.secret}/")
         host.get(f"/host/nights/{night['night']}/")
@@ -160,11 +189,24 @@ def app_target(server: Server, night: dict) -> Target:
             "quick": "miss"})
         if answer.status_code != 200:
             raise CommandError(f"the warm-up tap was refused: {answer.text[:300]}")
-    return Target(server.proc.pid, f"ws://{HOST}:{server.port}", server.base, night["night"],
-                  csrf, cookies)
+    for other in servers[1:]:  # every worker's first request pays for its imports, uncounted
+        with httpx.Client(base_url=other.base, trust_env=False, timeout=30) as http:
+            http.get(f"/t/{night['tables']['1']}/")
+    return Target([s.proc.pid for s in servers], [f"ws://{HOST}:{s.port}" for s in servers],
+                  [s.base for s in servers], night["night"], csrf, cookies)
 
 
-def room_screens(night: dict, scenario: Scenario, host_cookie: str) -> list[ScreenSpec]:
+def room_screens(night: dict, scenario: Scenario, host_cookie: str,
+                 workers: int = 1) -> list[ScreenSpec]:
+    """Every screen of the room, each on a worker in turn (as a load balancer spreads them;
+    a table's device and phones on different workers, so a tap crosses between them)."""
+    out = _room_screens(night, scenario, host_cookie)
+    for i, screen in enumerate(out):
+        screen.worker = i % workers
+    return out
+
+
+def _room_screens(night: dict, scenario: Scenario, host_cookie: str) -> list[ScreenSpec]:
     out = [ScreenSpec(f"/ws/tv/{night['tv']}/", "tv") for _ in range(scenario.tvs)]
     if scenario.host:
         out.append(ScreenSpec(f"/ws/host/{night['night']}/", "host", cookie=host_cookie))
@@ -179,7 +221,7 @@ def room_screens(night: dict, scenario: Scenario, host_cookie: str) -> list[Scre
 def plans(target: Target, night: dict, scenario: Scenario, opts: dict) -> list[Plan]:
     clients = opts["clients"]
     cookie = "; ".join(f"{k}={v}" for k, v in (target.host_cookies or {}).items())
-    screens = room_screens(night, scenario, cookie)
+    screens = room_screens(night, scenario, cookie, len(target.http_bases))
     tappable = list(range(2, scenario.tables + 1))  # the head table keeps the round open
     count = round(scenario.rate * opts["seconds"])
     slots = [(i / scenario.rate, tappable[i % len(tappable)]) for i in range(count)]
@@ -188,7 +230,7 @@ def plans(target: Target, night: dict, scenario: Scenario, opts: dict) -> list[P
     for w in range(clients):
         mine = {n for n in tappable if (n - 1) % clients == w}
         out.append(Plan(
-            ws_base=target.ws_base, http_base=target.http_base, origin=target.http_base,
+            ws_bases=target.ws_bases, http_bases=target.http_bases,
             screens=[s for i, s in enumerate(screens)
                      if (s.table is not None and (s.table - 1) % clients == w)
                      or (s.table is None and i % clients == w)],
@@ -203,7 +245,7 @@ def drive(target: Target, night: dict, scenario: Scenario, opts: dict) -> dict:
     """Open the room over the client processes, tap and ring, and bring back what they saw."""
     ctx = multiprocessing.get_context("fork")
     work = plans(target, night, scenario, opts)
-    rss_before = proc_rss_kib(target.pid)
+    rss_before = sum(proc_rss_kib(pid) for pid in target.pids)
     pipes, procs = [], []
     for plan in work:
         ours, theirs = ctx.Pipe()
@@ -219,13 +261,13 @@ def drive(target: Target, night: dict, scenario: Scenario, opts: dict) -> dict:
             connected += what[1]
             snapshot_bytes += what[2]
         time.sleep(1.0)  # the server settles after the snapshots
-        rss_after = proc_rss_kib(target.pid)
-        cpu = proc_cpu_seconds(target.pid)
+        rss_after = sum(proc_rss_kib(pid) for pid in target.pids)
+        cpu = sum(proc_cpu_seconds(pid) for pid in target.pids)
         start = time.time() + 1.0
         for pipe in pipes:
             pipe.send(("go", start))
         results = [_receive(pipe, opts["seconds"] + 300, "the taps")[1] for pipe in pipes]
-        cpu = proc_cpu_seconds(target.pid) - cpu
+        cpu = sum(proc_cpu_seconds(pid) for pid in target.pids) - cpu
         wall = time.time() - start
     finally:
         for proc in procs:
@@ -390,13 +432,20 @@ class Command(BaseCommand):
                             help="with --plot: draw from these JSON lines, measure nothing")
         parser.add_argument("--log-dir", type=Path, default=None,
                             help="keep each scenario's server output in this folder")
-        parser.add_argument("--database-url", default=None, help=f"PostgreSQL: {NOT_YET}")
-        parser.add_argument("--redis-url", default=None, help=f"Redis: {NOT_YET}")
-        parser.add_argument("--workers", type=int, default=1, help=f"daphne workers: {NOT_YET}")
+        parser.add_argument("--database-url", default=None, help=(
+            "PostgreSQL server (postgres://user:password@host/db, a role that may create "
+            "databases): each scenario runs on a fresh database made there and dropped after"))
+        parser.add_argument("--redis-url", default=None,
+                            help="Redis for the channel layer (redis://host:port/db)")
+        parser.add_argument("--workers", type=int, default=1, help=(
+            "daphne processes, the screens and tables spread over them in turn (as a load "
+            "balancer would); more than one needs --database-url and --redis-url"))
 
     def handle(self, *args, **opts) -> None:
-        if opts["database_url"] or opts["redis_url"] or opts["workers"] != 1:
-            raise CommandError(NOT_YET)
+        if opts["workers"] < 1:
+            raise CommandError("--workers must be 1 or more")
+        if opts["workers"] > 1 and not (opts["database_url"] and opts["redis_url"]):
+            raise CommandError(SEVERAL)
         if opts["source"] is not None:
             if opts["plot"] is None:
                 raise CommandError("--from only draws: give --plot too")
@@ -438,28 +487,49 @@ class Command(BaseCommand):
         load = os.getloadavg()[0]
         self.stderr.write(f"{scenario.name}: {scenario.tables} tables, {scenario.sockets} "
                           f"sockets, {scenario.rate:g} taps/s (load average {load:.2f})")
-        night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT,
-                                        str(scenario.tables)], env, "night setup")
-                           .strip().splitlines()[-1])
-        night["players"] = [p for p in night["players"] if p["table"] is not None]
-        server = Server(tmp / f"server-{scenario.tables}-{scenario.rate:g}", env)
+        env, database = dict(env), None
+        if opts["redis_url"]:  # keys of this run's own, apart from anything else there
+            env.update(REDIS_URL=opts["redis_url"],
+                       BUNCO_REDIS_PREFIX=f"bunco_load_{secrets.token_hex(4)}")
+        servers: list[Server] = []
         try:
-            server.start()
-            app = analyse(drive(app_target(server, night), night, scenario, opts), scenario,
+            if opts["database_url"]:
+                database = FreshDatabase(opts["database_url"])
+                env.update(DATABASE_URL=database.url,
+                           BUNCO_SECRET_KEY=secrets.token_urlsafe(50))
+                run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                            env, "migrate")
+            night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT,
+                                            str(scenario.tables)], env, "night setup")
+                               .strip().splitlines()[-1])
+            night["players"] = [p for p in night["players"] if p["table"] is not None]
+            name = f"server-{scenario.tables}-{scenario.rate:g}"
+            servers = [Server(tmp / (name if opts["workers"] == 1 else f"{name}-w{i + 1}"),
+                              env) for i in range(opts["workers"])]
+            for server in servers:
+                server.start()
+            app = analyse(drive(app_target(servers, night), night, scenario, opts), scenario,
                           opts)
-            if not server.alive():
-                raise CommandError(f"the server died under load:\n{server.tail()}")
+            for server in servers:
+                if not server.alive():
+                    raise CommandError(f"a server died under load:\n{server.tail()}")
         finally:
-            server.stop()
-            if opts["log_dir"] is not None:
-                opts["log_dir"].mkdir(parents=True, exist_ok=True)
-                for path in server.logs:
-                    shutil.copy(path, opts["log_dir"] / path.name)
-        problems = server.problems()
+            for server in servers:
+                server.stop()
+                if opts["log_dir"] is not None:
+                    opts["log_dir"].mkdir(parents=True, exist_ok=True)
+                    for path in server.logs:
+                        shutil.copy(path, opts["log_dir"] / path.name)
+            if database is not None:
+                database.drop()
+        problems = [p for server in servers for p in server.problems()]
         sizes = app.pop("_sizes")
         line = {"scenario": scenario.name, "tables": scenario.tables, "tvs": scenario.tvs,
                 "host_screen": scenario.host, "wanted_sockets": scenario.sockets,
                 "taps_per_s": scenario.rate, "taps": round(scenario.rate * opts["seconds"]),
+                "workers": opts["workers"],
+                "database": "postgresql" if database else "sqlite",
+                "channel_layer": "redis" if opts["redis_url"] else "in-memory",
                 **app, "server_errors": len(problems), "load_avg_1m": round(load, 2)}
         if problems:
             self.stderr.write("server stderr:\n  " + "\n  ".join(p[:160] for p in problems[:5]))
@@ -467,8 +537,8 @@ class Command(BaseCommand):
             floor = Floor(tmp, night, sizes)
             try:
                 floor.start()
-                target = Target(floor.proc.pid, f"ws://{HOST}:{floor.ws_port}",
-                                f"http://{HOST}:{floor.http_port}", night["night"])
+                target = Target([floor.proc.pid], [f"ws://{HOST}:{floor.ws_port}"],
+                                [f"http://{HOST}:{floor.http_port}"], night["night"])
                 got = analyse(drive(target, night, scenario, opts), scenario, opts)
             finally:
                 floor.stop()
