@@ -260,6 +260,10 @@ if REDIS_URL:
                            "socket_connect_timeout": 5, "socket_keepalive": True,
                            "health_check_interval": 30}],
                 "prefix": os.environ.get("BUNCO_REDIS_PREFIX", "bunco").strip() or "bunco",
+                # As the party's own layer (bunco.layers): a TV or the host is sent every
+                # table's every tap, and channels_redis' 100 a screen dropped frames (and
+                # bells) at 50 taps a second.
+                "capacity": 1000,
             },
         }
     }

@@ -32,6 +32,7 @@ print(json.dumps({
     "engine": db["ENGINE"], "conn_max_age": db["CONN_MAX_AGE"], "pool": db["OPTIONS"]["pool"],
     "layer": layer["BACKEND"], "redis_timeout": layer["CONFIG"]["hosts"][0]["socket_timeout"],
     "brpop_timeout": RedisChannelLayer.brpop_timeout,
+    "capacity": RedisChannelLayer(**layer["CONFIG"]).capacity,
     "proxy_header": settings.SECURE_PROXY_SSL_HEADER,
     "cookies_secure": [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE],
     "trusted": settings.CSRF_TRUSTED_ORIGINS, "hosts": settings.ALLOWED_HOSTS,
@@ -78,6 +79,9 @@ def test_a_worker_pools_its_database_connections_and_outwaits_redis_blocking_rea
     # An idle screen's blocking read returns every brpop_timeout seconds: the socket must
     # wait longer, or the idle screen is cut off (1011).
     assert shown["redis_timeout"] > shown["brpop_timeout"]
+    # A TV is sent every table's every tap: ten seconds of 100 taps a second wait for it
+    # (channels_redis keeps 100, and dropped a bell behind them at 50 taps a second).
+    assert shown["capacity"] == 1000
     assert shown["proxy_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     assert shown["cookies_secure"] == [True, True]
     assert shown["trusted"] == [PUBLIC]
