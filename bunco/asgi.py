@@ -57,13 +57,13 @@ class OneTripASGIHandler(ASGIHandler):
         # The whole server is behind: a tap is answered "busy" at once (the phone keeps it
         # and sends it again, as for "slow down") instead of joining a queue that only grows;
         # everything else, the host's bell included, waits its turn behind a bounded queue.
-        if (self.in_flight >= limits.SERVER_QUEUE and scope.get("method") == "POST"
-                and TAP_PATH.match(scope.get("path", ""))):
+        tap = scope.get("method") == "POST" and TAP_PATH.match(scope.get("path", ""))
+        if tap and self.in_flight >= limits.SERVER_QUEUE:
             await busy(send)
             return
         type(self).in_flight += 1
         try:
-            if scope.get("method") == "POST" and TAP_PATH.match(scope.get("path", "")):
+            if tap:
                 async with limits.TAP_LANE.slot():
                     await self.handle(scope, receive, send)
             else:

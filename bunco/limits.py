@@ -40,7 +40,7 @@ class Lane:
 
     def slot(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
-        if self._loop is not loop or self._slots is None:
+        if self._loop is not loop:  # a test's loop, or the server's first
             self._loop, self._slots = loop, asyncio.Semaphore(self.width)
         return self._slots
 
