@@ -578,10 +578,6 @@ def house_rules_card(night: Night) -> dict:
             "parts": [{"heading": h, "text": t} for h, t in how_we_play(rules)]}
 
 
-def render_fragment(template: str, context: dict) -> str:
-    return render_to_string(template, context)
-
-
 def render_table(state: LiveNight, number: int) -> str:
     """A table's live tally (templates/jinja2/tables/_table.html)."""
     return render_to_string("tables/_table.html", {"t": table_context(state, number)},

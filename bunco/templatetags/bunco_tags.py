@@ -33,16 +33,17 @@ def icon(name: str, label: str = "") -> str:
 @register.simple_tag
 def die(value) -> str:
     """One die's face, read out as its number."""
-    if type(value) is int and 1 <= value <= 6:
-        return _FACES[value - 1]
     try:
         n = int(value)
     except (TypeError, ValueError):
         return ""
-    if not 1 <= n <= 6:
-        return ""
+    return _FACES[n - 1] if 1 <= n <= 6 else ""
+
+
+def _face(n: int) -> str:
     return format_html('<svg class="die" role="img" aria-label="{0}"><use href="#d{0}"></use>'
                        '</svg>', n)
 
 
-_FACES = [die(str(n)) for n in range(1, 7)]
+#: The six faces, drawn once (every table's every push shows a few).
+_FACES = [_face(n) for n in range(1, 7)]
