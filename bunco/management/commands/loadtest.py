@@ -200,13 +200,6 @@ def room_screens(night: dict, scenario: Scenario, host_cookie: str,
                  workers: int = 1) -> list[ScreenSpec]:
     """Every screen of the room, each on a worker in turn (as a load balancer spreads them;
     a table's device and phones on different workers, so a tap crosses between them)."""
-    out = _room_screens(night, scenario, host_cookie)
-    for i, screen in enumerate(out):
-        screen.worker = i % workers
-    return out
-
-
-def _room_screens(night: dict, scenario: Scenario, host_cookie: str) -> list[ScreenSpec]:
     out = [ScreenSpec(f"/ws/tv/{night['tv']}/", "tv") for _ in range(scenario.tvs)]
     if scenario.host:
         out.append(ScreenSpec(f"/ws/host/{night['night']}/", "host", cookie=host_cookie))
@@ -215,6 +208,8 @@ def _room_screens(night: dict, scenario: Scenario, host_cookie: str) -> list[Scr
         seated = [p for p in night["players"] if p["table"] == number]
         out += [ScreenSpec(f"/ws/player/{p['token']}/", "phone", number)
                 for p in seated[:PHONES_PER_TABLE]]
+    for i, screen in enumerate(out):
+        screen.worker = i % workers
     return out
 
 
