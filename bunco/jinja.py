@@ -1,7 +1,10 @@
 """The Jinja2 environment of the hot fragments (templates/jinja2): the same helpers as the
 Django templates' ``bunco_tags``."""
 
+from functools import lru_cache
+
 from jinja2 import Environment
+from markupsafe import Markup
 
 from bunco.templatetags.bunco_tags import die, icon
 
@@ -11,7 +14,34 @@ def none_blank(value):
     return "" if value is None else value
 
 
+class Fragments(Environment):
+    """``a.b`` on a dict reads its key first, as Django's templates do. Jinja's own lookup
+    tries the attribute first, and a dict has none, so every ``t.number`` of a context built
+    of dicts raised and caught an AttributeError: a third of a table's render."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def environment(**options) -> Environment:
-    env = Environment(**options)
+    env = Fragments(**options)
     env.globals.update(icon=icon, die=die, none_blank=none_blank)
+    item = env.get_template("tables/_roll.html")
+
+    @lru_cache(maxsize=8192)
+    def drawn(fields: tuple):
+        return Markup(item.render(r=dict(fields)))
+
+    def roll_item(r: dict):
+        """One roll of a table's list (tables/_roll.html), drawn once: a roll never changes
+        once logged (a take-back removes it), and a bell, or any tap, redraws every roll a
+        table shows."""
+        return drawn(tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in r.items()))
+
+    env.globals["roll_item"] = roll_item
     return env

@@ -168,7 +168,7 @@ def bell_duty(playing: TableRound | None) -> dict | None:
     return {"then": str(duty.then), "who": who, "ghost": ghost, "text": text}
 
 
-def turn_preview(state: LiveNight, playing: TableRound, quick: list[str]) -> dict:
+def turn_preview(state: LiveNight, playing: TableRound, quick: tuple[str, ...]) -> dict:
     """What a phone needs to move the turn on by itself while its taps wait to be sent: the
     rollers in turn order from the current one, and the taps (quick buttons, sorted dice)
     that keep the turn, as the engine scores them."""
@@ -178,12 +178,31 @@ def turn_preview(state: LiveNight, playing: TableRound, quick: list[str]) -> dic
         seat = spec.seats[chair]
         roller = spec.seats[spec.roller_of(chair)].name
         order.append(f"{roller} (for {seat.name})" if seat.ghost else seat.name)
-    keeps = turn_keeping_rolls(state.rules, playing.round_number)
-    kinds = [k for k in quick
-             if "".join(map(str, sorted(dice_for(state.rules, playing.round_number, k))))
-             in keeps]
     return {"order": json.dumps(order, ensure_ascii=False),
-            "keeps": " ".join(kinds + sorted(keeps))}
+            "keeps": _keeps(state.rules, playing.round_number, tuple(quick))}
+
+
+@functools.lru_cache(maxsize=256)
+def _keeps(rules, round_number: int, quick: tuple[str, ...]) -> str:
+    """The taps that keep the turn: quick buttons, then sorted dice (the same every turn of a
+    round, so worked out once)."""
+    keeps = turn_keeping_rolls(rules, round_number)
+    kinds = [k for k in quick
+             if "".join(map(str, sorted(dice_for(rules, round_number, k)))) in keeps]
+    return " ".join(kinds + sorted(keeps))
+
+
+@functools.lru_cache(maxsize=256)
+def _quick_buttons(rules, round_number: int) -> tuple[str, ...]:
+    """The quick buttons a round's rules have (each one a roll the engine can score)."""
+    kinds = []
+    for kind in QUICK_KINDS:
+        try:
+            dice_for(rules, round_number, kind)
+        except ValueError:
+            continue
+        kinds.append(kind)
+    return tuple(kinds)
 
 
 def _team_label(names) -> str:
@@ -238,14 +257,9 @@ def table_context(state: LiveNight, number: int) -> dict:
     }.get(phase, "")
     if playing and playing.choosing_first and phase == "tie_break":
         status = "Tied! Everyone rolls three dice: the high total starts the roll-off (not scored)"
-    quick = []
+    quick: tuple[str, ...] = ()
     if playing and playing.dice_expected == 3:
-        for kind in QUICK_KINDS:
-            try:
-                dice_for(state.rules, playing.round_number, kind)
-            except ValueError:
-                continue
-            quick.append(kind)
+        quick = _quick_buttons(state.rules, playing.round_number)
     entries = [
         {"seq": r.seq, "roller": r.roller, "ghost": r.ghost,
          "rolled_by": r.rolled_by if r.ghost else "", "dice": list(r.dice),
