@@ -79,6 +79,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         for group in self.initial_groups():
             await self.join(group)
         await self.accept()
+        direct = getattr(self.channel_layer, "direct", None)
+        if direct is not None:  # the party's layer: pushes go straight to this socket
+            direct(self.channel_name, self.dispatch)
         await self.send_snapshot()
 
     async def join(self, group: str) -> None:
@@ -92,6 +95,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         presence.leave(group)
 
     async def disconnect(self, code) -> None:
+        direct = getattr(self.channel_layer, "direct", None)
+        if direct is not None:
+            direct(self.channel_name, None)
         for group in list(getattr(self, "joined", [])):
             await self.leave(group)
 

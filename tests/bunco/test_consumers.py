@@ -84,9 +84,13 @@ def table_link():
     return night, TableLink.objects.get(night=night, number=1)
 
 
-async def table_screen():
-    """Table 1's device of a night in play, connected, its snapshot read."""
-    night, link = await database_sync_to_async(table_link)()
+async def table_screen(link: TableLink | None = None):
+    """Table 1's device of a night in play (or another screen on ``link``), connected, its
+    snapshot read."""
+    if link is None:
+        night, link = await database_sync_to_async(table_link)()
+    else:
+        night = link.night
     ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
         (b"origin", b"http://localhost"), (b"host", b"localhost")])
     assert (await ws.connect())[0]
@@ -163,3 +167,35 @@ async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap():
     assert time.monotonic() - sent < 0.5 and not busy.done()
     await busy
     await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_push_reaches_a_screen_while_its_own_resync_waits_for_the_server():
+    """A screen's consumer answers its own messages one at a time; a push must not wait behind
+    them (a TV resyncing while the server was busy got a bell's push only after)."""
+    night, ws = await table_screen()
+    busy = asyncio.ensure_future(sync_to_async(time.sleep)(1.5))  # a long command
+    await asyncio.sleep(0.1)
+    await ws.send_json_to({"type": "sync", "shows": {"table-1": 0}})  # behind: a snapshot
+    await asyncio.sleep(0.1)
+    sent = time.monotonic()
+    await get_channel_layer().group_send(groups.table(night.pk, 1),
+                                         {"type": "screen.update", "html": "<p>bell</p>"})
+    assert await ws.receive_from(timeout=1) == "<p>bell</p>"
+    assert time.monotonic() - sent < 0.5 and not busy.done()
+    await busy
+    assert 'id="table-1"' in await ws.receive_from(timeout=3)  # the resync's snapshot
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_screen_gone_does_not_stop_a_push_to_the_others():
+    night, first = await table_screen()
+    link = await database_sync_to_async(
+        lambda: TableLink.objects.select_related("night").get(night=night, number=1))()
+    _, second = await table_screen(link)
+    await first.disconnect()
+    await get_channel_layer().group_send(groups.table(night.pk, 1),
+                                         {"type": "screen.update", "html": "<p>bell</p>"})
+    assert await second.receive_from(timeout=1) == "<p>bell</p>"
+    await second.disconnect()
