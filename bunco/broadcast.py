@@ -166,14 +166,16 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     seq = state.seq
     tv, host = groups.tv(night.pk), groups.host(night.pk)
     tv_on, host_on = presence.watching(tv), presence.watching(host)
-    watched = [p for p in night.players.all() if presence.watching(groups.player(p.pk))]
+    # (pk, name, left early) of every player whose phone is open: plain rows, not models
+    watched = [p for p in night.players.values_list("pk", "name", "left_early")
+               if presence.watching(groups.player(p[0]))]
     # What every phone reads of the room, worked out once for all of them.
-    room = screens.RoomView(state, [p.name for p in watched]) if watched else None
-    phones = [(p, room.seats.get(p.name, (None,))[0]) for p in watched]
+    room = screens.RoomView(state, [name for _, name, _ in watched]) if watched else None
+    phones = [(p, room.seats.get(p[1], (None,))[0]) for p in watched]
     numbers = range(1, len(state.tables) + 1)
-    needed = [n for n in numbers if tv_on or host_on
-              or presence.watching(groups.table(night.pk, n))
-              or any(table == n for _, table in phones)]
+    at_tables = {table for _, table in phones}
+    needed = [n for n in numbers if tv_on or host_on or n in at_tables
+              or presence.watching(groups.table(night.pk, n))]
     if not needed and not phones:
         return
     banner = banner_html(state)
@@ -192,14 +194,13 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     if seats_kept:
         # Nobody's own seat changed (a bell, a pause): a phone at a table has the banner and
         # its table from the table's group (above); one without a table gets the banner.
-        for player, table in phones:
+        for (pk, _, _), table in phones:
             if not table:
-                out.add(groups.player(player.pk), seq, banner)
+                out.add(groups.player(pk), seq, banner)
         return
-    for player, table in phones:
-        out.add(groups.player(player.pk), seq,
-                banner + me_html(state, player.name, player.left_early, tables.get(table),
-                                 room),
+    for (pk, name, left_early), table in phones:
+        out.add(groups.player(pk), seq,
+                banner + me_html(state, name, left_early, tables.get(table), room),
                 kind="player.update",
                 table_group=groups.table(night.pk, table) if table else None)
 
