@@ -13,9 +13,9 @@ django.setup(set_prefix=False)
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
-from bunco import broadcast, eager, limits  # noqa: E402
+from bunco import broadcast, limits, wire  # noqa: E402
 
-eager.install()  # frames to the sockets at once (bunco/eager.py)
+wire.install()  # frames to the sockets at once, and more (bunco/wire.py)
 
 #: A tap posted over HTTP by a table's device or a player's phone.
 TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")

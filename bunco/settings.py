@@ -118,8 +118,8 @@ MIDDLEWARE = [
     # Static files: pre-compressed, with hashed names cached for a year (a phone's first load
     # is small, and later pages fetch nothing again). Served by the app itself, Daphne alone.
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages and fragments compressed too (static files never reach here).
-    "django.middleware.gzip.GZipMiddleware",
+    # Pages and fragments compressed too (static files never reach here; taps' answers not).
+    "bunco.middleware.GZipPages",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

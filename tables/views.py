@@ -204,7 +204,9 @@ def player_seat(player) -> tuple[int | None, str]:
 
 def _json(answer: tuple[int, dict]) -> JsonResponse:
     status, body = answer
-    return JsonResponse(body, status=status)
+    response = JsonResponse(body, status=status)
+    response.uncompressed = True  # a tap's answer: see bunco.middleware.GZipPages
+    return response
 
 
 @require_POST

@@ -2,12 +2,14 @@
 their neighbours, there is a favicon, and pages and static files go out compressed."""
 
 import re
+import uuid
 
 import pytest
 
 from bunco import services
 from bunco.host.auth import host_secret
 from bunco.models import TableLink
+from bunco.selectors import live_state
 
 NO_FONT = re.compile("[\u2196-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
 
@@ -65,3 +67,15 @@ def test_pages_are_compressed_for_browsers_that_accept_it(client, playing):
     link = TableLink.objects.get(night=playing, number=1)
     response = client.get(f"/t/{link.token}/", HTTP_ACCEPT_ENCODING="gzip, deflate")
     assert response["Content-Encoding"] == "gzip"
+
+
+def test_a_taps_answer_is_not_compressed_and_still_carries_the_table(client, playing):
+    """The table it carries reaches the same phone uncompressed over the websocket anyway."""
+    link = TableLink.objects.get(night=playing, number=1)
+    state = live_state(playing)
+    response = client.post(f"/t/{link.token}/roll/", {
+        "key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1",
+        "pos": str(state.position(1)), "quick": "hit2"}, HTTP_ACCEPT_ENCODING="gzip, deflate")
+    assert response.status_code == 200 and not response.has_header("Content-Encoding")
+    answer = response.json()
+    assert answer["ok"] and 'id="table-1"' in answer["html"]

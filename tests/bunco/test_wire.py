@@ -1,4 +1,4 @@
-"""Frames go to the socket at once when nothing waits before them (bunco/eager.py), and a
+"""Frames go to the socket at once when nothing waits before them (bunco/wire.py), and a
 socket that cannot take them all still gets every byte, in order, through Twisted's buffer."""
 
 import socket
@@ -6,8 +6,9 @@ import socket
 import pytest
 from twisted.internet import tcp
 from twisted.internet.protocol import Protocol
+from twisted.web import http
 
-from bunco import eager
+from bunco import wire
 
 
 class Loop:
@@ -25,7 +26,7 @@ class Loop:
 
 @pytest.fixture
 def connection():
-    eager.install()
+    wire.install()
     mine, peer = socket.socketpair()
     conn = tcp.Connection(mine, Protocol(), reactor=Loop())
     conn.connected = True
@@ -65,3 +66,13 @@ def test_a_closed_peer_is_left_to_twisted(connection):
     peer.close()
     conn.write(b"frame")  # no exception here: the loop finds the connection lost
     assert conn in conn.reactor.writing
+
+
+def test_a_posts_content_type_reads_the_same_when_parsed_once():
+    wire.install()
+    for _ in range(2):
+        assert http._parseContentType(b"application/x-www-form-urlencoded; charset=UTF-8") \
+            == b"application/x-www-form-urlencoded"
+        assert http._parseContentType(b"Multipart/Form-Data; boundary=x") \
+            == b"multipart/form-data"
+    assert http._parseContentType.cache_info().hits >= 2
