@@ -352,7 +352,7 @@ class LiveNight:
             if self.ended:
                 raise IllegalMove("the night has ended; its rounds can no longer be changed")
             seqs = set(void_targets(event))
-            state = self.replayed(self.voided | seqs)
+            state = self._planned_replay(self.voided | seqs) or self.replayed(self.voided | seqs)
             state.round_events.append(event)
             state._touch(event, tables={e.table for e in self.round_events
                                         if e.seq in seqs and e.table is not None})
@@ -496,13 +496,24 @@ class LiveNight:
         skip = {seq}
         while True:
             try:
-                return sorted(skip), self.replayed(self.voided | skip)
+                state = self.replayed(self.voided | skip)
             except Conflict as conflict:
                 if conflict.event.kind not in CORRECTABLE | REOPEN_TAKES:
                     raise IllegalMove(
                         "players changed after that round closed, so it can no longer be "
                         "reopened") from None
                 skip.add(conflict.event.seq)
+                continue
+            # The take-back that follows the plan replays the same round again: it takes
+            # this one instead, once, if nothing has moved the night on in between.
+            self._planned = (self.seq, frozenset(self.voided | skip), state)
+            return sorted(skip), state
+
+    def _planned_replay(self, skip: set[int]) -> LiveNight | None:
+        planned, self._planned = getattr(self, "_planned", None), None
+        if planned is not None and planned[:2] == (self.seq, frozenset(skip)):
+            return planned[2]
+        return None
 
     # -- the handlers ------------------------------------------------------------------------
 

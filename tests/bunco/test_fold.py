@@ -235,3 +235,26 @@ def test_each_tables_rolls_and_last_entry_stay_right_through_take_backs_and_roun
     assert log.state.latest((Kind.ROLL, Kind.FINISH), table=1).seq != last.seq
     log.add(Kind.BELL, set_number=1, round_number=1)
     check(log.state)
+
+
+def test_a_take_back_after_its_preview_is_the_same_as_one_without(log):
+    """The preview's replay is reused by the take-back that follows it, and only if nothing
+    moved the night on in between."""
+    log.roll(1, "Fay", HIT1)
+    bell = log.add(Kind.BELL, set_number=1, round_number=1)
+    log.roll(2, "Dee", HIT2)
+    seqs, preview = log.state.plan_void(bell.seq)
+    unplanned = fold(RULES, log.events).apply(Event(seq=len(log.events) + 1, kind=Kind.VOID,
+                                                    data={"seqs": seqs}))
+    log.add(Kind.VOID, data={"seqs": seqs})
+    assert log.state is preview  # the preview's replay, taken once
+    for state in (log.state, unplanned):
+        assert not state.room.bell_rung and scores(state) == [1, 0] and scores(state, 2) == [2, 0]
+    assert log.state.table_seq == unplanned.table_seq and log.state.room_seq == unplanned.room_seq
+    # A plan the night moved on from (a roll in between) is not used: the take-back replays.
+    fay = log.roll(1, "Ann", HIT2)
+    seqs, preview = log.state.plan_void(fay.seq)
+    log.roll(2, "Eli", HIT1)
+    log.add(Kind.VOID, data={"seqs": seqs})
+    assert log.state is not preview
+    assert scores(log.state) == [1, 0] and scores(log.state, 2) == [2, 1]
