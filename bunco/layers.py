@@ -12,7 +12,8 @@ long as the room has tables.
 A screen's consumer in this process may take its group messages directly (``direct``): a
 group send then hands each message to the consumer's handler at once, which writes it to the
 socket, instead of queueing it for the consumer's own task to wake, read and forward. A bell
-is 400 such messages; the queue's round trip was most of what each cost.
+is 400 such messages; the queue's round trip was most of what each cost. Messages that may
+be replaced still go through the queue, where a TV that falls behind has them coalesced.
 """
 
 from __future__ import annotations
@@ -115,7 +116,9 @@ class PartyChannelLayer(InMemoryChannelLayer):
         self._clean_expired()
         for channel in list(self.groups.get(group, {})):
             handler = self._direct.get(channel)
-            if handler is not None:
+            # A fragment that may replace an unread one (a TV's or the host's table) keeps to
+            # the queue: a screen too slow to read every tap catches up with the latest.
+            if handler is not None and "replaces" not in message:
                 try:
                     await handler(message)
                 except Exception:  # a screen gone mid-push: the others still get theirs

@@ -133,3 +133,29 @@ async def test_a_tv_behind_catches_up_with_each_tables_latest_tally_in_order():
     await layer.group_send("tv_1", {"type": "screen.update", "seq": 601, "html": "table 2 at 601",
                                     "replaces": "table-2"})
     assert (await layer.receive(channel))["html"] == "table 2 at 601"
+
+
+async def test_a_screen_taking_pushes_directly_still_has_a_tvs_tallies_coalesced():
+    """A consumer that takes its pushes directly gets each at once, written to its socket; a
+    table's tally for a TV or the host still waits in the queue, where a screen too slow to
+    read every tap gets the table's latest."""
+    layer = PartyChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("tv_1", channel)
+    written = []
+
+    async def write(message):
+        written.append(message["html"])
+
+    layer.direct(channel, write)
+    await layer.group_send("tv_1", {"type": "screen.update", "seq": 1, "html": "the bell"})
+    assert written == ["the bell"]
+    for seq in (2, 3):
+        await layer.group_send("tv_1", {"type": "screen.update", "seq": seq,
+                                        "html": f"table 1 at {seq}", "replaces": "table-1"})
+    assert written == ["the bell"]
+    assert (await layer.receive(channel))["html"] == "table 1 at 3"
+    layer.direct(channel, None)  # the screen gone: its pushes queue again
+    await layer.group_send("tv_1", {"type": "screen.update", "seq": 4, "html": "the bell"})
+    assert written == ["the bell"] and (await layer.receive(channel))["html"] == "the bell"
+    await layer.group_discard("tv_1", channel)
