@@ -160,6 +160,8 @@ async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap(res
     (a bell's pushes to 400 screens queued behind the taps made the last screen 0.4 s late),
     nor for the screen's own message its consumer is still answering (a resync that waits for
     that thread)."""
+    if resyncing and not hasattr(get_channel_layer(), "direct"):
+        pytest.skip("the party's layer only: on Redis a push waits in the consumer's queue")
     night, ws = await table_screen()
     busy = asyncio.ensure_future(sync_to_async(time.sleep)(1.5))  # a long command
     await asyncio.sleep(0.1)
