@@ -331,8 +331,7 @@ class LiveNight:
         kinds = set(kinds)
         events = self.round_events if table is None else self.table_events(table)
         for event in reversed(events):
-            if (event.kind in kinds and event.seq not in self.voided
-                    and (table is None or event.table == table)):
+            if event.kind in kinds and event.seq not in self.voided:
                 return event
         return None
 

@@ -40,8 +40,9 @@ def environment(**options) -> Environment:
     def roll_item(r: dict):
         """One roll of a table's list (tables/_roll.html), drawn once: a roll never changes
         once logged (a take-back removes it), and a bell, or any tap, redraws every roll a
-        table shows."""
-        return drawn(tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in r.items()))
+        table shows. Its fields are the cache's key (``screens.table_context`` gives the dice
+        as a tuple)."""
+        return drawn(tuple(r.items()))
 
     env.globals["roll_item"] = roll_item
     return env

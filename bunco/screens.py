@@ -168,7 +168,7 @@ def bell_duty(playing: TableRound | None) -> dict | None:
     return {"then": str(duty.then), "who": who, "ghost": ghost, "text": text}
 
 
-def turn_preview(state: LiveNight, playing: TableRound, quick: tuple[str, ...]) -> dict:
+def turn_preview(state: LiveNight, playing: TableRound) -> dict:
     """What a phone needs to move the turn on by itself while its taps wait to be sent: the
     rollers in turn order from the current one, and the taps (quick buttons, sorted dice)
     that keep the turn, as the engine scores them."""
@@ -179,15 +179,15 @@ def turn_preview(state: LiveNight, playing: TableRound, quick: tuple[str, ...]) 
         roller = spec.seats[spec.roller_of(chair)].name
         order.append(f"{roller} (for {seat.name})" if seat.ghost else seat.name)
     return {"order": json.dumps(order, ensure_ascii=False),
-            "keeps": _keeps(state.rules, playing.round_number, tuple(quick))}
+            "keeps": _keeps(state.rules, playing.round_number)}
 
 
 @functools.lru_cache(maxsize=256)
-def _keeps(rules, round_number: int, quick: tuple[str, ...]) -> str:
+def _keeps(rules, round_number: int) -> str:
     """The taps that keep the turn: quick buttons, then sorted dice (the same every turn of a
     round, so worked out once)."""
     keeps = turn_keeping_rolls(rules, round_number)
-    kinds = [k for k in quick
+    kinds = [k for k in _quick_buttons(rules, round_number)
              if "".join(map(str, sorted(dice_for(rules, round_number, k)))) in keeps]
     return " ".join(kinds + sorted(keeps))
 
@@ -262,7 +262,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         quick = _quick_buttons(state.rules, playing.round_number)
     entries = [
         {"seq": r.seq, "roller": r.roller, "ghost": r.ghost,
-         "rolled_by": r.rolled_by if r.ghost else "", "dice": list(r.dice),
+         "rolled_by": r.rolled_by if r.ghost else "", "dice": tuple(r.dice),
          "kind": KIND_LABELS.get(r.kind, r.kind), "points": r.points, "actor": r.actor}
         for r in state.table_rolls(number)[-6:]
     ]
@@ -317,7 +317,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         "result": result,
         "next_teams": next_teams,
         "bell_duty": None if state.paused else bell_duty(playing),
-        "turns": turn_preview(state, playing, quick)
+        "turns": turn_preview(state, playing)
         if can_roll and playing.phase is Phase.PLAYING and playing.dice_expected == 3 else None,
         "fuzzy_die": fuzzy,
         "seq": max(state.table_seq.get(number, 0), state.room_seq),
