@@ -13,7 +13,7 @@ django.setup(set_prefix=False)
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
-from bunco import broadcast, limits, wire  # noqa: E402
+from bunco import broadcast, collector, limits, wire  # noqa: E402
 
 wire.install()  # frames to the sockets at once, and more (bunco/wire.py)
 
@@ -103,5 +103,7 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
-    broadcast.serve_on(asyncio.get_running_loop())
+    loop = asyncio.get_running_loop()
+    broadcast.serve_on(loop)
+    collector.serve_on(loop)  # no long pauses of the garbage collector (bunco/collector.py)
     await router(scope, receive, send)
