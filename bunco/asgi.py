@@ -66,7 +66,12 @@ class OneTripASGIHandler(ASGIHandler):
         type(self).in_flight += 1
         try:
             if tap:
-                async with limits.TAP_LANE.slot():
+                async with limits.TAP_LANE.enter():
+                    await self.handle(scope, receive, send)
+            elif scope.get("method") == "POST" and scope.get("path", "").startswith("/host/"):
+                # The host's commands (the bell, a take-back) change the whole room: taps
+                # wait until its pushes are out (``limits.Lane``).
+                async with limits.TAP_LANE.held():
                     await self.handle(scope, receive, send)
             else:
                 await self.handle(scope, receive, send)

@@ -22,7 +22,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
-from bunco import groups, presence, screens
+from bunco import groups, limits, presence, screens
 from bunco.fold import Event, Kind, LiveNight
 from bunco.models import Night
 
@@ -34,6 +34,7 @@ class Frames:
 
     messages: list[tuple[str, dict]] = field(default_factory=list)
     tables: dict[int, str] = field(default_factory=dict)
+    room_wide: bool = False  # a message for every table and screen kind (a bell, a round)
 
     def add(self, group: str, seq: int, html: str, kind: str = "screen.update", **extra):
         self.messages.append((group, {"type": kind, "seq": seq, "html": html, **extra}))
@@ -142,6 +143,7 @@ def frames(night: Night, state: LiveNight, event: Event, before: tuple | None = 
         if (celebrate or event.kind == Kind.VOID) and presence.watching(groups.tv(night.pk)):
             out.add(groups.tv(night.pk), event.seq, tv_bunco_html(state))
         return out
+    out.room_wide = True
     _room_frames(out, night, state)
     return out
 
@@ -219,33 +221,63 @@ class Outbox:
 
     A command commits on the one sync thread; waiting there while the loop sends its pushes
     (itself busy writing every socket's frames) kept the next tap waiting too. The loop sends
-    them in the order they were committed, one batch after another."""
+    them in the order they were committed, with one exception that keeps a big room's taps
+    moving: a room-wide event's messages (a bell: one for every table, the TVs and the host;
+    400 frames at 100 tables) go out a few at a time, the loop free in between, and the
+    pushes of a tap committed meanwhile go before the rest of them. The room-wide message for
+    the same screens goes just before the tap's if it has not gone yet, so each screen still
+    gets its messages in the order they were committed (a screen drops a fragment older than
+    the one it shows anyway, but the TV's room-wide message holds every table)."""
+
+    #: Messages of a room-wide event sent between two looks at what else the loop has to do.
+    BATCH = 8
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
-        self.batches: deque[list[tuple[str, dict]]] = deque()
+        self.urgent: deque[tuple[str, dict]] = deque()  # taps: each its table's screens
+        self.bulk: deque[tuple[str, dict]] = deque()  # room-wide events
         self.sending = False
 
     def usable(self) -> bool:
         return self.loop.is_running() and not self.loop.is_closed()
 
-    def put(self, messages: list[tuple[str, dict]]) -> None:
+    def put(self, messages: list[tuple[str, dict]], room_wide: bool = False) -> None:
         """From any thread but the loop's own."""
-        self.loop.call_soon_threadsafe(self._queue, messages)
+        self.loop.call_soon_threadsafe(self._queue, messages, room_wide)
 
-    def _queue(self, messages: list[tuple[str, dict]]) -> None:
-        self.batches.append(messages)
+    def _queue(self, messages: list[tuple[str, dict]], room_wide: bool = False) -> None:
+        if room_wide:
+            if not self.bulk:  # no tap takes the sync thread until these are out
+                limits.TAP_LANE.hold()
+            self.bulk.extend(messages)
+        else:
+            groups = {group for group, _ in messages}
+            if self.bulk and any(group in groups for group, _ in self.bulk):
+                rest: deque[tuple[str, dict]] = deque()
+                for item in self.bulk:  # the same screens' room-wide messages go first
+                    (self.urgent if item[0] in groups else rest).append(item)
+                self.bulk = rest
+            self.urgent.extend(messages)
         if not self.sending:
             self.sending = True
             self.loop.create_task(self._drain())
 
     async def _drain(self) -> None:
+        layer = get_channel_layer()
+        sent = 0
         try:
-            while self.batches:
+            while self.urgent or self.bulk:
+                queue = self.urgent or self.bulk
+                group, message = queue.popleft()
+                if queue is self.bulk and not queue:
+                    limits.TAP_LANE.release()
                 try:
-                    await _send_all(self.batches.popleft())
+                    await layer.group_send(group, message)
                 except Exception:  # a push lost is made up by the screens' resync
                     log.exception("push failed")
+                sent += 1
+                if sent % self.BATCH == 0 and self.bulk:
+                    await asyncio.sleep(0)  # read what came in: a tap may go first
         finally:
             self.sending = False
 
@@ -265,6 +297,6 @@ def send(out: Frames) -> None:
         return
     outbox = _outbox
     if outbox is not None and outbox.usable():
-        outbox.put(out.messages)
+        outbox.put(out.messages, out.room_wide)
     else:  # no server loop here (a management command, a test without one)
         async_to_sync(_send_all)(out.messages)

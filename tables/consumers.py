@@ -35,7 +35,7 @@ class Taps:
             await self.retry_later(fields.get("key"))
             return
         try:
-            async with limits.TAP_LANE.slot():
+            async with limits.TAP_LANE.enter():
                 status, body = await database_sync_to_async(self.run_tap)(action, fields)
         except Exception:
             # A bug is an answer too: the phone shows it and moves on to its next tap, rather

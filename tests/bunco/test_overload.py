@@ -159,3 +159,123 @@ async def test_a_screen_taking_pushes_directly_still_has_a_tvs_tallies_coalesced
     await layer.group_send("tv_1", {"type": "screen.update", "seq": 4, "html": "the bell"})
     assert written == ["the bell"] and (await layer.receive(channel))["html"] == "the bell"
     await layer.group_discard("tv_1", channel)
+
+
+async def test_a_tap_during_a_bell_reaches_its_table_before_the_bell_reaches_every_table(
+        monkeypatch):
+    """A bell at 100 tables is 102 messages (400 frames). A tap committed while they go out
+    goes before the rest of them, after its own screens' bell message; every screen still gets
+    its messages in the order they were committed."""
+    sent: list[tuple[str, int]] = []
+    outbox = broadcast.Outbox(asyncio.get_running_loop())
+    tap = broadcast.Frames()
+    tap.add("table_1_50", 11, "<p>tap</p>")
+    tap.add("tv_1", 11, "<p>tap</p>", replaces="table-50")
+    tap.add("host_1", 11, "<p>tap</p>", replaces="table-50")
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((group, message["seq"]))
+            if len(sent) == 3:  # the tap commits on the sync thread while the bell goes out
+                outbox.put(tap.messages)
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    bell = broadcast.Frames(room_wide=True)
+    for table in range(1, 101):
+        bell.add(f"table_1_{table}", 10, "<p>bell</p>")
+    bell.add("tv_1", 10, "<p>bell</p>")
+    bell.add("host_1", 10, "<p>bell</p>")
+    outbox.put(bell.messages, bell.room_wide)
+    while len(sent) < 105:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    assert len(sent) == 105
+    # The tap's screens have it within a few messages, long before the last tables' bell.
+    assert max(sent.index((g, 11)) for g, _ in tap.messages) < 3 + 2 * broadcast.Outbox.BATCH
+    for group in {g for g, _ in sent}:  # each screen: the bell, then the tap
+        seqs = [seq for g, seq in sent if g == group]
+        assert seqs == sorted(seqs), group
+    assert sent[-1] != ("table_1_100", 11) and ("table_1_100", 10) in sent[-5:]
+
+
+async def test_taps_alone_go_out_in_the_order_they_were_committed(monkeypatch):
+    sent: list[tuple[str, int]] = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((group, message["seq"]))
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    outbox = broadcast.Outbox(asyncio.get_running_loop())
+    for seq in range(1, 6):
+        out = broadcast.Frames()
+        out.add(f"table_1_{seq % 2}", seq, "<p></p>")
+        out.add("tv_1", seq, "<p></p>", replaces=f"table-{seq % 2}")
+        outbox.put(out.messages)
+    while len(sent) < 10:
+        await asyncio.sleep(0.01)
+    assert [seq for _, seq in sent] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+
+
+async def test_no_tap_takes_the_server_while_a_room_wide_command_and_its_pushes_run(
+        monkeypatch):
+    """The bell (a host's post) and its 400 pushes run alone: taps wait, then go."""
+    lane = limits.Lane(2)
+    monkeypatch.setattr(limits, "TAP_LANE", lane)
+    entered = []
+
+    async def tap(name):
+        async with lane.enter():
+            entered.append(name)
+
+    async with lane.held():  # the host's bell is being handled
+        waiting = asyncio.ensure_future(tap("during the bell"))
+        await asyncio.sleep(0.05)
+        assert entered == []
+        # Its pushes are handed to the loop before the post's answer: the lane stays held.
+        sent = []
+
+        class Layer:
+            async def group_send(self, group, message):
+                sent.append(group)
+                await asyncio.sleep(0.001)
+
+        monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+        outbox = broadcast.Outbox(asyncio.get_running_loop())
+        bell = broadcast.Frames(room_wide=True)
+        for table in range(1, 41):
+            bell.add(f"table_1_{table}", 10, "<p>bell</p>")
+        outbox._queue(bell.messages, bell.room_wide)
+    await asyncio.sleep(0.01)
+    assert entered == [] and len(sent) < 40  # the post is done, its pushes are not
+    await waiting
+    assert entered == ["during the bell"]
+    assert len(sent) >= 39  # the tap went in as the last of them was sent
+    # A tap's own pushes hold nothing.
+    outbox._queue([("table_1_1", {"seq": 11})])
+    await tap("after")
+    assert entered[-1] == "after"
+
+
+async def test_a_tap_is_never_held_for_good(monkeypatch):
+    lane = limits.Lane(2)
+    monkeypatch.setattr(lane, "HOLD_AT_MOST", 0.05)
+    lane.hold()  # and never released, whatever went wrong
+    async with lane.enter():
+        pass
+    assert lane.holds == 1
+
+
+async def test_the_hosts_posts_hold_the_taps_and_taps_do_not(monkeypatch):
+    seen = {}
+    real = asgi.OneTripASGIHandler.handle
+
+    async def handle(self, scope, receive, send):
+        seen[scope["path"]] = limits.TAP_LANE.holds
+        await real(self, scope, receive, send)
+
+    monkeypatch.setattr(asgi.OneTripASGIHandler, "handle", handle)
+    await post("/host/nights/1/bell/")
+    await post("/t/sometoken/roll/")
+    assert seen == {"/host/nights/1/bell/": 1, "/t/sometoken/roll/": 0}
+    assert limits.TAP_LANE.holds == 0
