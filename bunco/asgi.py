@@ -90,7 +90,7 @@ async def busy(send) -> None:
 django_asgi_app = OneTripASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 
 from bunco.origin import SameOriginValidator  # noqa: E402
 from bunco.routing import websocket_urlpatterns  # noqa: E402
@@ -100,9 +100,9 @@ router = ProtocolTypeRouter(
         # The app serves its own assets (WhiteNoise, in the middleware): a party's Wi-Fi may
         # have no internet and no proxy.
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # Cookies for every screen (a phone's own secret); the session only for the host's
+        # (bunco/routing.py): Channels' session wrapper looks at it on every frame sent.
+        "websocket": SameOriginValidator(CookieMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )
 

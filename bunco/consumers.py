@@ -197,7 +197,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         return self.snapshot(night, live_state(night)) if night else ""
 
     async def screen_update(self, event) -> None:
-        await self.send(text_data=event["html"])
+        # Straight to the server (AsyncWebsocketConsumer.send builds the same message): a bell
+        # is 400 of these.
+        await self.base_send({"type": "websocket.send", "text": event["html"]})
 
     # Subclasses: resolve() finds the screen's night from its token (True if valid),
     # initial_groups() lists its groups, snapshot(night, state) renders its live parts.

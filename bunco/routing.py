@@ -1,5 +1,6 @@
 """Websocket routes of every face, wired together (the project's wiring, not the core)."""
 
+from channels.sessions import SessionMiddleware
 from django.urls import path
 
 from bunco.consumers import PingConsumer
@@ -10,6 +11,7 @@ from tables.routing import websocket_urlpatterns as phone_patterns
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
     path("ws/tv/<str:token>/", TvConsumer.as_asgi()),
-    path("ws/host/<int:night_id>/", HostConsumer.as_asgi()),
+    # Only the host's screen signs in with a session (bunco.asgi gives every route cookies).
+    path("ws/host/<int:night_id>/", SessionMiddleware(HostConsumer.as_asgi())),
     *phone_patterns,
 ]

@@ -76,3 +76,54 @@ def test_a_posts_content_type_reads_the_same_when_parsed_once():
         assert http._parseContentType(b"Multipart/Form-Data; boundary=x") \
             == b"multipart/form-data"
     assert http._parseContentType.cache_info().hits >= 2
+
+
+class Transport:
+    def __init__(self):
+        self.written = b""
+
+    def write(self, data):
+        self.written += data
+
+
+def open_socket():
+    """A server websocket protocol as Daphne has it once a socket is open."""
+    from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+
+    factory = WebSocketFactory(None)
+    proto = WebSocketProtocol()
+    proto.factory = factory
+    for name in proto.CONFIG_ATTRS:
+        setattr(proto, name, getattr(factory, name))
+    proto._perMessageCompress = None
+    proto.trackedTimings = False
+    proto.send_queue = __import__("collections").deque()
+    proto.triggered = False
+    from autobahn.websocket.protocol import TrafficStats
+    proto.trafficStats = TrafficStats()
+    proto.state = proto.STATE_OPEN
+    proto.transport = Transport()
+    proto.client_addr = ("127.0.0.1", 1)
+    return proto
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 300_000])
+def test_a_text_frame_is_framed_as_autobahn_frames_it(size):
+    """Every size of length field (7 bit, 16 bit, 64 bit), and text that is not ASCII."""
+    wire.install()
+    text = ("é" * size)[:size] if size % 2 else "x" * size
+    ours, theirs = open_socket(), open_socket()
+    ours.serverSend(text)
+    wire._server_send(theirs, text)  # autobahn's own way
+    assert ours.transport.written == theirs.transport.written
+    assert len(ours.transport.written) > len(text.encode())
+
+
+def test_a_socket_that_is_not_plain_takes_autobahns_own_way():
+    wire.install()
+    proto = open_socket()
+    proto.send_queue.append((b"queued first", False))  # autobahn's trickled writes
+    proto.triggered = True  # already sending them: the frame queues behind
+    proto.serverSend("<p>after</p>")
+    assert proto.transport.written == b""
+    assert proto.send_queue[-1][0].endswith(b"<p>after</p>")
