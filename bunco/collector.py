@@ -14,8 +14,8 @@ young generation should. Objects frozen are still freed as usual when nothing re
 only cycles among them (a closed socket's protocol and transport) wait, for a full collection
 over everything (``gc.unfreeze()`` then ``gc.collect()``) once the frozen objects have doubled
 since the last one (counted once a minute: counting walks them all). Memory stays within about
-twice what is alive, and that one long pause comes every few minutes of a busy night instead
-of every few seconds.
+twice what is alive, and the one long pause comes when they have doubled instead of every few
+seconds.
 """
 
 from __future__ import annotations
