@@ -257,6 +257,8 @@ class Outbox:
                 for item in self.bulk:  # the same screens' room-wide messages go first
                     (self.urgent if item[0] in groups else rest).append(item)
                 self.bulk = rest
+                if not rest:  # all of them: the taps need wait no longer
+                    limits.TAP_LANE.release()
             self.urgent.extend(messages)
         if not self.sending:
             self.sending = True

@@ -279,3 +279,25 @@ async def test_the_hosts_posts_hold_the_taps_and_taps_do_not(monkeypatch):
     await post("/t/sometoken/roll/")
     assert seen == {"/host/nights/1/bell/": 1, "/t/sometoken/roll/": 0}
     assert limits.TAP_LANE.holds == 0
+
+
+async def test_a_small_rooms_bell_taken_over_whole_by_a_tap_lets_the_taps_go(monkeypatch):
+    """A one-table room: a tap's pushes take the bell's every message along ahead of them;
+    the lane is not left held (every later tap would wait its full second)."""
+    lane = limits.Lane(2)
+    monkeypatch.setattr(limits, "TAP_LANE", lane)
+    sent = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((group, message["seq"]))
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    outbox = broadcast.Outbox(asyncio.get_running_loop())
+    outbox._queue([("table_1_1", {"seq": 10}), ("tv_1", {"seq": 10})], room_wide=True)
+    assert lane.holds == 1
+    outbox._queue([("table_1_1", {"seq": 11}), ("tv_1", {"seq": 11})])
+    assert lane.holds == 0
+    await asyncio.sleep(0.01)
+    assert sent == [("table_1_1", 10), ("tv_1", 10), ("table_1_1", 11), ("tv_1", 11)]
+    assert lane.holds == 0
