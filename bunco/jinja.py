@@ -36,7 +36,7 @@ def icon_of(name: str, label: str = "") -> Markup:
 
 def environment(**options) -> Environment:
     env = Fragments(**options)
-    env.globals.update(icon=icon, die=die, none_blank=none_blank)
+    env.globals.update(icon=icon, die=die)
     # The hot fragments call their helpers as filters: Jinja calls a filter directly, and a
     # global function through the template context's checks (a few microseconds each, a
     # dozen times a table, 100 tables a bell).
@@ -54,6 +54,5 @@ def environment(**options) -> Environment:
         as a tuple)."""
         return drawn(tuple(r.items()))
 
-    env.globals["roll_item"] = roll_item
     env.filters["roll"] = roll_item
     return env

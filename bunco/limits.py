@@ -69,7 +69,7 @@ class Lane:
         if not self._open.is_set():
             with contextlib.suppress(TimeoutError):  # never held for good, whatever happens
                 await asyncio.wait_for(self._open.wait(), self.HOLD_AT_MOST)
-        async with self._slots:
+        async with self.slot():
             yield
 
     def hold(self) -> None:

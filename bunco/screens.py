@@ -218,11 +218,11 @@ def _pods(pod_tables: int, table_count: int) -> tuple[tuple[int, bool], ...]:
     return tuple((p + 1, i == pod.start) for p, pod in enumerate(pods) for i in pod)
 
 
-def pod_of(state: LiveNight, number: int, table_count: int | None = None) -> tuple[int, bool]:
+def pod_of(state: LiveNight, number: int) -> tuple[int, bool]:
     """Table ``number``'s pod (0: the room plays as one) and whether it is a head table."""
-    if table_count is None:
-        table_count = len(state.tables)
-    return _pods(state.rules.pod_tables, table_count)[number - 1]
+    room = state.room  # counted without listing the tables (``state.tables`` builds a list)
+    count = len(room.tables) if room is not None else len(state.tables)
+    return _pods(state.rules.pod_tables, count)[number - 1]
 
 
 def table_context(state: LiveNight, number: int) -> dict:
@@ -293,7 +293,7 @@ def table_context(state: LiveNight, number: int) -> dict:
     fuzzy = None
     if state.fuzzy_die_table() == number:
         fuzzy = state.fuzzy_die_holder or "the head table"
-    pod, is_head = pod_of(state, number, len(room.tables) if room else None)
+    pod, is_head = pod_of(state, number)
     return {
         "number": number,
         "is_head": is_head,
