@@ -103,7 +103,7 @@ def host_snapshot(night: Night, state: LiveNight) -> str:
 
 
 #: Fragments that change with the seats, results and standings only (``seats_seq``).
-SEATS_PARTS = frozenset({"me", "tv-room", "tv-standings"})
+SEATS_PARTS = frozenset({"me", "tv-room", "tv-standings", "host-room"})
 
 
 def expected_seq(state: LiveNight, element: str) -> int:
@@ -180,6 +180,7 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
               or presence.watching(groups.table(night.pk, n))]
     if not needed and not phones:
         return
+    seats_kept = state.seats_seq != seq  # a bell or a pause: standings and seats as they were
     banner = banner_html(state)
     tables = {n: screens.render_table(state, n) for n in needed}
     out.tables.update(tables)
@@ -187,12 +188,12 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
         group = groups.table(night.pk, number)
         if presence.watching(group):
             out.add(group, seq, banner + html)
-    seats_kept = state.seats_seq != seq  # a bell or a pause: standings and seats as they were
     if tv_on:
         out.add(tv, seq, banner + tv_tables_html(state, tables)
                 + ("" if seats_kept else tv_room_html(night, state)) + tv_bunco_html(state))
     if host_on:
-        out.add(host, seq, banner + "".join(tables.values()) + host_room_html(night, state))
+        out.add(host, seq, banner + "".join(tables.values())
+                + ("" if seats_kept else host_room_html(night, state)))
     if seats_kept:
         # Nobody's own seat changed (a bell, a pause): a phone at a table has the banner and
         # its table from the table's group (above); one without a table gets the banner.

@@ -4,10 +4,13 @@ be connected to another process, so then every group counts as watched."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import Counter
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 _counts: Counter[str] = Counter()
 _lock = threading.Lock()
@@ -25,9 +28,19 @@ def leave(group: str) -> None:
             del _counts[group]
 
 
+@functools.cache
 def shared_layer() -> bool:
+    """Whether the channel layer is shared with other processes. Read once: a bell asks for
+    every table, phone and TV, and each read of a setting goes through Django's lazy
+    settings object (a tenth of a bell's drawing at 100 tables)."""
     backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
     return backend not in ("bunco.layers.PartyChannelLayer", "channels.layers.InMemoryChannelLayer")
+
+
+@receiver(setting_changed)
+def _layer_changed(*, setting, **kwargs) -> None:
+    if setting == "CHANNEL_LAYERS":  # a test overriding the layer
+        shared_layer.cache_clear()
 
 
 def watching(group: str) -> bool:

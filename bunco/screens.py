@@ -617,7 +617,7 @@ def host_room(night: Night, state: LiveNight) -> dict:
             "standings_total": len(ranked), "movement": moves[:HOST_MOVES_SHOWN],
             "movement_total": len(moves),
             "awards": awards, "pot": money(night_pot(night, state)) if awards else "",
-            "seq": state.room_seq, "night_pk": night.pk}
+            "seq": state.seats_seq, "night_pk": night.pk}
 
 
 def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None = None) -> dict:

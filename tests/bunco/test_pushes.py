@@ -55,6 +55,9 @@ def test_a_bell_its_take_back_and_a_pause_reach_the_phones_through_their_tables_
         # The TV gets the banner and the tables; its standings and races are as they were.
         (tv,) = [m for g, m in messages if g == groups.tv(night.pk)]
         assert 'id="tv-tables"' in tv["html"] and 'id="tv-standings"' not in tv["html"]
+        # The host's page likewise: its tables, not its standings and next seats.
+        (host,) = [m for g, m in messages if g == groups.host(night.pk)]
+        assert 'id="table-2"' in host["html"] and 'id="host-room"' not in host["html"]
 
 
 def test_the_rounds_close_draws_every_phone_its_own_result_and_next_seat(
@@ -64,6 +67,20 @@ def test_the_rounds_close_draws_every_phone_its_own_result_and_next_seat(
     mine = to_phones(pushed[-1], night)  # the tap that closed the round
     assert len(mine) == 12
     assert all('id="me"' in m["html"] and "final tally" in m["html"] for m in mine)
+    (host,) = [m for g, m in pushed[-1] if g == groups.host(night.pk)]
+    assert 'id="host-room"' in host["html"] and "Standings" in host["html"]
+
+
+def test_the_layer_read_once_still_follows_a_changed_setting(settings):
+    """Whether pushes may reach another process is read from the settings once, and read
+    again when they change: with a shared layer every group counts as watched."""
+    party = {"default": {"BACKEND": "bunco.layers.PartyChannelLayer"}}
+    settings.CHANNEL_LAYERS = party
+    assert not presence.watching("table_999_1")
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer"}}
+    assert presence.watching("table_999_1")
+    settings.CHANNEL_LAYERS = party
+    assert not presence.watching("table_999_1")
 
 
 def test_a_phone_without_a_seat_still_hears_the_bell(night, pushed,
