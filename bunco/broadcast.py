@@ -252,11 +252,11 @@ class Outbox:
                 limits.TAP_LANE.hold()
             self.bulk.extend(messages)
         else:
-            groups = {group for group, _ in messages} if self.bulk else set()
-            if groups and any(group in groups for group, _ in self.bulk):
+            mine = {group for group, _ in messages} if self.bulk else set()
+            if mine and any(group in mine for group, _ in self.bulk):
                 rest: deque[tuple[str, dict]] = deque()
                 for item in self.bulk:  # the same screens' room-wide messages go first
-                    (self.urgent if item[0] in groups else rest).append(item)
+                    (self.urgent if item[0] in mine else rest).append(item)
                 self.bulk = rest
                 if not rest:  # all of them: the taps need wait no longer
                     limits.TAP_LANE.release()

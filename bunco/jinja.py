@@ -36,7 +36,7 @@ def icon_of(name: str, label: str = "") -> Markup:
 
 def environment(**options) -> Environment:
     env = Fragments(**options)
-    env.globals.update(icon=icon, die=die)
+    env.globals["die"] = die
     # The hot fragments call their helpers as filters: Jinja calls a filter directly, and a
     # global function through the template context's checks (a few microseconds each, a
     # dozen times a table, 100 tables a bell).
