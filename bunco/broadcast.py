@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from asgiref.sync import async_to_sync
@@ -35,6 +37,8 @@ class Frames:
     messages: list[tuple[str, dict]] = field(default_factory=list)
     tables: dict[int, str] = field(default_factory=dict)
     room_wide: bool = False  # a message for every table and screen kind (a bell, a round)
+    #: A room-wide event's second step: its parts, drawn once its banner has gone out.
+    rest: Callable[[], Frames] | None = None
 
     def add(self, group: str, seq: int, html: str, kind: str = "screen.update", **extra):
         self.messages.append((group, {"type": kind, "seq": seq, "html": html, **extra}))
@@ -165,6 +169,10 @@ def _table_frames(out: Frames, night: Night, state: LiveNight, numbers: list[int
 
 
 def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
+    """A room-wide event in two steps. First the banner alone to every screen: that is the bell
+    (or the round, the pause) every guest is waiting for, and it costs one small render. Then,
+    once those are on their way, the tables and each screen kind's room-wide parts (``rest``,
+    drawn after the command commits, still under the night's lock)."""
     seq = state.seq
     tv, host = groups.tv(night.pk), groups.host(night.pk)
     tv_on, host_on = presence.watching(tv), presence.watching(host)
@@ -176,36 +184,51 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     phones = [(p, room.seats.get(p[1], (None,))[0]) for p in watched]
     numbers = range(1, len(state.tables) + 1)
     at_tables = {table for _, table in phones}
-    needed = [n for n in numbers if tv_on or host_on or n in at_tables
-              or presence.watching(groups.table(night.pk, n))]
+    table_groups = {n: groups.table(night.pk, n) for n in numbers}
+    followed = {n for n, group in table_groups.items() if presence.watching(group)}
+    needed = [n for n in numbers if tv_on or host_on or n in at_tables or n in followed]
     if not needed and not phones:
         return
-    seats_kept = state.seats_seq != seq  # a bell or a pause: standings and seats as they were
     banner = banner_html(state)
+    # Phones hear it through their table's group; one without a table through its own.
+    for number in sorted(followed):
+        out.add(table_groups[number], seq, banner)
+    for group, on in ((tv, tv_on), (host, host_on)):
+        if on:
+            out.add(group, seq, banner)
+    for (pk, _, _), table in phones:
+        if table not in followed:
+            out.add(groups.player(pk), seq, banner)
+    out.rest = lambda: _room_parts(night, state, needed, followed, phones, room, banner)
+
+
+def _room_parts(night: Night, state: LiveNight, needed: list[int], followed: set[int],
+                phones: list, room: screens.RoomView | None, banner: str) -> Frames:
+    """What a room-wide event changed besides the banner: every table, drawn once, and the
+    TV's, the host's and each phone's parts."""
+    out = Frames(room_wide=True)
+    seq = state.seq
+    tv, host = groups.tv(night.pk), groups.host(night.pk)
+    seats_kept = state.seats_seq != seq  # a bell or a pause: standings and seats as they were
     tables = {n: screens.render_table(state, n) for n in needed}
     out.tables.update(tables)
-    for number, html in tables.items():
-        group = groups.table(night.pk, number)
-        if presence.watching(group):
-            out.add(group, seq, banner + html)
-    if tv_on:
-        out.add(tv, seq, banner + tv_tables_html(state, tables)
+    for number in sorted(followed):
+        out.add(groups.table(night.pk, number), seq, tables[number])
+    if presence.watching(tv):
+        out.add(tv, seq, tv_tables_html(state, tables)
                 + ("" if seats_kept else tv_room_html(night, state)) + tv_bunco_html(state))
-    if host_on:
-        out.add(host, seq, banner + "".join(tables.values())
+    if presence.watching(host):
+        out.add(host, seq, "".join(tables.values())
                 + ("" if seats_kept else host_room_html(night, state)))
-    if seats_kept:
-        # Nobody's own seat changed (a bell, a pause): a phone at a table has the banner and
-        # its table from the table's group (above); one without a table gets the banner.
-        for (pk, _, _), table in phones:
-            if not table:
-                out.add(groups.player(pk), seq, banner)
-        return
-    for (pk, name, left_early), table in phones:
-        out.add(groups.player(pk), seq,
-                banner + me_html(state, name, left_early, tables.get(table), room),
-                kind="player.update",
-                table_group=groups.table(night.pk, table) if table else None)
+    if not seats_kept:  # a bell or a pause leaves everybody's own seat as it was
+        for (pk, name, left_early), table in phones:
+            # The banner again: a phone that had no table until now heard the first step
+            # through its own group only if it has none still.
+            out.add(groups.player(pk), seq,
+                    banner + me_html(state, name, left_early, tables.get(table), room),
+                    kind="player.update",
+                    table_group=groups.table(night.pk, table) if table else None)
+    return out
 
 
 log = logging.getLogger(__name__)
@@ -238,15 +261,20 @@ class Outbox:
         self.urgent: deque[tuple[str, dict]] = deque()  # taps: each its table's screens
         self.bulk: deque[tuple[str, dict]] = deque()  # room-wide events
         self.sending = False
+        self.waiting: list[threading.Event] = []  # set when both queues are empty
 
     def usable(self) -> bool:
         return self.loop.is_running() and not self.loop.is_closed()
 
-    def put(self, messages: list[tuple[str, dict]], room_wide: bool = False) -> None:
-        """From any thread but the loop's own."""
-        self.loop.call_soon_threadsafe(self._queue, messages, room_wide)
+    def put(self, messages: list[tuple[str, dict]], room_wide: bool = False,
+            sent: threading.Event | None = None) -> None:
+        """From any thread but the loop's own; ``sent`` is set once nothing is left to send."""
+        self.loop.call_soon_threadsafe(self._queue, messages, room_wide, sent)
 
-    def _queue(self, messages: list[tuple[str, dict]], room_wide: bool = False) -> None:
+    def _queue(self, messages: list[tuple[str, dict]], room_wide: bool = False,
+               sent: threading.Event | None = None) -> None:
+        if sent is not None:
+            self.waiting.append(sent)
         if room_wide:
             if not self.bulk:  # no tap takes the sync thread until these are out
                 limits.TAP_LANE.hold()
@@ -283,6 +311,9 @@ class Outbox:
                     await asyncio.sleep(0)  # read what came in: a tap may go first
         finally:
             self.sending = False
+            for event in self.waiting:
+                event.set()
+            self.waiting.clear()
 
 
 _outbox: Outbox | None = None
@@ -295,11 +326,36 @@ def serve_on(loop: asyncio.AbstractEventLoop) -> None:
         _outbox = Outbox(loop)
 
 
+#: How long a room-wide event's parts wait for its banners to be written, at most (seconds).
+BANNERS_FIRST = 0.5
+
+
 def send(out: Frames) -> None:
-    if not out.messages:
+    """Push a command's frames (after it committed). A room-wide event's parts are drawn once
+    its banners are written: Python runs one thread at a time, and drawing 100 tables
+    meanwhile would hold the loop back from writing them (every write lets the drawing thread
+    in for the next few milliseconds), so every screen hears the bell first."""
+    if out.rest is None:
+        _push(out)
         return
+    written = threading.Event()
+    _push(out, written)
+    written.wait(BANNERS_FIRST)
+    try:
+        rest = out.rest()
+    except Exception:  # committed already: the screens' resync brings what is missing
+        log.exception("drawing a room-wide event's parts failed")
+        return
+    _push(rest)
+
+
+def _push(out: Frames, written: threading.Event | None = None) -> None:
+    """Hand the frames to the server's loop; ``written`` is set once they have gone out."""
     outbox = _outbox
-    if outbox is not None and outbox.usable():
-        outbox.put(out.messages, out.room_wide)
-    else:  # no server loop here (a management command, a test without one)
+    if out.messages and outbox is not None and outbox.usable():
+        outbox.put(out.messages, out.room_wide, written)
+        return
+    if out.messages:  # no server loop here (a management command, a test without one)
         async_to_sync(_send_all)(out.messages)
+    if written is not None:
+        written.set()

@@ -6,14 +6,15 @@ the same tap as an HTTP form post on a plain asyncio HTTP server (no parsing bey
 request line, headers and body length; no database, no templates, no checks), numbers it and
 broadcasts one frame of the app's size to the same screens the app pushes a tap to: the
 table's device and phones, every TV and the host. The host's bell and its take-back go to
-every screen, each kind getting a frame of the size the app sent it. The answer to a tap
+every screen, each kind getting frames of the sizes the app sent it: the one that brought the
+banner, then what followed it for the same event. The answer to a tap
 carries a fragment of the app's size too.
 
     python -m bunco.management.floor CONFIG.json
 
 CONFIG: {"host", "ws_port", "http_port", "origin", "room": {"tables": {n: token},
 "players": [{"token", "table"}], "tv", "night"}, "sizes": {"tap", "answer", "device", "phone",
-"tv", "host"}}. It prints "ready" when both ports listen.
+"tv", "host", and each kind's "_rest"}}. It prints "ready" when both ports listen.
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ class Relay:
         opening = f'<header id="banner" data-seq="{self.seq}" data-bell-rung="{rung}">'
         for kind, screens in self.kinds.items():
             broadcast(screens, self.padded(opening, self.sizes.get(kind, 2000)))
+        # Then what the app sends after the banner for the same event (its tables), if any.
+        for kind, screens in self.kinds.items():
+            if self.sizes.get(f"{kind}_rest"):
+                broadcast(screens, self.padded(f'<section id="rest" data-seq="{self.seq}">',
+                                               self.sizes[f"{kind}_rest"]))
 
     async def http(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

@@ -680,7 +680,8 @@
     },
     after: function () {
       var fresh = this.read().filter(function (k) { return !this.shown[k]; }, this);
-      fresh.forEach(function (k) { this.shown[k] = true; }, this);
+      // The room's bell rings every pod: the table's bell duty that follows it is the same bell.
+      fresh.forEach(function (k) { this.shown[k] = this.shown["pod:" + k] = true; }, this);
       if (fresh.length) { document.body.dataset.rang = fresh[0]; ding(); }
     }
   };

@@ -152,8 +152,10 @@ async def test_a_tv_whose_countdown_reached_zero_sounds_the_horn_over_its_websoc
     assert (await tv.connect())[0]
     assert 'id="banner"' in await tv.receive_from()
     await tv.send_json_to({"type": "clock", "what": "horn", "set": 1, "round": 1})
-    frames = [await tv.receive_from(), await tv.receive_from()]
+    # The horn's banner, then the tables (each in its own frame), and the answer.
+    frames = [await tv.receive_from() for _ in range(3)]
     assert any('id="banner"' in f and "Time&#x27;s up!" in f for f in frames)
+    assert any('id="tv-tables"' in f for f in frames)
     assert any('"type": "clock"' in f and '"ok": true' in f for f in frames)
     await tv.send_json_to({"type": "clock", "what": "teleport", "set": 1, "round": 1})
     assert '"ok": false' in await tv.receive_from()

@@ -157,12 +157,14 @@ def everyone_watching(monkeypatch):
     monkeypatch.setattr(presence, "watching", lambda group: True)
     shown: dict[str, dict[str, str]] = {}
 
-    def send(out):
+    def send(out, written=None):
         for group, message in out.messages:
             screen = shown.setdefault(group, {})
             screen.update(Fragments(message["html"]).found)
+        if written is not None:  # gone out at once
+            written.set()
 
-    monkeypatch.setattr(broadcast, "send", send)
+    monkeypatch.setattr(broadcast, "_push", send)
     return shown
 
 

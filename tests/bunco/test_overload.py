@@ -107,6 +107,40 @@ async def test_a_commands_pushes_go_out_in_order_without_the_command_waiting():
     await layer.group_discard("table_9_1", channel)
 
 
+async def test_a_room_wide_events_tables_are_drawn_once_every_screen_has_its_banner(
+        monkeypatch):
+    """A bell: its banner goes to 100 tables, the TV and the host before the thread that rang
+    it draws a single table (drawing meanwhile would slow the banners down), then the tables."""
+    sent: list[tuple[str, str]] = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((group, message["html"]))
+            await asyncio.sleep(0.001)  # a socket being written
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    broadcast.serve_on(asyncio.get_running_loop())
+    bell = broadcast.Frames(room_wide=True)
+    screens = [f"table_1_{n}" for n in range(1, 101)] + ["tv_1", "host_1"]
+    for group in screens:
+        bell.add(group, 10, "banner")
+    drawn_after = []
+
+    def tables():
+        drawn_after.append(len(sent))
+        out = broadcast.Frames(room_wide=True)
+        for group in screens:
+            out.add(group, 10, "tables")
+        return out
+
+    bell.rest = tables
+    await sync_to_async(broadcast.send)(bell)  # on the sync thread, as the bell's commit does
+    while len(sent) < 2 * len(screens):
+        await asyncio.sleep(0.01)
+    assert drawn_after == [len(screens)]
+    assert [html for _, html in sent] == ["banner"] * 102 + ["tables"] * 102
+
+
 async def test_a_tv_behind_catches_up_with_each_tables_latest_tally_in_order():
     layer = PartyChannelLayer()
     channel = await layer.new_channel()

@@ -2,7 +2,8 @@
 each phone hears it through its table's group (the banner and its table) and no phone's own
 "me" fragment (nor the TV's standings) is drawn again; the round's close changes every
 phone's result and next seat, so each phone gets its own. A phone whose player has no seat
-still gets the banner."""
+still gets the banner. A room-wide event reaches every screen in two steps: the banner alone
+first, then the parts it changed, drawn once the banners are on their way."""
 
 import pytest
 
@@ -15,8 +16,14 @@ from tests.playing import play_round, roll
 @pytest.fixture
 def pushed(monkeypatch):
     monkeypatch.setattr(presence, "watching", lambda group: True)
-    sent = []
-    monkeypatch.setattr(broadcast, "send", lambda out: sent.append(out.messages))
+    sent = []  # each push's messages, in order (a room-wide event makes two)
+
+    def push(out, written=None):
+        sent.append(out.messages)
+        if written is not None:  # gone out at once
+            written.set()
+
+    monkeypatch.setattr(broadcast, "_push", push)
     return sent
 
 
@@ -47,17 +54,23 @@ def test_a_bell_its_take_back_and_a_pause_reach_the_phones_through_their_tables_
         pushed.clear()
         with django_capture_on_commit_callbacks(execute=True):
             command(night=night)
-        (messages,) = pushed
-        mine = to_phones(messages, night)
+        banners, parts = pushed
+        # First every screen hears it: the banner alone, to each table, the TV and the host.
+        assert {g for g, _ in banners} == {groups.table(night.pk, n) for n in (1, 2, 3)} | {
+            groups.tv(night.pk), groups.host(night.pk)}, command.__name__
+        assert all(m["html"].startswith('<header id="banner"') and 'id="table-' not in m["html"]
+                   for _, m in banners)
+        mine = to_phones(banners + parts, night)
         assert mine == [], command.__name__  # no phone's own fragment drawn again
-        tables = [m for g, m in messages if g == groups.table(night.pk, 2)]
-        assert len(tables) == 1 and 'id="banner"' in tables[0]["html"]
-        # The TV gets the banner and the tables; its standings and races are as they were.
-        (tv,) = [m for g, m in messages if g == groups.tv(night.pk)]
+        tables = [m for g, m in parts if g == groups.table(night.pk, 2)]
+        assert len(tables) == 1 and 'id="table-2"' in tables[0]["html"]
+        # Then the TV gets the tables; its standings and races are as they were.
+        (tv,) = [m for g, m in parts if g == groups.tv(night.pk)]
         assert 'id="tv-tables"' in tv["html"] and 'id="tv-standings"' not in tv["html"]
         # The host's page likewise: its tables, not its standings and next seats.
-        (host,) = [m for g, m in messages if g == groups.host(night.pk)]
+        (host,) = [m for g, m in parts if g == groups.host(night.pk)]
         assert 'id="table-2"' in host["html"] and 'id="host-room"' not in host["html"]
+        assert all(m["seq"] == banners[0][1]["seq"] for _, m in banners + parts)
 
 
 def test_the_rounds_close_draws_every_phone_its_own_result_and_next_seat(
@@ -91,8 +104,8 @@ def test_a_phone_without_a_seat_still_hears_the_bell(night, pushed,
     pushed.clear()
     with django_capture_on_commit_callbacks(execute=True):
         services.bell_ring(night=night)
-    (messages,) = pushed
-    lou = [m for g, m in messages if g == groups.player(late.pk)]
+    banners, parts = pushed
+    lou = [m for g, m in banners + parts if g == groups.player(late.pk)]
     assert len(lou) == 1 and 'id="banner"' in lou[0]["html"] and 'id="me"' not in lou[0]["html"]
 
 

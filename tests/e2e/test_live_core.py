@@ -3,6 +3,7 @@ an outbox is refused by name, the host keeps typing while taps arrive, and the h
 an older roll and a mistaken bell after seeing what it changes."""
 
 import random
+import re
 
 from playwright.sync_api import expect
 
@@ -144,6 +145,27 @@ class LiveCoreInBrowsers(BrowserTestCase):
             expect(page.locator("#banner.bell")).to_have_count(0)
         expect(device.locator(".pad .quick button", has_text="BUNCO!")).to_be_visible()
         assert live_state(Night.objects.get(pk=night.pk)).room.tables[0].team_scores == [0, 0]
+
+    def test_the_hosts_bell_reaches_a_table_banner_first_and_dings_it_once(self):
+        """The bell comes in two steps (the banner to every screen, then the tables with each
+        table's bell duty); the phone rings once for it, not once per step."""
+        night = self.night()
+        link = TableLink.objects.get(night=night, number=2)
+        context = self.browser.new_context(viewport=PHONE)
+        context.add_init_script(  # count the phone's buzzes (the ding vibrates)
+            "window.buzzes = 0; navigator.vibrate = function () { window.buzzes++; return true; };"
+            "document.addEventListener('htmx:wsOpen', function () { window.wsOpen = true; });")
+        device = self.page(f"/t/{link.token}/", context=context)
+        device.wait_for_function("window.wsOpen === true")
+        host = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        host.goto(f"{self.live_server_url}/host/{SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.get_by_role("button", name=re.compile("Ring the bell now")).click()
+        expect(device.locator("#banner.bell")).to_be_visible()
+        expect(device.get_by_test_id("bell-duty")).to_be_visible()
+        device.wait_for_timeout(500)  # anything else the bell brings has come by now
+        assert device.evaluate("window.buzzes") == 1
+        assert device.locator("body").get_attribute("data-rang") == "1-1"
 
     def test_a_double_tap_at_a_persons_speed_counts_once_and_offline_taps_all_count(self):
         night = self.night()
