@@ -199,36 +199,33 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     for (pk, _, _), table in phones:
         if table not in followed:
             out.add(groups.player(pk), seq, banner)
-    out.rest = lambda: _room_parts(night, state, needed, followed, phones, room, banner)
 
-
-def _room_parts(night: Night, state: LiveNight, needed: list[int], followed: set[int],
-                phones: list, room: screens.RoomView | None, banner: str) -> Frames:
-    """What a room-wide event changed besides the banner: every table, drawn once, and the
-    TV's, the host's and each phone's parts."""
-    out = Frames(room_wide=True)
-    seq = state.seq
-    tv, host = groups.tv(night.pk), groups.host(night.pk)
-    seats_kept = state.seats_seq != seq  # a bell or a pause: standings and seats as they were
-    tables = {n: screens.render_table(state, n) for n in needed}
-    out.tables.update(tables)
-    for number in sorted(followed):
-        out.add(groups.table(night.pk, number), seq, tables[number])
-    if presence.watching(tv):
-        out.add(tv, seq, tv_tables_html(state, tables)
-                + ("" if seats_kept else tv_room_html(night, state)) + tv_bunco_html(state))
-    if presence.watching(host):
-        out.add(host, seq, "".join(tables.values())
-                + ("" if seats_kept else host_room_html(night, state)))
-    if not seats_kept:  # a bell or a pause leaves everybody's own seat as it was
+    def parts() -> Frames:
+        """What the event changed besides the banner: every table, drawn once, and the TV's,
+        the host's and each phone's parts, to the screens the banner went to."""
+        rest = Frames(room_wide=True)
+        seats_kept = state.seats_seq != seq  # a bell or a pause: seats and standings as they were
+        tables = {n: screens.render_table(state, n) for n in needed}
+        rest.tables.update(tables)
+        for number in sorted(followed):
+            rest.add(table_groups[number], seq, tables[number])
+        if tv_on:
+            rest.add(tv, seq, tv_tables_html(state, tables)
+                     + ("" if seats_kept else tv_room_html(night, state)) + tv_bunco_html(state))
+        if host_on:
+            rest.add(host, seq, "".join(tables.values())
+                     + ("" if seats_kept else host_room_html(night, state)))
+        if seats_kept:  # nobody's own seat changed: the phones have what they need
+            return rest
         for (pk, name, left_early), table in phones:
             # The banner again: a phone that had no table until now heard the first step
             # through its own group only if it has none still.
-            out.add(groups.player(pk), seq,
-                    banner + me_html(state, name, left_early, tables.get(table), room),
-                    kind="player.update",
-                    table_group=groups.table(night.pk, table) if table else None)
-    return out
+            rest.add(groups.player(pk), seq,
+                     banner + me_html(state, name, left_early, tables.get(table), room),
+                     kind="player.update", table_group=table_groups.get(table))
+        return rest
+
+    out.rest = parts
 
 
 log = logging.getLogger(__name__)

@@ -681,7 +681,10 @@
     after: function () {
       var fresh = this.read().filter(function (k) { return !this.shown[k]; }, this);
       // The room's bell rings every pod: the table's bell duty that follows it is the same bell.
-      fresh.forEach(function (k) { this.shown[k] = this.shown["pod:" + k] = true; }, this);
+      fresh.forEach(function (k) {
+        this.shown[k] = true;
+        if (k.indexOf("pod:") !== 0) this.shown["pod:" + k] = true;
+      }, this);
       if (fresh.length) { document.body.dataset.rang = fresh[0]; ding(); }
     }
   };
