@@ -14,19 +14,21 @@ it shows; it is sent a snapshot only if one of them is behind (``stale``).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
-import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
 from bunco import groups, limits, presence, screens
 from bunco.fold import Event, Kind, LiveNight
 from bunco.models import Night
+from bunco.selectors import folds
 
 
 @dataclass
@@ -37,8 +39,9 @@ class Frames:
     messages: list[tuple[str, dict]] = field(default_factory=list)
     tables: dict[int, str] = field(default_factory=dict)
     room_wide: bool = False  # a message for every table and screen kind (a bell, a round)
-    #: A room-wide event's second step: its parts, drawn once its banner has gone out.
-    rest: Callable[[], Frames] | None = None
+    #: A room-wide event's second step: its parts, drawn once its banner has gone out (None
+    #: when a later room-wide event has come first: it draws every screen itself).
+    rest: Callable[[], Frames | None] | None = None
 
     def add(self, group: str, seq: int, html: str, kind: str = "screen.update", **extra):
         self.messages.append((group, {"type": kind, "seq": seq, "html": html, **extra}))
@@ -200,9 +203,18 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
         if table not in followed:
             out.add(groups.player(pk), seq, banner)
 
-    def parts() -> Frames:
+    def parts() -> Frames | None:
         """What the event changed besides the banner: every table, drawn once, and the TV's,
-        the host's and each phone's parts, to the screens the banner went to."""
+        the host's and each phone's parts, to the screens the banner went to. Drawn from the
+        night as it is now (taps that went ahead of it included: each fragment carries its
+        own seq), unless a later room-wide event has changed every screen again."""
+        with folds.lock(night.pk):
+            now = folds.get(night.pk) or state
+            if now.room_seq != seq:
+                return None
+            return drawn(now)
+
+    def drawn(state: LiveNight) -> Frames:
         rest = Frames(room_wide=True)
         seats_kept = state.seats_seq != seq  # a bell or a pause: seats and standings as they were
         tables = {n: screens.render_table(state, n) for n in needed}
@@ -258,20 +270,20 @@ class Outbox:
         self.urgent: deque[tuple[str, dict]] = deque()  # taps: each its table's screens
         self.bulk: deque[tuple[str, dict]] = deque()  # room-wide events
         self.sending = False
-        self.waiting: list[threading.Event] = []  # set when both queues are empty
+        self.then: list[Callable[[], Awaitable[None]]] = []  # run when both queues are empty
 
     def usable(self) -> bool:
         return self.loop.is_running() and not self.loop.is_closed()
 
     def put(self, messages: list[tuple[str, dict]], room_wide: bool = False,
-            sent: threading.Event | None = None) -> None:
-        """From any thread but the loop's own; ``sent`` is set once nothing is left to send."""
-        self.loop.call_soon_threadsafe(self._queue, messages, room_wide, sent)
+            then: Callable[[], Awaitable[None]] | None = None) -> None:
+        """From any thread; ``then`` runs on the loop once nothing is left to send."""
+        self.loop.call_soon_threadsafe(self._queue, messages, room_wide, then)
 
     def _queue(self, messages: list[tuple[str, dict]], room_wide: bool = False,
-               sent: threading.Event | None = None) -> None:
-        if sent is not None:
-            self.waiting.append(sent)
+               then: Callable[[], Awaitable[None]] | None = None) -> None:
+        if then is not None:
+            self.then.append(then)
         if room_wide:
             if not self.bulk:  # no tap takes the sync thread until these are out
                 limits.TAP_LANE.hold()
@@ -308,9 +320,11 @@ class Outbox:
                     await asyncio.sleep(0)  # read what came in: a tap may go first
         finally:
             self.sending = False
-            for event in self.waiting:
-                event.set()
-            self.waiting.clear()
+            then, self.then = self.then, []
+            for job in then:
+                # Not in the context of the thread that queued it (the sync thread's: asgiref
+                # would refuse to go back there from it): in the loop's own, as a request's.
+                self.loop.create_task(job(), context=contextvars.Context())
 
 
 _outbox: Outbox | None = None
@@ -323,36 +337,46 @@ def serve_on(loop: asyncio.AbstractEventLoop) -> None:
         _outbox = Outbox(loop)
 
 
-#: How long a room-wide event's parts wait for its banners to be written, at most (seconds).
-BANNERS_FIRST = 0.5
-
-
 def send(out: Frames) -> None:
     """Push a command's frames (after it committed). A room-wide event's parts are drawn once
-    its banners are written: Python runs one thread at a time, and drawing 100 tables
-    meanwhile would hold the loop back from writing them (every write lets the drawing thread
-    in for the next few milliseconds), so every screen hears the bell first."""
-    if out.rest is None:
-        _push(out)
+    its banners are written, and after the taps that waited for them: Python runs one thread
+    at a time, and drawing 100 tables meanwhile would hold the loop back from writing the
+    banners, while the taps waiting would wait for the drawing too (``Outbox``)."""
+    outbox = _outbox
+    if out.rest is not None and outbox is not None and outbox.usable():
+        outbox.put(out.messages, out.room_wide, then=partial(_draw_later, out.rest))
         return
-    written = threading.Event()
-    _push(out, written)
-    written.wait(BANNERS_FIRST)
+    _push(out)  # no server loop here (a management command, a test): drawn at once
+    if out.rest is not None:
+        rest = _drawn(out.rest)
+        if rest is not None:
+            _push(rest)
+
+
+def _drawn(rest: Callable[[], Frames | None]) -> Frames | None:
     try:
-        rest = out.rest()
+        return rest()
     except Exception:  # committed already: the screens' resync brings what is missing
         log.exception("drawing a room-wide event's parts failed")
-        return
-    _push(rest)
+        return None
 
 
-def _push(out: Frames, written: threading.Event | None = None) -> None:
-    """Hand the frames to the server's loop; ``written`` is set once they have gone out."""
+async def _draw_later(rest: Callable[[], Frames | None]) -> None:
+    """A room-wide event's parts, once its banners are out: the sync thread draws them in
+    the taps' lane, behind the taps that waited for the banners (each its own table's screens
+    to push, a few milliseconds), not ahead of them."""
+    await limits.TAP_LANE.behind()
+    async with limits.TAP_LANE.enter():
+        parts = await sync_to_async(_drawn, thread_sensitive=True)(rest)
+    if parts is not None:
+        _push(parts)
+
+
+def _push(out: Frames) -> None:
+    """Hand the frames to the server's loop."""
     outbox = _outbox
     if out.messages and outbox is not None and outbox.usable():
-        outbox.put(out.messages, out.room_wide, written)
+        outbox.put(out.messages, out.room_wide)
         return
     if out.messages:  # no server loop here (a management command, a test without one)
         async_to_sync(_send_all)(out.messages)
-    if written is not None:
-        written.set()

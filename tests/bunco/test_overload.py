@@ -291,6 +291,61 @@ async def test_no_tap_takes_the_server_while_a_room_wide_command_and_its_pushes_
     assert entered[-1] == "after"
 
 
+async def test_the_taps_that_waited_for_a_bells_banner_go_before_its_tables_are_drawn(
+        monkeypatch):
+    """The bell's banner goes out first; the taps that waited for it then take the server
+    before it draws 100 tables (each tap a few milliseconds, the drawing tens of them)."""
+    lane = limits.Lane(2)
+    monkeypatch.setattr(limits, "TAP_LANE", lane)
+    order: list[str] = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            order.append(message["html"])
+            await asyncio.sleep(0.001)  # a socket being written
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    broadcast.serve_on(asyncio.get_running_loop())
+
+    async def tap(name):
+        async with lane.enter():  # as the server runs a tap: on its one sync thread
+            await sync_to_async(order.append)(name)
+
+    def tables():
+        order.append("tables drawn")
+        return None  # (a later room-wide event drew them)
+
+    bell = broadcast.Frames(room_wide=True)
+    for table in range(1, 21):
+        bell.add(f"table_1_{table}", 10, "banner")
+    bell.rest = tables
+    async with lane.held():  # the host's bell is being handled; three taps come meanwhile
+        taps = [asyncio.ensure_future(tap(f"tap {n}")) for n in (1, 2, 3)]
+        await asyncio.sleep(0.01)
+        await sync_to_async(broadcast.send)(bell)
+    await asyncio.gather(*taps)
+    while "tables drawn" not in order:
+        await asyncio.sleep(0.01)
+    assert order == ["banner"] * 20 + ["tap 1", "tap 2", "tap 3", "tables drawn"]
+
+
+async def test_work_behind_the_taps_waits_for_them_a_second_at_most(monkeypatch):
+    lane = limits.Lane(1)
+    monkeypatch.setattr(lane, "HOLD_AT_MOST", 0.05)
+    stuck = asyncio.Event()
+
+    async def tap():
+        async with lane.enter():
+            await stuck.wait()  # never done
+
+    taps = [asyncio.ensure_future(tap()) for _ in range(2)]  # one in, one waiting for good
+    await asyncio.sleep(0.01)
+    await asyncio.wait_for(lane.behind(), 1)
+    assert lane.passed < lane.arrived
+    stuck.set()
+    await asyncio.gather(*taps)
+
+
 async def test_a_tap_is_never_held_for_good(monkeypatch):
     lane = limits.Lane(2)
     monkeypatch.setattr(lane, "HOLD_AT_MOST", 0.05)

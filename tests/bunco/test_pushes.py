@@ -122,3 +122,40 @@ def test_a_tap_reaches_the_tv_and_host_as_the_tables_latest_and_its_phones_as_ev
     assert by_group[groups.tv(night.pk)]["replaces"] == "table-2"
     assert by_group[groups.host(night.pk)]["replaces"] == "table-2"
     assert "replaces" not in by_group[groups.table(night.pk, 2)]
+
+
+@pytest.fixture
+def held_back(monkeypatch):
+    """A room-wide event's second step kept back, as the server keeps it until the taps that
+    waited for its banner have gone."""
+    kept = []
+
+    def send(out):
+        broadcast._push(out)
+        kept.append(out.rest)
+
+    monkeypatch.setattr(broadcast, "send", send)
+    return kept
+
+
+def test_a_bells_tables_drawn_after_a_tap_show_that_tap(
+        night, pushed, held_back, django_capture_on_commit_callbacks):
+    services.round_start(night=night)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.bell_ring(night=night)
+        tapped = roll(night, 2, quick="hit1")
+    parts = held_back[0]()
+    (table,) = [m["html"] for g, m in parts.messages if g == groups.table(night.pk, 2)]
+    # The roll made after the bell, with its own seq: a screen that has the tap keeps it.
+    assert f'data-seq="{tapped.row.seq}"' in table and f'data-takeback="{tapped.row.seq}"' in table
+
+
+def test_a_bells_tables_are_not_drawn_once_a_later_bell_or_take_back_drew_the_room(
+        night, pushed, held_back, django_capture_on_commit_callbacks):
+    services.round_start(night=night)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.bell_ring(night=night)
+        services.event_void(night=night, seq="bell")
+    bell, take_back = held_back[-2:]
+    assert bell() is None  # the take-back's own parts show every screen the room as it is
+    assert take_back() is not None
