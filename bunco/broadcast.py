@@ -285,7 +285,7 @@ class Outbox:
         if then is not None:
             self.then.append(then)
         if room_wide:
-            if not self.bulk:  # no tap takes the sync thread until these are out
+            if messages and not self.bulk:  # no tap takes the sync thread until these are out
                 limits.TAP_LANE.hold()
             self.bulk.extend(messages)
         else:

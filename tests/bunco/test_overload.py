@@ -329,6 +329,21 @@ async def test_the_taps_that_waited_for_a_bells_banner_go_before_its_tables_are_
     assert order == ["banner"] * 20 + ["tap 1", "tap 2", "tap 3", "tables drawn"]
 
 
+async def test_a_room_wide_event_with_no_banner_to_send_still_draws_and_holds_no_tap(
+        monkeypatch):
+    lane = limits.Lane(2)
+    monkeypatch.setattr(limits, "TAP_LANE", lane)
+    outbox = broadcast.Outbox(asyncio.get_running_loop())
+    ran = asyncio.Event()
+
+    async def then():
+        ran.set()
+
+    outbox._queue([], True, then)
+    await asyncio.wait_for(ran.wait(), 1)
+    assert lane.holds == 0  # nothing was sent that would ever release it
+
+
 async def test_work_behind_the_taps_waits_for_them_a_second_at_most(monkeypatch):
     lane = limits.Lane(1)
     monkeypatch.setattr(lane, "HOLD_AT_MOST", 0.05)
