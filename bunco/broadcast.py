@@ -174,8 +174,8 @@ def _table_frames(out: Frames, night: Night, state: LiveNight, numbers: list[int
 def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     """A room-wide event in two steps. First the banner alone to every screen: that is the bell
     (or the round, the pause) every guest is waiting for, and it costs one small render. Then,
-    once those are on their way, the tables and each screen kind's room-wide parts (``rest``,
-    drawn after the command commits, still under the night's lock)."""
+    once those are written, the tables and each screen kind's room-wide parts (``rest``, drawn
+    after the command commits, under the night's lock again)."""
     seq = state.seq
     tv, host = groups.tv(night.pk), groups.host(night.pk)
     tv_on, host_on = presence.watching(tv), presence.watching(host)
@@ -214,26 +214,26 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
                 return None
             return drawn(now)
 
-    def drawn(state: LiveNight) -> Frames:
+    def drawn(now: LiveNight) -> Frames:
         rest = Frames(room_wide=True)
-        seats_kept = state.seats_seq != seq  # a bell or a pause: seats and standings as they were
-        tables = {n: screens.render_table(state, n) for n in needed}
+        seats_kept = now.seats_seq != seq  # a bell or a pause: seats and standings as they were
+        tables = {n: screens.render_table(now, n) for n in needed}
         rest.tables.update(tables)
         for number in sorted(followed):
             rest.add(table_groups[number], seq, tables[number])
         if tv_on:
-            rest.add(tv, seq, tv_tables_html(state, tables)
-                     + ("" if seats_kept else tv_room_html(night, state)) + tv_bunco_html(state))
+            rest.add(tv, seq, tv_tables_html(now, tables)
+                     + ("" if seats_kept else tv_room_html(night, now)) + tv_bunco_html(now))
         if host_on:
             rest.add(host, seq, "".join(tables.values())
-                     + ("" if seats_kept else host_room_html(night, state)))
+                     + ("" if seats_kept else host_room_html(night, now)))
         if seats_kept:  # nobody's own seat changed: the phones have what they need
             return rest
         for (pk, name, left_early), table in phones:
             # The banner again: a phone that had no table until now heard the first step
             # through its own group only if it has none still.
             rest.add(groups.player(pk), seq,
-                     banner + me_html(state, name, left_early, tables.get(table), room),
+                     banner + me_html(now, name, left_early, tables.get(table), room),
                      kind="player.update", table_group=table_groups.get(table))
         return rest
 
@@ -374,9 +374,10 @@ async def _draw_later(rest: Callable[[], Frames | None]) -> None:
 
 def _push(out: Frames) -> None:
     """Hand the frames to the server's loop."""
-    outbox = _outbox
-    if out.messages and outbox is not None and outbox.usable():
-        outbox.put(out.messages, out.room_wide)
+    if not out.messages:
         return
-    if out.messages:  # no server loop here (a management command, a test without one)
+    outbox = _outbox
+    if outbox is not None and outbox.usable():
+        outbox.put(out.messages, out.room_wide)
+    else:  # no server loop here (a management command, a test without one)
         async_to_sync(_send_all)(out.messages)

@@ -69,8 +69,7 @@ class Lane:
     @contextlib.asynccontextmanager
     async def enter(self):
         """A tap's turn on the sync thread: when no room-wide command holds the lane."""
-        self._bind()
-        slots = self._slots
+        slots = self.slot()
         self.arrived += 1
         try:
             if not self._open.is_set():

@@ -39,6 +39,19 @@ async def post(path: str) -> tuple[int, dict | None]:
     return start["status"], answer
 
 
+def record_pushes(monkeypatch, record, pause: float = 0.0) -> None:
+    """The server's pushes handed to ``record(group, message)`` instead of any screen, each
+    taking ``pause`` seconds (a socket being written)."""
+
+    class Layer:
+        async def group_send(self, group, message):
+            record(group, message)
+            if pause:
+                await asyncio.sleep(pause)
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+
+
 @pytest.fixture
 def behind(monkeypatch):
     monkeypatch.setattr(asgi.OneTripASGIHandler, "in_flight", limits.SERVER_QUEUE)
@@ -113,12 +126,8 @@ async def test_a_room_wide_events_tables_are_drawn_once_every_screen_has_its_ban
     it draws a single table (drawing meanwhile would slow the banners down), then the tables."""
     sent: list[tuple[str, str]] = []
 
-    class Layer:
-        async def group_send(self, group, message):
-            sent.append((group, message["html"]))
-            await asyncio.sleep(0.001)  # a socket being written
-
-    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    record_pushes(monkeypatch, lambda group, message: sent.append((group, message["html"])),
+                  pause=0.001)
     broadcast.serve_on(asyncio.get_running_loop())
     bell = broadcast.Frames(room_wide=True)
     screens = [f"table_1_{n}" for n in range(1, 101)] + ["tv_1", "host_1"]
@@ -207,13 +216,12 @@ async def test_a_tap_during_a_bell_reaches_its_table_before_the_bell_reaches_eve
     tap.add("tv_1", 11, "<p>tap</p>", replaces="table-50")
     tap.add("host_1", 11, "<p>tap</p>", replaces="table-50")
 
-    class Layer:
-        async def group_send(self, group, message):
-            sent.append((group, message["seq"]))
-            if len(sent) == 3:  # the tap commits on the sync thread while the bell goes out
-                outbox.put(tap.messages)
+    def record(group, message):
+        sent.append((group, message["seq"]))
+        if len(sent) == 3:  # the tap commits on the sync thread while the bell goes out
+            outbox.put(tap.messages)
 
-    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    record_pushes(monkeypatch, record)
     bell = broadcast.Frames(room_wide=True)
     for table in range(1, 101):
         bell.add(f"table_1_{table}", 10, "<p>bell</p>")
@@ -235,11 +243,7 @@ async def test_a_tap_during_a_bell_reaches_its_table_before_the_bell_reaches_eve
 async def test_taps_alone_go_out_in_the_order_they_were_committed(monkeypatch):
     sent: list[tuple[str, int]] = []
 
-    class Layer:
-        async def group_send(self, group, message):
-            sent.append((group, message["seq"]))
-
-    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    record_pushes(monkeypatch, lambda group, message: sent.append((group, message["seq"])))
     outbox = broadcast.Outbox(asyncio.get_running_loop())
     for seq in range(1, 6):
         out = broadcast.Frames()
@@ -269,12 +273,7 @@ async def test_no_tap_takes_the_server_while_a_room_wide_command_and_its_pushes_
         # Its pushes are handed to the loop before the post's answer: the lane stays held.
         sent = []
 
-        class Layer:
-            async def group_send(self, group, message):
-                sent.append(group)
-                await asyncio.sleep(0.001)
-
-        monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+        record_pushes(monkeypatch, lambda group, message: sent.append(group), pause=0.001)
         outbox = broadcast.Outbox(asyncio.get_running_loop())
         bell = broadcast.Frames(room_wide=True)
         for table in range(1, 41):
@@ -299,12 +298,8 @@ async def test_the_taps_that_waited_for_a_bells_banner_go_before_its_tables_are_
     monkeypatch.setattr(limits, "TAP_LANE", lane)
     order: list[str] = []
 
-    class Layer:
-        async def group_send(self, group, message):
-            order.append(message["html"])
-            await asyncio.sleep(0.001)  # a socket being written
-
-    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    record_pushes(monkeypatch, lambda group, message: order.append(message["html"]),
+                  pause=0.001)
     broadcast.serve_on(asyncio.get_running_loop())
 
     async def tap(name):
@@ -392,11 +387,7 @@ async def test_a_small_rooms_bell_taken_over_whole_by_a_tap_lets_the_taps_go(mon
     monkeypatch.setattr(limits, "TAP_LANE", lane)
     sent = []
 
-    class Layer:
-        async def group_send(self, group, message):
-            sent.append((group, message["seq"]))
-
-    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    record_pushes(monkeypatch, lambda group, message: sent.append((group, message["seq"])))
     outbox = broadcast.Outbox(asyncio.get_running_loop())
     outbox._queue([("table_1_1", {"seq": 10}), ("tv_1", {"seq": 10})], room_wide=True)
     assert lane.holds == 1
