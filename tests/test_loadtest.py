@@ -48,3 +48,68 @@ def test_a_screen_showed_a_fragment_when_it_got_it_or_a_later_one():
     assert shown.at("table-5", 126) is None  # never shown: lost
     assert shown.at("table-6", 1) is None
     assert shown.at("banner", 90) == 9.0 and shown.at("banner", 91) is None
+
+
+def _run(tv_frames: list, tv_inner: list, accepted: list) -> dict:
+    """What one client process brings back: a TV's frames and a table's recorded taps."""
+    tv = {"kind": "tv", "table": None, "connected": True, "frames": tv_frames, "inner": tv_inner}
+    tally = {"accepted": accepted, "answers": [0.01], "busy_answers": [], "refused": {},
+             "failed": {}, "errors": {}, "already": 0, "late": 0}
+    return {"start": 100.0, "connected": 1, "wall": 10.0, "cpu": 0.1, "rss_before": 0,
+            "rss_after": 40, "results": [{"screens": [tv], "tally": tally, "bells": [],
+                                          "closed": 0, "ended": 105.0, "last_frame": 108.5}]}
+
+
+def test_a_table_a_tv_showed_inside_a_room_wide_frame_is_not_lost():
+    from bunco.management.commands.loadtest import SCENARIOS, analyse
+
+    # Table 5's tap became #7; the TV never got table 5 on its own, but the bell's frame that
+    # drew every table had table 5 at #8 (the tap and one after it).
+    frames = [(101.0, "banner", 8, True, 300), (101.1, "tv-tables", 8, False, 40_000)]
+    accepted = [(5, 7, 100.5, 100.6)]
+    opts = {"seconds": 1.0}
+    shown = analyse(_run(frames, [(101.1, "table-5", 8)], accepted), SCENARIOS["13"], opts)
+    assert shown["frames_lost"] == 0 and shown["taps_measured"] == 1
+    assert shown["tap_p99_ms"] == 600.0  # slot 100.5 -> shown at 101.1
+    assert shown["frames"] == 2  # the tables inside are not frames of their own
+    assert shown["drain_s"] == 3.5  # the last frame came 3.5 s after the last answer
+    missed = analyse(_run(frames, [(101.1, "table-5", 6)], accepted), SCENARIOS["13"], opts)
+    assert missed["frames_lost"] == 1 and missed["taps_measured"] == 0
+
+
+def test_every_table_inside_a_frame_is_read_with_its_seq():
+    from bunco.management.loadclient import head, inner_tables
+
+    frame = (b'<div id="tv-tables" data-seq="9" hx-swap-oob="true">'
+             b'<section id="table-1" class="table-live" data-seq="4" data-table="1">'
+             b'<span id="t1-score">3</span></section>'
+             b'<section id="table-12" class="table-live" data-seq="9" data-table="12"></section>'
+             b'</div>')
+    assert head(frame) == ("tv-tables", 9, False)
+    assert inner_tables(frame) == [("table-1", 4), ("table-12", 9)]
+
+
+def test_the_client_waits_for_pushes_still_coming_after_the_last_answer(monkeypatch):
+    import asyncio
+    import time
+
+    from bunco.management import loadclient
+
+    monkeypatch.setattr(loadclient, "DRAIN_SECONDS", 0.3)
+    heard = [time.time()]
+
+    async def late_pushes():
+        for _ in range(4):  # a frame every 0.2 s, for 0.8 s after the last answer
+            await asyncio.sleep(0.2)
+            heard[0] = time.time()
+
+    async def main():
+        pushes = asyncio.create_task(late_pushes())
+        began = time.time()
+        last = await loadclient.drain(heard)
+        await pushes
+        return began, last, time.time()
+
+    began, last, done = asyncio.run(main())
+    assert last - began >= 0.75  # it heard the last of them
+    assert done - last >= 0.3  # and then waited until quiet

@@ -7,8 +7,10 @@ sent by one process and a frame received by another are measured on the same clo
 
 A screen records every frame it receives after its snapshot as (time, id, seq, bell, bytes):
 the id and ``data-seq`` of the frame's first element (a table's fragment for a tap, the banner
-for a room-wide push such as the bell), and whether that banner says the bell has rung. The
-command compares what each screen got with what it should have got.
+for a room-wide push such as the bell), and whether that banner says the bell has rung. A frame
+that draws many tables at once (the TV's and the host's part of a room-wide event) also records
+each table inside it as (time, id, seq), apart: the screen shows that table at that seq too.
+The command compares what each screen got with what it should have got.
 
 A table taps like the page's outbox over HTTP: one tap in flight per table (a thumb), the
 position the table last showed, a "busy" answer (429 or ``retry``) kept and sent again with
@@ -33,7 +35,8 @@ from websockets.exceptions import WebSocketException
 
 CONNECT_PARALLEL = 20  # each connect renders a snapshot on the server
 GIVE_UP_SECONDS = 60.0  # a tap still not answered this long after its slot has failed
-DRAIN_SECONDS = 2.0  # pushes still in flight after the last answer
+DRAIN_SECONDS = 2.0  # after the last answer, pushes are awaited until this long quiet
+DRAIN_AT_MOST = 30.0  # ... but no longer than this after the last answer
 
 
 @dataclass
@@ -78,6 +81,21 @@ def head(data: bytes) -> tuple[str, int, bool] | None:
         return None
     return (data[start + 4:close].decode(), int(digits),
             data.find(b'data-bell-rung="1"', close, end) >= 0)
+
+
+def inner_tables(data: bytes) -> list[tuple[str, int]]:
+    """The id and data-seq of every table fragment in a frame."""
+    found, at = [], data.find(b'id="table-')
+    while at >= 0:
+        close = data.find(b'"', at + 4)
+        end = data.find(b">", close)
+        mark = data.find(b'data-seq="', close, end)
+        if mark >= 0:
+            digits = data[mark + 10:data.find(b'"', mark + 10)]
+            if digits.isdigit():
+                found.append((data[at + 4:close].decode(), int(digits)))
+        at = data.find(b'id="table-', end)
+    return found
 
 
 @dataclass
@@ -173,16 +191,31 @@ async def open_screen(plan: Plan, spec: ScreenSpec,
     return ws, len(snapshot)
 
 
-async def listen(ws: ClientConnection, log: list, closed: list) -> None:
+async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
+                 heard: list[float]) -> None:
     try:
         while True:
             data = await ws.recv(decode=False)
-            now = time.time()
+            now = heard[0] = time.time()
             found = head(data)
             if found is not None:
                 log.append((now, *found, len(data)))
+                if not found[0].startswith("table-"):  # a room-wide part: its tables too
+                    inner.extend((now, *t) for t in inner_tables(data))
     except WebSocketException:
         closed.append(1)
+
+
+async def drain(heard: list[float]) -> float:
+    """Wait for the pushes still on their way: until no screen of this process has heard
+    anything for DRAIN_SECONDS, at most DRAIN_AT_MOST. The time of the last frame heard."""
+    ended = time.time()
+    while time.time() - ended < DRAIN_AT_MOST:
+        quiet = time.time() - heard[0]
+        if quiet >= DRAIN_SECONDS:
+            break
+        await asyncio.sleep(DRAIN_SECONDS - quiet)
+    return heard[0]
 
 
 async def ring(plan: Plan, start: float, bells: list[dict]) -> None:
@@ -219,13 +252,16 @@ async def client(conn, plan: Plan) -> None:
     gate = asyncio.Semaphore(CONNECT_PARALLEL)
     got = await asyncio.gather(*(open_screen(plan, s, gate) for s in plan.screens))
     logs: list[list] = [[] for _ in plan.screens]
+    inners: list[list] = [[] for _ in plan.screens]
     closed: list = []
-    listeners = [asyncio.create_task(listen(g[0], logs[i], closed))
+    heard = [0.0]  # when any screen of this process last got a frame
+    listeners = [asyncio.create_task(listen(g[0], logs[i], inners[i], closed, heard))
                  for i, g in enumerate(got) if g is not None]
     conn.send(("connected", sum(1 for g in got if g is not None),
                sum(g[1] for g in got if g is not None)))
     command, start = await loop.run_in_executor(None, conn.recv)
     tally, bells = Tally(), []
+    ended = last_frame = 0.0
     if command == "go":
         tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally)
                   for n, token in plan.tables.items()}
@@ -249,13 +285,16 @@ async def client(conn, plan: Plan) -> None:
                 await asyncio.wait(taps)
             if bell_task is not None:
                 await bell_task
-        await asyncio.sleep(DRAIN_SECONDS)
+        ended = time.time()
+        last_frame = await drain(heard)
     for task in listeners:
         task.cancel()
     await asyncio.gather(*listeners, return_exceptions=True)
     result = {
         "screens": [{"kind": s.kind, "table": s.table, "connected": g is not None,
-                     "frames": log} for s, g, log in zip(plan.screens, got, logs, strict=True)],
+                     "frames": log, "inner": inner}
+                    for s, g, log, inner in zip(plan.screens, got, logs, inners, strict=True)],
+        "ended": ended, "last_frame": last_frame,
         "closed": len(closed),
         "tally": {k: (dict(v) if isinstance(v, Counter) else v)
                   for k, v in tally.__dict__.items()},

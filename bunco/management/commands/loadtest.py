@@ -337,6 +337,9 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
             finished[seq] = max(t, finished.get(seq, t))
             if ident == "banner":
                 room[seq] = room.get(seq, False) or rung
+        for t, ident, seq in screen.get("inner", ()):  # tables drawn in a room-wide part
+            if t >= start:
+                got.setdefault(ident, []).append((seq, t))
         arrivals.append(Shown(got))
     accepted = tally.get("accepted", [])
     lost = Counter()
@@ -390,6 +393,9 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
         "frames_lost": sum(lost.values()), "frames_lost_by_kind": dict(lost),
         "frames": frames, "bytes_per_frame": round(size / frames) if frames else 0,
         "closed_by_server": sum(r["closed"] for r in run["results"]),
+        # how long after its last answer a client still heard pushes (waited until 2 s quiet)
+        "drain_s": round(max((r["last_frame"] - r["ended"] for r in run["results"]
+                              if r["ended"]), default=0.0), 2),
         "kib_per_socket": round((run["rss_after"] - run["rss_before"])
                                 / max(1, run["connected"]), 1),
         "rss_mib": round(run["rss_after"] / 1024, 1),
