@@ -89,6 +89,20 @@ def test_every_table_inside_a_frame_is_read_with_its_seq():
     assert inner_tables(frame) == [("table-1", 4), ("table-12", 9)]
 
 
+def test_a_frame_of_many_tables_records_each_and_a_tap_its_own():
+    from bunco.management.loadclient import record
+
+    table = b'<section id="table-%d" class="table-live" data-seq="%d" data-table="%d"></section>'
+    log, inner = [], []
+    tap = table % (3, 7, 3)
+    record(tap, 1.0, log, inner)  # a tap: its table alone
+    assert log == [(1.0, "table-3", 7, False, len(tap))] and inner == []
+    # The host's part of a bell: every table, the first of them its first element.
+    record(table % (1, 4, 1) + table % (2, 9, 2), 2.0, log, inner)
+    assert log[-1][:3] == (2.0, "table-1", 4)
+    assert inner == [(2.0, "table-1", 4), (2.0, "table-2", 9)]
+
+
 def test_the_client_waits_for_pushes_still_coming_after_the_last_answer(monkeypatch):
     import asyncio
     import time

@@ -196,14 +196,21 @@ async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
     try:
         while True:
             data = await ws.recv(decode=False)
-            now = heard[0] = time.time()
-            found = head(data)
-            if found is not None:
-                log.append((now, *found, len(data)))
-                if not found[0].startswith("table-"):  # a room-wide part: its tables too
-                    inner.extend((now, *t) for t in inner_tables(data))
+            heard[0] = time.time()
+            record(data, heard[0], log, inner)
     except WebSocketException:
         closed.append(1)
+
+
+def record(data: bytes, now: float, log: list, inner: list) -> None:
+    """Write down a frame a screen got: its first element in ``log``; if it draws tables
+    besides (the TV's part of a room-wide event, the host's every table), each in ``inner``."""
+    found = head(data)
+    if found is None:
+        return
+    log.append((now, *found, len(data)))
+    if not found[0].startswith("table-") or data.count(b'id="table-') > 1:
+        inner.extend((now, *t) for t in inner_tables(data))
 
 
 async def drain(heard: list[float]) -> float:

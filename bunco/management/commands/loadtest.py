@@ -342,12 +342,15 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
                 got.setdefault(ident, []).append((seq, t))
         arrivals.append(Shown(got))
     accepted = tally.get("accepted", [])
-    lost = Counter()
+    lost, missed = Counter(), []
     for screen, shown in zip(screens, arrivals, strict=True):
         expected = {("banner", seq) for seq in room}
         expected |= {(f"table-{table}", seq) for table, seq, _, _ in accepted
                      if screen["kind"] in ("tv", "host") or screen["table"] == table}
-        lost[screen["kind"]] += sum(1 for ident, seq in expected if shown.at(ident, seq) is None)
+        gone = sorted(pair for pair in expected if shown.at(*pair) is None)
+        lost[screen["kind"]] += len(gone)
+        missed.extend(f"{screen['kind']} {screen['table'] or ''}: {ident} #{seq} (got up to "
+                      f"#{max(shown.seqs.get(ident) or [0])})" for ident, seq in gone)
     taps = []
     for table, seq, slot, _answered in accepted:
         times = [shown.at(f"table-{table}", seq) for screen, shown in
@@ -391,6 +394,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
         "bell_p99_ms": ms(bell_times, 99), "bell_max_ms": ms(bell_times, 100),
         "bell_all_p99_ms": ms(bell_all, 99),
         "frames_lost": sum(lost.values()), "frames_lost_by_kind": dict(lost),
+        "frames_lost_first": missed[:12],  # which, to find out why
         "frames": frames, "bytes_per_frame": round(size / frames) if frames else 0,
         "closed_by_server": sum(r["closed"] for r in run["results"]),
         # how long after its last answer a client still heard pushes (waited until 2 s quiet)
