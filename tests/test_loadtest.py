@@ -127,3 +127,28 @@ def test_the_client_waits_for_pushes_still_coming_after_the_last_answer(monkeypa
     began, last, done = asyncio.run(main())
     assert last - began >= 0.75  # it heard the last of them
     assert done - last >= 0.3  # and then waited until quiet
+
+
+def test_no_screen_stops_listening_until_every_process_has_its_taps_answered():
+    import multiprocessing
+    import threading
+    import time
+
+    from bunco.management import loadclient
+
+    # A client process whose own taps are all answered (it has none) while another
+    # process's table is still retrying: its TV must go on listening.
+    ours, theirs = multiprocessing.Pipe()
+    plan = loadclient.Plan(ws_bases=["ws://127.0.0.1:9"], http_bases=["http://127.0.0.1:9"],
+                           screens=[], tables={}, slots=[])
+    worker = threading.Thread(target=loadclient.main, args=(theirs, plan), daemon=True)
+    worker.start()
+    assert ours.poll(10) and ours.recv()[0] == "connected"
+    ours.send(("go", time.time()))
+    assert ours.poll(10) and ours.recv() == ("tapped",)
+    assert not ours.poll(1.0)  # still listening: the room's taps are not all answered
+    ours.send(("drain", None))
+    assert ours.poll(10)
+    what, result = ours.recv()
+    assert what == "done" and result["ended"] > 0
+    worker.join(10)

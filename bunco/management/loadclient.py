@@ -35,8 +35,8 @@ from websockets.exceptions import WebSocketException
 
 CONNECT_PARALLEL = 20  # each connect renders a snapshot on the server
 GIVE_UP_SECONDS = 60.0  # a tap still not answered this long after its slot has failed
-DRAIN_SECONDS = 2.0  # after the last answer, pushes are awaited until this long quiet
-DRAIN_AT_MOST = 30.0  # ... but no longer than this after the last answer
+DRAIN_SECONDS = 2.0  # after the room's last answer, pushes are awaited until this long quiet
+DRAIN_AT_MOST = 30.0  # ... but no longer than this after it
 
 
 @dataclass
@@ -292,6 +292,10 @@ async def client(conn, plan: Plan) -> None:
                 await asyncio.wait(taps)
             if bell_task is not None:
                 await bell_task
+        # Every screen listens on until the whole room's taps are answered: a TV here shows
+        # the tables the other processes tap, and theirs may still be retrying.
+        conn.send(("tapped",))
+        await loop.run_in_executor(None, conn.recv)
         ended = time.time()
         last_frame = await drain(heard)
     for task in listeners:

@@ -50,7 +50,7 @@ from bunco.management.commands.livebench import (
     prepared_env,
     run_checked,
 )
-from bunco.management.loadclient import Plan, ScreenSpec
+from bunco.management.loadclient import DRAIN_AT_MOST, Plan, ScreenSpec
 from bunco.management.loadclient import main as client_main
 
 
@@ -261,7 +261,11 @@ def drive(target: Target, night: dict, scenario: Scenario, opts: dict) -> dict:
         start = time.time() + 1.0
         for pipe in pipes:
             pipe.send(("go", start))
-        results = [_receive(pipe, opts["seconds"] + 300, "the taps")[1] for pipe in pipes]
+        for pipe in pipes:  # each process's taps answered...
+            _receive(pipe, opts["seconds"] + 300, "the taps")
+        for pipe in pipes:  # ... then every screen waits for the pushes still on their way
+            pipe.send(("drain", None))
+        results = [_receive(pipe, DRAIN_AT_MOST + 60, "the last pushes")[1] for pipe in pipes]
         cpu = sum(proc_cpu_seconds(pid) for pid in target.pids) - cpu
         wall = time.time() - start
     finally:
@@ -397,7 +401,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
         "frames_lost_first": missed[:12],  # which, to find out why
         "frames": frames, "bytes_per_frame": round(size / frames) if frames else 0,
         "closed_by_server": sum(r["closed"] for r in run["results"]),
-        # how long after its last answer a client still heard pushes (waited until 2 s quiet)
+        # how long after the room's last answer a client still heard pushes (until 2 s quiet)
         "drain_s": round(max((r["last_frame"] - r["ended"] for r in run["results"]
                               if r["ended"]), default=0.0), 2),
         "kib_per_socket": round((run["rss_after"] - run["rss_before"])
