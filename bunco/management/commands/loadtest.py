@@ -402,8 +402,8 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
         "frames": frames, "bytes_per_frame": round(size / frames) if frames else 0,
         "closed_by_server": sum(r["closed"] for r in run["results"]),
         # how long after the room's last answer a client still heard pushes (until 2 s quiet)
-        "drain_s": round(max((r["last_frame"] - r["ended"] for r in run["results"]
-                              if r["ended"]), default=0.0), 2),
+        "drain_s": round(max([0.0, *(r["last_frame"] - r["ended"] for r in run["results"]
+                                     if r["ended"])]), 2),
         "kib_per_socket": round((run["rss_after"] - run["rss_before"])
                                 / max(1, run["connected"]), 1),
         "rss_mib": round(run["rss_after"] / 1024, 1),
