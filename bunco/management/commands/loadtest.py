@@ -612,7 +612,14 @@ def plot(lines: list[dict], path: Path) -> None:
     for n, (key, label, colour, dashed) in enumerate(series):
         pts = sorted((x["sockets"], x[key], x["taps_per_s"]) for x in points if x.get(key))
         coords = [at(s, v) for s, v, _ in pts]
-        for a, b in zip(coords, coords[1:], strict=False):
+        # The line joins each room size's slowest rate; faster rates at the same size (405 at
+        # 50 and at 150 taps/s, above capacity) are points of their own above it.
+        slowest = {}
+        for (sockets, _, rate), xy in zip(pts, coords, strict=True):
+            if sockets not in slowest or rate < slowest[sockets][0]:
+                slowest[sockets] = (rate, xy)
+        line = [slowest[sockets][1] for sockets in sorted(slowest)]
+        for a, b in zip(line, line[1:], strict=False):
             if dashed:
                 steps = max(1, int(math.dist(a, b) // 8))
                 for i in range(0, steps, 2):
