@@ -66,34 +66,34 @@ class Plan:
     timeout: float = 30.0
 
 
+def element(data: bytes, start: int) -> tuple[str, int | None, int, int]:
+    """The element whose ``id="`` is at ``start``: its id, its data-seq (None without one),
+    and where its id and its opening tag end."""
+    close = data.find(b'"', start + 4)
+    end = data.find(b">", close)
+    mark = data.find(b'data-seq="', close, end)
+    digits = data[mark + 10:data.find(b'"', mark + 10)] if mark >= 0 else b""
+    return data[start + 4:close].decode(), int(digits) if digits.isdigit() else None, close, end
+
+
 def head(data: bytes) -> tuple[str, int, bool] | None:
     """The id, data-seq and rung bell of a frame's first element, or None."""
     start = data.find(b'id="')
     if start < 0:
         return None
-    close = data.find(b'"', start + 4)
-    end = data.find(b">", close)
-    mark = data.find(b'data-seq="', close, end)
-    if mark < 0:
+    ident, seq, close, end = element(data, start)
+    if seq is None:
         return None
-    digits = data[mark + 10:data.find(b'"', mark + 10)]
-    if not digits.isdigit():
-        return None
-    return (data[start + 4:close].decode(), int(digits),
-            data.find(b'data-bell-rung="1"', close, end) >= 0)
+    return ident, seq, data.find(b'data-bell-rung="1"', close, end) >= 0
 
 
 def inner_tables(data: bytes) -> list[tuple[str, int]]:
     """The id and data-seq of every table fragment in a frame."""
     found, at = [], data.find(b'id="table-')
     while at >= 0:
-        close = data.find(b'"', at + 4)
-        end = data.find(b">", close)
-        mark = data.find(b'data-seq="', close, end)
-        if mark >= 0:
-            digits = data[mark + 10:data.find(b'"', mark + 10)]
-            if digits.isdigit():
-                found.append((data[at + 4:close].decode(), int(digits)))
+        ident, seq, _, end = element(data, at)
+        if seq is not None:
+            found.append((ident, seq))
         at = data.find(b'id="table-', end)
     return found
 

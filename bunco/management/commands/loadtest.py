@@ -354,7 +354,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict) -> dict:
         gone = sorted(pair for pair in expected if shown.at(*pair) is None)
         lost[screen["kind"]] += len(gone)
         missed.extend(f"{screen['kind']} {screen['table'] or ''}: {ident} #{seq} (got up to "
-                      f"#{max(shown.seqs.get(ident) or [0])})" for ident, seq in gone)
+                      f"#{(shown.seqs.get(ident) or [0])[-1]})" for ident, seq in gone)
     taps = []
     for table, seq, slot, _answered in accepted:
         times = [shown.at(f"table-{table}", seq) for screen, shown in
