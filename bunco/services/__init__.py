@@ -1,0 +1,85 @@
+"""Writes: every command that changes a night, for the host, the tables, the desk and the clock.
+
+The commands are grouped by what a host is doing when they run (``setup``, ``roster``,
+``desk``, ``play``, ``prizes``, ``restore``), so each part of the night reads on its own page;
+every one of them writes through the one runner (``runner._command``), so a command module
+only says what its event is and when it is refused. Callers keep importing from
+``bunco.services``: the modules are how the code is read, not an interface of their own.
+"""
+
+from bunco.services.desk import (
+    check_in_close,
+    check_in_closed_message,
+    player_arrive,
+    player_check_in,
+    waiting_seat,
+    walk_in_check_in,
+)
+from bunco.services.play import (
+    BREAK_MINUTES,
+    CLOCK_SLACK_MS,
+    TakeBack,
+    bell_ring,
+    break_end,
+    break_start,
+    clock_due,
+    event_void,
+    game_pause,
+    game_resume,
+    night_end,
+    night_seat,
+    roll_record,
+    roll_undo,
+    round_start,
+    seats_swap,
+    table_finish,
+    take_back_preview,
+    take_back_target,
+)
+from bunco.services.prizes import awards_update, prize_reveal, prize_roll_off, prize_split
+from bunco.services.restore import KINDS, night_restore
+from bunco.services.roster import (
+    MAX_PASTE,
+    PASTE_CHUNK,
+    known_people,
+    new_people,
+    people_merge,
+    person_for,
+    player_claim,
+    player_leave,
+    player_release,
+    player_remove,
+    player_rename,
+    player_split,
+    players_add,
+)
+from bunco.services.runner import Ack, Claim, CommandRefused, claim_for, event_ack
+from bunco.services.setup import (
+    demo_night_create,
+    night_again,
+    night_create,
+    night_update_rules,
+)
+
+__all__ = [
+    # runner: what every command shares
+    "Ack", "Claim", "CommandRefused", "claim_for", "event_ack",
+    # setup
+    "demo_night_create", "night_again", "night_create", "night_update_rules",
+    # roster
+    "MAX_PASTE", "PASTE_CHUNK", "known_people", "new_people", "people_merge", "person_for",
+    "player_claim", "player_leave", "player_release", "player_remove", "player_rename",
+    "player_split", "players_add",
+    # desk
+    "check_in_close", "check_in_closed_message", "player_arrive", "player_check_in",
+    "waiting_seat", "walk_in_check_in",
+    # play
+    "BREAK_MINUTES", "CLOCK_SLACK_MS", "TakeBack", "bell_ring", "break_end", "break_start",
+    "clock_due", "event_void", "game_pause", "game_resume", "night_end", "night_seat",
+    "roll_record", "roll_undo", "round_start", "seats_swap", "table_finish",
+    "take_back_preview", "take_back_target",
+    # prizes
+    "awards_update", "prize_reveal", "prize_roll_off", "prize_split",
+    # restore
+    "KINDS", "night_restore",
+]

@@ -1,0 +1,184 @@
+"""Guests arriving: the check-in desk and the host's late arrival.
+
+What an arrival does depends on the moment of the night (before the seating a drawn table,
+after it a ghost's chair or a wait for one, after the closing time nothing), and the desk and
+the host's page must never disagree on it, so one event builder (``_desk_event``) decides for
+both. See docs/check-in.md.
+"""
+
+from __future__ import annotations
+
+import random
+
+from django.utils import timezone
+
+from bunco.fold import Kind, LiveNight
+from bunco.models import Night, Player
+from bunco.names import find
+from bunco.selectors import CheckIn, check_in_status, live_state
+from bunco.services.roster import _new_names, person_for, players_add
+from bunco.services.runner import (
+    Ack,
+    CommandRefused,
+    _command,
+    _refuse_on_domain_errors,
+    _simple,
+    _when,
+)
+from scoring import IllegalMove, RulesError
+from scoring.seating import draw_table, draws_tables
+
+
+def _closes(state: LiveNight):
+    return _when(state.check_in_closes)
+
+
+def check_in_closed_message(closes_at) -> str:
+    at = timezone.localtime(closes_at).strftime("%H:%M")
+    return (f"Check-in closed at {at}: nobody more is checked in. To let guests in again, "
+            "press “Reopen check-in” on the desk page (or set a later closing time).")
+
+
+def _desk_event(state: LiveNight, name: str, now, rng: random.Random, *,
+                new: bool = False) -> dict:
+    """A guest's check-in: before the seating they draw a table (when the rules seat tables
+    of four at random); after it they take the first ghost's chair, or wait for one."""
+    closes = _closes(state)
+    if closes is not None and now >= closes:
+        raise IllegalMove(check_in_closed_message(closes))
+    if state.ended:
+        raise IllegalMove("the night has ended: nobody more is checked in")
+    data: dict = {"name": name, "at": now.isoformat()}
+    if new:
+        data["new"] = True
+    if not state.seated:
+        listed = len(state.roster) + (1 if new else 0)
+        if draws_tables(state.rules, listed):
+            data["table"] = draw_table(list(state.drawn.values()), listed, rng)
+    elif state.room is None:
+        ghost = state.next_ghost()
+        if ghost is not None:
+            data["ghost"] = ghost
+    return {"kind": Kind.CHECKED_IN, "data": data}
+
+
+@_refuse_on_domain_errors
+def player_check_in(*, night: Night, player: Player, now=None, key=None,
+                    rng: random.Random | None = None) -> CheckIn:
+    """A pre-registered guest at the desk. Checking in twice is harmless: the second time is
+    answered with the first (``already``) and changes nothing."""
+    now = now or timezone.now()
+    rng = rng or random.SystemRandom()
+
+    def build(state: LiveNight) -> dict | Ack:
+        name = Player.objects.filter(pk=player.pk, night=night).values_list(
+            "name", flat=True).first()
+        if name is None:
+            raise IllegalMove("that guest is not on tonight's list")
+        if name not in state.expected:
+            return Ack(None, applied=False, state=state, duplicate=True)
+        return _desk_event(state, name, now, rng)
+
+    def arrived(row):
+        player.arrived_at, player.drawn_table = now, row.data.get("table")
+        Player.objects.filter(pk=player.pk).update(arrived_at=now,
+                                                   drawn_table=player.drawn_table)
+
+    ack = _command(night=night, key=key, actor="the desk", build=build, also=arrived)
+    player.refresh_from_db()
+    return check_in_status(player, ack.state, already=not ack.applied)
+
+
+@_refuse_on_domain_errors
+def walk_in_check_in(*, night: Night, name: str, now=None, key=None,
+                     rng: random.Random | None = None) -> CheckIn:
+    """A guest who is not on the list, added and checked in at the desk at once."""
+    now = now or timezone.now()
+    rng = rng or random.SystemRandom()
+    existing = list(night.players.values_list("name", flat=True))
+    try:
+        (clean,) = _new_names(existing, [name])
+    except RulesError as exc:
+        raise CommandRefused(str(exc).removeprefix("players: ")) from None
+    most = night.rules.player_limits[1]
+    if len(existing) + 1 > most:
+        raise CommandRefused(f"these house rules seat at most {most:,} players, and "
+                             f"{len(existing):,} are on the list")
+    person = person_for(clean)
+    made: list[Player] = []
+
+    def add(row):
+        made.append(Player.objects.create(
+            night=night, name=clean, position=len(existing), person=person, arrived_at=now,
+            drawn_table=row.data.get("table")))
+
+    ack = _command(night=night, key=key, actor="the desk", also=add,
+                   build=lambda state: _desk_event(state, clean, now, rng, new=True))
+    return check_in_status(made[0], ack.state, already=False)
+
+
+@_refuse_on_domain_errors
+def waiting_seat(*, night: Night) -> list[str]:
+    """Guests who checked in after the seating and wait for a chair take the free ghosts'
+    chairs, in the order they came (between rounds). Returns who was seated."""
+    seated: list[str] = []
+    while True:
+        def build(state: LiveNight) -> dict | Ack:
+            if not state.waiting:
+                return Ack(None, applied=False, state=state, duplicate=True)
+            if state.room is not None:
+                raise IllegalMove("wait for this round to end: guests take a ghost's chair "
+                                  "between rounds")
+            ghost = state.next_ghost()
+            if ghost is None:
+                return Ack(None, applied=False, state=state, duplicate=True)
+            return {"kind": Kind.ARRIVED, "data": {"name": state.waiting[0], "ghost": ghost}}
+
+        ack = _command(night=night, key=None, actor="host", build=build)
+        if not ack.applied:
+            break
+        seated.append(ack.row.data["name"])
+    if not seated:
+        state = live_state(night)
+        if state.waiting:
+            raise CommandRefused("no ghost's chair is free: every chair has a player. A chair "
+                                 "frees up when a player goes home.")
+        raise CommandRefused("nobody is waiting for a chair")
+    return seated
+
+
+@_refuse_on_domain_errors
+def check_in_close(*, night: Night, closes_at, key=None) -> Night:
+    """When the desk stops checking guests in (an aware datetime), or None to reopen it."""
+    _command(night=night, key=key, actor="host", build=_simple(Kind.DESK, data={
+        "closes_at": closes_at.isoformat() if closes_at is not None else None}))
+    return night
+
+
+@_refuse_on_domain_errors
+def player_arrive(*, night: Night, name: str, key=None) -> Player:
+    """A late arrival takes a ghost's chair from the next round on. A pre-registered guest's
+    name checks them in, as the desk does."""
+    state = live_state(night)
+    expected = find(state.expected, name or "")
+    if expected is not None:
+        guest = night.players.get(name=expected)
+        player_check_in(night=night, player=guest)
+        return guest
+    if not state.seated:
+        (player,) = players_add(night=night, names=[name])
+        return player
+    existing = list(night.players.values_list("name", flat=True))
+    (clean,) = _new_names(existing, [name])
+    made: list[Player] = []
+
+    def build(state: LiveNight) -> dict:
+        ghost = state.next_ghost()
+        if ghost is None:
+            raise IllegalMove("there is no ghost's chair to take: every seat has a player")
+        return {"kind": Kind.ARRIVED, "data": {"name": clean, "ghost": ghost}}
+
+    _command(night=night, key=key, actor="host", build=build, also=lambda _row: made.append(
+        Player.objects.create(night=night, name=clean, position=len(existing),
+                              person=person_for(clean))))
+    return made[0]

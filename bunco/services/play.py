@@ -1,0 +1,388 @@
+"""Running the night: seating, the rounds and their bell, the clock, pauses and breaks, each
+table's taps, the host's take-backs and the end.
+
+These are the commands that race: many screens tap, ring or time out at once, and a tap may
+arrive late or twice. Each one names the round (and, for a tap, the table's position) it was
+meant for, and is checked against the night as it is now (``runner._check_round``,
+``runner._table_claim``), so a late or repeated one is answered, never counted twice or in the
+wrong round. The clock's deeds carry a key per round, so the first screen whose countdown
+ends does it and the rest are told it is done.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bunco.fold import CORRECTABLE, PRACTICE_SET, Event, Kind, LiveNight, tables_to_data
+from bunco.models import Night, ScoreEvent, TableLink
+from bunco.names import find
+from bunco.selectors import folds, live_state
+from bunco.services.runner import (
+    Ack,
+    Claim,
+    CommandRefused,
+    _check_round,
+    _claimed_set,
+    _command,
+    _refuse_on_domain_errors,
+    _round_name,
+    _table_claim,
+    _where,
+)
+from scoring import IllegalMove, seat_night
+from scoring.roll import check_dice, dice_for
+from scoring.seating import seat_drawn
+
+
+@_refuse_on_domain_errors
+def night_seat(*, night: Night, key=None, actor: str = "host",
+               rng: random.Random | None = None) -> ScoreEvent:
+    """Seat everyone who is here at random (or by the starred-sheets draw); ghosts fill the
+    gaps. Guests who drew a table at the desk keep it where they can (``seat_drawn``);
+    pre-registered guests who have not come are left out (they can still check in later and
+    take a ghost's chair)."""
+    rng = rng or random.Random()
+    made: list = []
+
+    def build(state: LiveNight) -> dict:
+        names = state.here()
+        state.rules.check_player_count(len(names))
+        here = set(names)
+        drawn = {n: t for n, t in state.drawn.items() if n in here}
+        tables = (seat_drawn(state.rules, names, drawn, rng) if drawn
+                  else seat_night(state.rules, names, rng))
+        made[:] = tables
+        return {"kind": Kind.SEATED, "data": {"tables": tables_to_data(tables)}}
+
+    def links(_row):  # the links exist before anyone is told about the seating
+        for number in range(1, len(made) + 1):
+            TableLink.objects.get_or_create(night=night, number=number)
+
+    return _command(night=night, key=key, actor=actor, also=links, build=build).row
+
+
+@_refuse_on_domain_errors
+def seats_swap(*, night: Night, first: str, second: str, key=None,
+               actor: str = "host") -> ScoreEvent:
+    """Swap two people's chairs before the first round."""
+
+    def build(state: LiveNight) -> dict:
+        if not state.seated:
+            raise IllegalMove("seat the players first")
+        data = tables_to_data(state.tables)
+        chairs = {s["name"]: s for t in data for s in t["seats"]}
+        # In a big room the host types the names: as they look on a screen will do.
+        names = [find(chairs, n or "") or n for n in (first, second)]
+        for name in names:
+            if name not in chairs:
+                raise IllegalMove(f"nobody called “{name}” is seated tonight")
+        if names[0] == names[1]:
+            raise IllegalMove("pick two different seated people to swap")
+        a, b = chairs[names[0]], chairs[names[1]]
+        a["name"], b["name"] = b["name"], a["name"]
+        a["ghost"], b["ghost"] = b["ghost"], a["ghost"]
+        for table in data:  # a ghost may not end up partnering a ghost
+            seats = table["seats"]
+            if (len(seats) == 4 and not table["individuals"]
+                    and any(seats[i]["ghost"] and seats[i + 2]["ghost"] for i in range(2))):
+                raise IllegalMove("that swap would make two ghosts partners")
+        return {"kind": Kind.SEATED, "data": {"tables": data}}
+
+    return _command(night=night, key=key, actor=actor, build=build).row
+
+
+@_refuse_on_domain_errors
+def round_start(*, night: Night, key=None, actor: str = "host",
+                round_number: int | None = None, set_number: int | None = None,
+                practice: bool = False, now: float | None = None) -> Ack:
+    """The head table's bell that starts a round. ``round_number``/``set_number`` name the
+    round the host's page offered: a second press for a round that has started is answered,
+    not applied. A ``practice`` round, before round 1, is played like round 1 and counts for
+    nothing (the night is as it was before it)."""
+
+    def build(state: LiveNight) -> dict | Ack:
+        if practice:
+            if state.practice:
+                return Ack(None, applied=False, state=state, duplicate=True,
+                           message="The practice round has already started")
+            if state.phase != "ready":
+                raise IllegalMove("a practice round comes before round 1 starts")
+            return {"kind": Kind.ROUND_STARTED, "set_number": PRACTICE_SET,
+                    "round_number": state.round_number,
+                    "data": {"practice": True, **_clock(state.rules, now)}}
+        if state.practice:
+            raise IllegalMove("the practice round is still being played: ring the bell to "
+                              "end it, then start round 1")
+        claimed = (_claimed_set(state, set_number), round_number)
+        if (round_number is not None and state.room is not None
+                and claimed == (state.room_set, state.room.round_number)):
+            return Ack(None, applied=False, state=state, duplicate=True,
+                       message=f"{_round_name(*claimed, state.rules.sets).capitalize()} has "
+                               "already started")
+        if round_number is not None and state.night is not None and claimed != (
+                state.set_number, state.round_number):
+            raise IllegalMove(f"that bell was for {_round_name(*claimed, state.rules.sets)}, "
+                              "which has been played")
+        return {"kind": Kind.ROUND_STARTED, **_where(state), "data": _clock(state.rules, now)}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+@_refuse_on_domain_errors
+def bell_ring(*, night: Night, key=None, actor: str = "host",
+              round_number: int | None = None, set_number: int | None = None) -> Ack:
+    """The host's bell (or horn) that ends the round in play at every table."""
+
+    def build(state: LiveNight) -> dict:
+        _check_round(state, set_number, round_number, what="that bell")
+        return {"kind": Kind.BELL, **_where(state)}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+@_refuse_on_domain_errors
+def game_pause(*, night: Night, key=None, now: float | None = None) -> ScoreEvent:
+    """Pause play; the clock (if the rules run one) stands still until play resumes."""
+    return _command(night=night, key=key, actor="host", build=lambda s: {
+        "kind": Kind.PAUSED, **_where(s), "data": {"at": _epoch_ms(now)}}).row
+
+
+@_refuse_on_domain_errors
+def game_resume(*, night: Night, key=None, now: float | None = None) -> ScoreEvent:
+    return _command(night=night, key=key, actor="host", build=lambda s: {
+        "kind": Kind.RESUMED, **_where(s), "data": {"at": _epoch_ms(now)}}).row
+
+
+def _epoch_ms(now: float | None = None) -> int:
+    return round((time.time() if now is None else now) * 1000)
+
+
+def _clock(rules, now: float | None) -> dict:
+    """A round's clock, written into its start: when the horn ends play and when the next
+    round starts by itself (epoch ms); nothing when the rules run no clock."""
+    if not rules.play_seconds:
+        return {}
+    play_ends = _epoch_ms(now) + rules.play_seconds * 1000
+    clock = {"play_ends": play_ends}
+    if rules.move_seconds:
+        clock["next_at"] = play_ends + rules.move_seconds * 1000
+    return clock
+
+
+#: How early a screen's "time's up" is taken (its clock may run a little ahead of ours).
+CLOCK_SLACK_MS = 1000
+
+
+@_refuse_on_domain_errors
+def clock_due(*, night: Night, what: str, set_number: int | None, round_number: int | None,
+              now: float | None = None) -> Ack:
+    """A screen's countdown reached zero: ``what`` is "horn" (play is over: a bell at every
+    table) or "next" (the move time is over: the next round starts). Many screens say so at
+    once; the first one does it, the rest are answered "already done". Early, or for another
+    round, it changes nothing."""
+    if what not in ("horn", "next"):
+        raise CommandRefused("the clock only sounds the horn or starts the next round")
+    now_ms = _epoch_ms(now)
+
+    def build(state: LiveNight) -> dict | Ack:
+        claimed = (_claimed_set(state, set_number), round_number)
+        done = Ack(None, applied=False, state=state, duplicate=True, message="Already done")
+        if state.ended or state.paused:
+            return done
+        room = state.room
+        if what == "horn":
+            if room is None:
+                return done
+            if claimed != (state.room_set, room.round_number) or room.bell_rung \
+                    or state.play_ends is None:
+                return done
+            if now_ms + CLOCK_SLACK_MS < state.play_ends:
+                raise IllegalMove("the clock has not run out yet")
+            return {"kind": Kind.BELL, **_where(state), "data": {"horn": True}}
+        if (state.next_at is None or state.phase != "between_rounds"
+                or state.break_ends is not None  # the host called a break: the bell ends it
+                or claimed != (state.set_number, state.round_number)):
+            return done
+        if now_ms + CLOCK_SLACK_MS < state.next_at:
+            raise IllegalMove("the move time is not over yet")
+        return {"kind": Kind.ROUND_STARTED, **_where(state), "data": _clock(state.rules, now)}
+
+    # One key per round and deed: screens racing each other (or two workers) write it once.
+    # The round is named by its start in the log (two practice rounds share a number).
+    seen = live_state(night)
+    start = seen.round_events[0].seq if seen.round_events else 0
+    key = uuid.uuid5(uuid.NAMESPACE_URL, f"bunco:{night.pk}:clock:{what}:{start}")
+    return _command(night=night, key=key, actor="the clock", build=build)
+
+
+#: How long a break may be, in minutes.
+BREAK_MINUTES = (1, 60)
+
+
+@_refuse_on_domain_errors
+def break_start(*, night: Night, minutes: int, key=None, now: float | None = None) -> Ack:
+    """A break between rounds (between sets, say): every screen counts down ``minutes`` and
+    says what comes next. The next bell ends it, or ``break_end``."""
+    low, high = BREAK_MINUTES
+    if not low <= minutes <= high:
+        raise CommandRefused(f"a break lasts {low} to {high} minutes")
+    ends_at = round(((time.time() if now is None else now) + minutes * 60) * 1000)
+    return _command(night=night, key=key, actor="host", build=lambda s: {
+        "kind": Kind.BREAK, **_where(s), "data": {"minutes": minutes, "ends_at": ends_at}})
+
+
+@_refuse_on_domain_errors
+def break_end(*, night: Night, key=None) -> Ack:
+    """End the break early: the screens go back to the next round's seats."""
+    return _command(night=night, key=key, actor="host", build=lambda s: {
+        "kind": Kind.BREAK, **_where(s), "data": {"minutes": 0}})
+
+
+def roll_record(
+    *,
+    night: Night,
+    claim: Claim,
+    key,
+    actor: str,
+    dice: Sequence[int] | None = None,
+    quick: str | None = None,
+) -> Ack:
+    """Score one roll at the claimed table and position: three tapped dice, a quick button
+    (miss, hit1, hit2, mini, low, high, bunco, wipeout), or a single die (``die1``..``die6``)
+    during a one-die tie-break. The roll is recorded with who rolled it (and the ghost's chair
+    when a partner rolls for a ghost); quick buttons are read in the claimed round."""
+
+    def build(state: LiveNight) -> dict | Ack:
+        answered = _table_claim(state, claim, "that roll")
+        if answered is not None:
+            return answered
+        table = state.room.tables[claim.table - 1]
+        if table.done:
+            raise IllegalMove(f"table {claim.table} has finished this round")
+        rolled = dice
+        if quick is not None:
+            if quick.startswith("die") and quick[3:].isdigit() and len(quick) == 4:
+                rolled = (int(quick[3:]),)
+            else:
+                rolled = dice_for(state.rules, claim.round_number, quick)
+        if rolled is None:
+            raise IllegalMove("tap three dice or a button")
+        rolled = check_dice(list(rolled), count=table.dice_expected or 3)
+        spec = table.spec
+        chair = spec.seats[table.current]
+        player = spec.seats[spec.roller_of(table.current)].name
+        return {"kind": Kind.ROLL, "table": claim.table, **_where(state),
+                "player": player, "ghost": chair.name if chair.ghost else "",
+                "position": claim.position, "data": {"dice": list(rolled)}}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
+    """Take back this table's last roll (or its "done") of the round in play. Only this
+    table's own entries: if taking it back would undo another table's too, the host decides."""
+
+    def build(state: LiveNight) -> dict | Ack:
+        answered = _table_claim(state, claim, "that undo")
+        if answered is not None:
+            return answered
+        last = state.latest((Kind.ROLL, Kind.FINISH), table=claim.table)
+        if last is None:
+            raise IllegalMove("there is nothing to undo at this table this round")
+        seqs, _ = state.plan_void(last.seq)
+        others = [s for s in seqs if state.event(s).table != claim.table]
+        if others:
+            raise IllegalMove("undoing that roll would also undo another table's entries "
+                              "(it rang the bell): ask the host to take it back")
+        return {"kind": Kind.VOID, "table": claim.table, **_where(state),
+                "position": claim.position, "data": {"seqs": seqs}}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+def table_finish(*, night: Night, claim: Claim, key, actor: str) -> Ack:
+    """After the bell: nobody was mid-roll, so this table stops rolling."""
+
+    def build(state: LiveNight) -> dict | Ack:
+        answered = _table_claim(state, claim, "that tap")
+        if answered is not None:
+            return answered
+        return {"kind": Kind.FINISH, "table": claim.table, **_where(state),
+                "position": claim.position}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+# -- the host's take-backs ----------------------------------------------------------------------
+
+def take_back_target(state: LiveNight, what: str | int) -> Event:
+    """The event a take-back names: a sequence number, ``bell`` (the host's bell, or the roll
+    that rang it) or ``close`` (the entry that closed the round)."""
+    if what == "bell":
+        if state.bell_by is None:
+            raise IllegalMove("no bell has rung this round")
+        return state.event(state.bell_by)
+    if what == "close":
+        if state.closed_by is None or state.room is not None:
+            raise IllegalMove("no round has closed since the last bell")
+        return state.event(state.closed_by)
+    try:
+        seq = int(what)
+    except (TypeError, ValueError):
+        raise IllegalMove("pick an entry to take back") from None
+    event = state.event(seq)
+    if event is None:
+        raise IllegalMove(f"#{seq} is not in the round in play (or the one just closed); "
+                          "earlier rounds can no longer be changed")
+    if event.kind not in CORRECTABLE:
+        raise IllegalMove(f"#{seq} is not a roll, a bell or a table's finish")
+    if seq in state.voided:
+        raise IllegalMove(f"#{seq} was already taken back")
+    return event
+
+
+@dataclass
+class TakeBack:
+    """What taking back an entry would change, for the host to confirm."""
+
+    target: Event
+    seqs: list[int]
+    before: LiveNight
+    after: LiveNight
+
+
+def take_back_preview(*, night: Night, what: str | int) -> TakeBack:
+    with folds.lock(night.pk):
+        state = live_state(night)
+        try:
+            target = take_back_target(state, what)
+            seqs, after = state.plan_void(target.seq)
+        except IllegalMove as exc:
+            raise CommandRefused(str(exc)) from None
+    return TakeBack(target, seqs, state, after)
+
+
+@_refuse_on_domain_errors
+def event_void(*, night: Night, seq: int | str, key=None, actor: str = "host") -> Ack:
+    """The host takes back an entry of the round in play (or of the round just closed, until
+    the next round starts): a roll, the bell, a table's "done", or the entry that closed the
+    round. Later bells, rolls and "done"s that no longer fit without it go with it, as the
+    preview showed."""
+
+    def build(state: LiveNight) -> dict:
+        target = take_back_target(state, seq)
+        seqs, _ = state.plan_void(target.seq)
+        return {"kind": Kind.VOID, "table": target.table, **_where(state),
+                "data": {"seqs": seqs}}
+
+    return _command(night=night, key=key, actor=actor, build=build)
+
+
+@_refuse_on_domain_errors
+def night_end(*, night: Night, key=None, actor: str = "host") -> ScoreEvent:
+    return _command(night=night, key=key, actor=actor,
+                    build=lambda s: {"kind": Kind.NIGHT_ENDED, **_where(s)}).row

@@ -1,0 +1,69 @@
+"""The prizes: the list and the pot, ties settled by a roll-off or shared, the reveal on the TV.
+
+Play never depends on the prizes, so the list and the pot can change at any time, and ties are
+settled by the host after the night, each settlement an event of the log like any other.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bunco.fold import Kind, LiveNight
+from bunco.models import Night
+from bunco.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
+
+
+@_refuse_on_domain_errors
+def awards_update(*, night: Night, awards: list[dict], award_ties: str,
+                  one_prize_per_person: bool, pot_cents: int | None) -> Night:
+    """The prize list, before or during the night (play does not depend on it)."""
+    if pot_cents is not None and pot_cents < 0:
+        raise CommandRefused("the pot cannot be negative")
+    night.rules.replace(awards=awards, award_ties=award_ties,
+                        one_prize_per_person=one_prize_per_person)  # validates
+    _command(night=night, key=None, actor="host", build=_simple(Kind.PRIZES, data={
+        "awards": awards, "award_ties": award_ties,
+        "one_prize_per_person": one_prize_per_person, "pot_cents": pot_cents}))
+    return night
+
+
+@_refuse_on_domain_errors
+def prize_roll_off(*, night: Night, category: str, contenders: Sequence[str],
+                   winner: str | None, rng: random.Random | None = None, key=None) -> str:
+    """Settle a tied prize (or a set's): the host enters the roll-off's winner, or the app
+    rolls the way the rules roll off a prize."""
+    from scoring.awards import settle_roll_off
+
+    if not contenders:
+        raise CommandRefused("that prize has no tie to roll off")
+    if winner is None:
+        winner = settle_roll_off(night.rules, list(contenders), rng or random.SystemRandom(),
+                                 category=category.rsplit(":", 1)[-1])
+    elif winner not in contenders:
+        raise CommandRefused(f"{winner} is not tied for that prize")
+    _command(night=night, key=key, actor="host", build=_simple(
+        Kind.ROLL_OFF, data={"category": category, "winner": winner}))
+    return winner
+
+
+@_refuse_on_domain_errors
+def prize_split(*, night: Night, category: str, can_split: bool, key=None) -> None:
+    """The players tied for a prize chose to share its money (seed 004: "they can decide how
+    they would like to divvy up the prize money"). A named prize cannot be split."""
+    if not can_split:
+        raise CommandRefused("that prize cannot be split: it goes to one person, by a roll-off")
+    _command(night=night, key=key, actor="host", build=_simple(
+        Kind.ROLL_OFF, data={"category": category, "split": True}))
+
+
+@_refuse_on_domain_errors
+def prize_reveal(*, night: Night, key=None) -> int:
+    """Show the next prize on the TV (after the last one, start the reveal over)."""
+
+    def build(state: LiveNight) -> dict:
+        total = len(state.rules.awards)
+        count = state.revealed + 1 if state.revealed < total else 0
+        return {"kind": Kind.REVEALED, "data": {"count": count}}
+
+    return _command(night=night, key=key, actor="host", build=build).state.revealed

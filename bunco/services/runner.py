@@ -1,0 +1,260 @@
+"""The one way a command reaches the log, and what every command shares.
+
+A night has one log and many writers at once (the host, every table, the desk, the clock,
+other workers), so no command writes for itself: each says only what its event is, and
+``_command`` does the rest the same way for all of them. Under the night's own lock it catches
+the fold up with the log, builds one event (refusing, with a message a guest can read, when it
+does not fit), applies it to the fold, writes the log row and any projection rows in one short
+transaction, renders what changed once, and pushes it after the commit. A repeated idempotency
+key is answered with the first acknowledgment, at any later time. A resend, a race between
+workers or a write that fails is then handled once, here, and not per command.
+
+A table's tap names the round, table and position its screen showed (a ``Claim``): a screen
+that fell behind is answered ("already recorded") or refused by name, never believed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils.dateparse import parse_datetime
+
+from bunco import backup, broadcast
+from bunco.fold import PRACTICE_SET, Event, Kind, LiveNight
+from bunco.models import Night, ScoreEvent
+from bunco.selectors import caught_up, folds
+from scoring import IllegalMove, RulesError
+
+
+class CommandRefused(Exception):
+    """A command that does not fit: the message is shown to the user as is."""
+
+
+def _refuse_on_domain_errors(func):
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except (IllegalMove, RulesError, ValueError) as exc:
+            raise CommandRefused(str(exc)) from None
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return wrapper
+
+
+def _key(key: str | uuid.UUID | None) -> uuid.UUID:
+    if key is None or key == "":
+        return uuid.uuid4()
+    try:
+        return key if isinstance(key, uuid.UUID) else uuid.UUID(str(key))
+    except ValueError:
+        raise CommandRefused("this tap carried a broken id; reload the page") from None
+
+
+@dataclass
+class Ack:
+    """A command's answer: the log row that records it; ``applied`` is False when the key was
+    seen before (the row is the original one) or the tap was for a position already recorded
+    (``duplicate``; then there is no row)."""
+
+    row: ScoreEvent | None
+    applied: bool
+    state: LiveNight
+    duplicate: bool = False
+    message: str = ""
+    frames: list = field(default_factory=list)
+
+
+class _Raced(Exception):
+    """Another worker wrote to this night's log first."""
+
+
+#: Night columns that mirror the fold, written in the same transaction as the event.
+def _projection(kind: str, state: LiveNight) -> dict:
+    if kind == Kind.ROUND_STARTED:
+        return {"status": Night.Status.PLAYING}
+    if kind == Kind.NIGHT_ENDED:
+        return {"status": Night.Status.FINISHED}
+    if kind in (Kind.RULES, Kind.PRIZES):
+        return {"rules_json": state.rules.to_dict(), "rules_id": state.rules_id,
+                "name": state.name, "entry_fee_cents": state.entry_fee_cents,
+                "pot_cents": state.pot_cents}
+    if kind == Kind.ROLL_OFF:
+        return {"roll_offs": state.roll_offs}
+    if kind == Kind.REVEALED:
+        return {"revealed": state.revealed}
+    if kind == Kind.DESK:
+        return {"check_in_closes_at": _when(state.check_in_closes)}
+    return {}
+
+
+def _command(
+    *,
+    night: Night,
+    key,
+    actor: str,
+    build: Callable[[LiveNight], dict | Ack],
+    also: Callable[[ScoreEvent], None] | None = None,
+) -> Ack:
+    """Run one command against the night. ``build`` looks at the caught-up fold and returns
+    the new event's fields (or an Ack to answer without writing, or raises to refuse);
+    ``also`` writes projection rows in the same transaction as the log row."""
+    key = _key(key)
+    for _attempt in range(3):
+        with folds.lock(night.pk):
+            state = caught_up(night, known_seq=night.last_seq)
+            # A resend of a command already in the log gets its first answer. The log is only
+            # asked when the command would not be written anew (refused, or a position already
+            # passed) or the write hits the key's unique constraint: a tap's common path
+            # costs no lookup.
+            try:
+                spec = build(state)
+                if isinstance(spec, Ack):
+                    return _earlier(night, key) or spec
+                event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
+                was_playing = state.room is not None
+                before = state.shape()
+                after = state.apply(event)
+            except (IllegalMove, ValueError, RulesError) as exc:
+                earlier = _earlier(night, key)
+                if earlier is not None:
+                    return earlier
+                raise CommandRefused(str(exc)) from None
+            # ``state`` may have moved in place: from here on only the log can vouch for it.
+            try:
+                with transaction.atomic():
+                    row = ScoreEvent.objects.create(
+                        night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
+                        table=event.table, set_number=event.set_number,
+                        round_number=event.round_number, player=event.player,
+                        ghost=event.ghost, position=event.position, data=dict(event.data),
+                        actor=event.actor,
+                    )
+                    columns = {"last_seq": event.seq, **_projection(event.kind, after)}
+                    if not Night.objects.filter(pk=night.pk, last_seq=event.seq - 1).update(
+                            **columns):
+                        raise _Raced
+                    if also is not None:
+                        also(row)
+                    for name, value in columns.items():
+                        setattr(night, name, value)
+                    after.created_at = night.created_at
+                    folds.put(night.pk, after)
+                    frames = broadcast.frames(night, after, event, before)
+                    transaction.on_commit(lambda frames=frames: broadcast.send(frames))
+                    if (was_playing and after.room is None) or event.kind == Kind.NIGHT_ENDED:
+                        transaction.on_commit(
+                            lambda seq=event.seq: backup.snapshot_soon(f"seq{seq}"))
+            except (_Raced, IntegrityError):
+                # Another worker wrote first: step the fold back (one round's replay, not the
+                # night's) and read the log again before building the command anew.
+                rewound = after.rewound() if after is state else state  # a void: untouched
+                if rewound is None:
+                    folds.drop(night.pk)
+                else:
+                    rewound.created_at = night.created_at
+                    folds.put(night.pk, rewound)
+                night.last_seq = None  # unknown now: ask the log
+                earlier = _earlier(night, key)
+                if earlier is not None:
+                    return earlier
+                continue
+            except Exception:
+                folds.drop(night.pk)
+                raise
+            return Ack(row, applied=True, state=after, frames=frames)
+    raise CommandRefused("that tap crossed another one; please try again")
+
+
+def _earlier(night: Night, key: uuid.UUID) -> Ack | None:
+    row = ScoreEvent.objects.filter(night_id=night.pk, key=key).first()
+    return Ack(row, applied=False, state=caught_up(night)) if row is not None else None
+
+
+def event_ack(*, night: Night, key) -> Ack | None:
+    """The acknowledgment of a command already in the log under ``key``, if any."""
+    try:
+        return _earlier(night, uuid.UUID(str(key)))
+    except ValueError:
+        return None
+
+
+def _simple(kind: str, **fields) -> Callable[[LiveNight], dict]:
+    return lambda state: {"kind": kind, **fields}
+
+
+def _where(state: LiveNight) -> dict:
+    return {"set_number": state.set_number, "round_number": state.round_number}
+
+
+def _round_name(set_number: int | None, round_number: int | None, sets: int) -> str:
+    if set_number == PRACTICE_SET:
+        return "the practice round"
+    if sets > 1 and set_number:
+        return f"round {round_number} of set {set_number}"
+    return f"round {round_number}"
+
+
+def _claimed_set(state: LiveNight, set_number: int | None) -> int | None:
+    """The set a command names (0: the practice round), or the night's when it names none."""
+    return state.set_number if set_number is None else set_number
+
+
+def _check_round(state: LiveNight, set_number, round_number, what: str) -> None:
+    """A command made for a round that is not the one in play is refused, naming it."""
+    if state.ended:
+        raise IllegalMove(f"the night has ended; {what} was not counted")
+    if round_number is None:
+        return
+    claimed = (_claimed_set(state, set_number), round_number)
+    name = _round_name(*claimed, state.rules.sets)
+    if state.room is None:
+        if state.night is not None and claimed == (state.set_number, state.round_number):
+            raise IllegalMove(f"{name.capitalize()} has not started yet: wait for the bell")
+        raise IllegalMove(f"{what} was for {name}, which is over")
+    if claimed != (state.room_set, state.room.round_number):
+        raise IllegalMove(f"{what} was for {name}, which is over")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Where a tap was made, as the screen showed it: the round, the table and the table's
+    position (how many commands had been entered there this round)."""
+
+    set_number: int | None
+    round_number: int
+    table: int
+    position: int
+
+
+def claim_for(state: LiveNight, table: int) -> Claim:
+    """The claim a screen showing ``table`` right now would make."""
+    return Claim(state.room_set if state.room else state.set_number, state.round_number, table,
+                 state.position(table))
+
+
+def _table_claim(state: LiveNight, claim: Claim, what: str) -> Ack | None:
+    """Check a table's tap against the night; a tap for a position already passed is answered
+    "already recorded" (an Ack without a row), anything else that does not fit is refused."""
+    _check_round(state, claim.set_number, claim.round_number, what)
+    if state.paused:
+        raise IllegalMove("the host has paused the game; that tap was not counted")
+    if not 1 <= claim.table <= len(state.room.tables):
+        raise IllegalMove(f"there is no table {claim.table} tonight")
+    now = state.position(claim.table)
+    if claim.position < now:
+        return Ack(None, applied=False, state=state, duplicate=True,
+                   message="Already recorded: the table has moved on since that tap")
+    if claim.position > now:
+        raise IllegalMove("this screen is ahead of the table; reload the page")
+    return None
+
+
+def _when(text):
+    try:
+        return parse_datetime(text) if isinstance(text, str) else None
+    except ValueError:
+        return None

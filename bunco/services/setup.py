@@ -1,0 +1,88 @@
+"""Setting a night up: its name, house rules and fee, a night like the last one, the demo.
+
+These come before play and are refused for what was typed (a blank name, a negative fee,
+rules that do not validate), not for the state of the night; the players typed with a new
+night are checked in through the roster's own command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from bunco.fold import Kind
+from bunco.models import Night
+from bunco.services.play import night_seat
+from bunco.services.roster import _new_names, players_add
+from bunco.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
+from scoring import PRESETS, HouseRules, sample_names
+
+
+def _clean_night_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise CommandRefused("give the night a name, e.g. \"March Bunco\"")
+    return name[:80]
+
+
+@_refuse_on_domain_errors
+def night_create(
+    *,
+    name: str,
+    rules_id: str,
+    rules: HouseRules | None = None,
+    entry_fee_cents: int = 0,
+    player_names: Sequence[str] = (),
+) -> Night:
+    name = _clean_night_name(name)
+    if rules_id not in PRESETS:
+        raise CommandRefused(f"unknown house rules {rules_id!r}")
+    if entry_fee_cents < 0:
+        raise CommandRefused("the entry fee cannot be negative")
+    rules = rules or PRESETS[rules_id]
+    names = _new_names([], player_names) if player_names else []
+    with transaction.atomic():
+        night = Night.objects.create(
+            name=name, rules_id=rules_id, rules_json=rules.to_dict(),
+            entry_fee_cents=entry_fee_cents,
+        )
+        _command(night=night, key=None, actor="host", build=_simple(
+            Kind.CREATED, data={"name": name, "rules_id": rules_id, "rules": rules.to_dict(),
+                                "entry_fee_cents": entry_fee_cents}))
+        if names:
+            players_add(night=night, names=names)
+    return night
+
+
+@_refuse_on_domain_errors
+def night_update_rules(*, night: Night, rules: HouseRules, entry_fee_cents: int | None = None,
+                       name: str | None = None, rules_id: str | None = None) -> Night:
+    data = {"rules": rules.to_dict()}
+    if entry_fee_cents is not None:
+        if entry_fee_cents < 0:
+            raise CommandRefused("the entry fee cannot be negative")
+        data["entry_fee_cents"] = entry_fee_cents
+    if name is not None and name.strip():
+        data["name"] = _clean_night_name(name)
+    if rules_id is not None:
+        data["rules_id"] = rules_id
+    _command(night=night, key=None, actor="host", build=_simple(Kind.RULES, data=data))
+    return night
+
+
+@_refuse_on_domain_errors
+def night_again(*, night: Night) -> Night:
+    """A new night with the last one's players and rules."""
+    names = [p.name for p in night.players.here()]
+    return night_create(name=f"{night.name} (next)", rules_id=night.rules_id,
+                        rules=night.rules, entry_fee_cents=night.entry_fee_cents,
+                        player_names=names)
+
+
+def demo_night_create(*, rules_id: str = "babz") -> Night:
+    """Twelve sample players, seated, ready for the first bell."""
+    night = night_create(name="Demo night", rules_id=rules_id, entry_fee_cents=1000,
+                         player_names=sample_names(12))
+    night_seat(night=night)
+    return night
