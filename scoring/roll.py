@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
+from .errors import IllegalMove
 from .rules import AfterMini, BuncoEffect, HouseRules, PointsPerHit, Triples
 
 BUNCO = "bunco"
@@ -40,13 +41,15 @@ def check_round(round_number: object) -> int:
 
 
 def check_dice(dice: object, count: int = 3) -> tuple[int, ...]:
+    """The dice as a tuple, or an ``IllegalMove`` saying what is wrong with them: dice come
+    from a tap, so this is the game refusing a roll, which the tapper reads."""
     if isinstance(dice, str | bytes) or not isinstance(dice, Sequence):
-        raise ValueError(f"dice must be a sequence of {count} numbers 1-6, not {dice!r}")
+        raise IllegalMove(f"dice must be a sequence of {count} numbers 1-6, not {dice!r}")
     if len(dice) != count:
-        raise ValueError(f"a roll has {count} dice, not {len(dice)}")
+        raise IllegalMove(f"a roll has {count} dice, not {len(dice)}")
     for face in dice:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise ValueError(f"each die shows 1-6; {face!r} is not a die face")
+            raise IllegalMove(f"each die shows 1-6; {face!r} is not a die face")
     return tuple(dice)
 
 
@@ -107,8 +110,8 @@ QUICK_KINDS = ("miss", "hit1", "hit2", "mini", "low", "high", "bunco", "wipeout"
 def dice_for(rules: HouseRules, round_number: int, quick: str) -> tuple[int, int, int]:
     """Dice that stand for a quick button (``miss``, ``hit1``, ``hit2``, ``mini``, ``low``,
     ``high``, ``bunco``, ``wipeout``), so a scorekeeper can tap one button instead of three
-    faces and the engine still scores real dice. Raises ValueError where the button does not
-    exist under these rules or in this round."""
+    faces and the engine still scores real dice. Raises IllegalMove where the button does
+    not exist under these rules or in this round (a tap the game refuses)."""
     target = check_round(round_number)
     others = [f for f in range(1, 7) if f != target]
     if quick == "miss":
@@ -121,19 +124,19 @@ def dice_for(rules: HouseRules, round_number: int, quick: str) -> tuple[int, int
         return (target, target, target)
     if quick == "wipeout":
         if not rules.wipeout or target == 1:
-            raise ValueError("there is no wipeout under these rules in this round")
+            raise IllegalMove("there is no wipeout under these rules in this round")
         return (1, 1, 1)
     if quick in ("mini", "low", "high"):
         faces = [f for f in others if not (rules.wipeout and f == 1)]
         if rules.triples is Triples.NONE:
-            raise ValueError("these rules score no mini buncos")
+            raise IllegalMove("these rules score no mini buncos")
         if (quick == "mini") != (rules.triples is Triples.MINI):
-            raise ValueError(f"these rules have no {quick} bunco")
+            raise IllegalMove(f"these rules have no {quick} bunco")
         if quick == "low":
             faces = [f for f in faces if f < target]
         elif quick == "high":
             faces = [f for f in faces if f > target]
         if not faces:
-            raise ValueError(f"there is no {quick} bunco in round {target}")
+            raise IllegalMove(f"there is no {quick} bunco in round {target}")
         return (faces[0], faces[0], faces[0])
-    raise ValueError(f"unknown quick button {quick!r}")
+    raise IllegalMove(f"unknown quick button {quick!r}")

@@ -298,9 +298,9 @@ class TableRound:
             check_dice(exc.args[0])
             raise
         except IndexError as exc:
-            raise ValueError(f"a roll given as a byte is 0-{len(ALL_DICE) - 1}") from exc
+            raise IllegalMove(f"a roll given as a byte is 0-{len(ALL_DICE) - 1}") from exc
         except TypeError as exc:
-            raise ValueError("each roll must be a tuple of three faces 1-6") from exc
+            raise IllegalMove("each roll must be a tuple of three faces 1-6") from exc
         return self.rolls - before
 
     def _roll_in_play(self, scores: Iterable[RollScore]) -> RollScore | None:

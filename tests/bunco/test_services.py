@@ -1,5 +1,6 @@
 """The night's commands: setup, seating, the bell, corrections, the end."""
 
+import random
 import uuid
 
 import pytest
@@ -8,7 +9,7 @@ from bunco import services
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.selectors import live_state
 from bunco.services import CommandRefused
-from scoring import PRESETS
+from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 
 
@@ -99,6 +100,26 @@ def test_a_correction_voids_a_roll_and_the_tally_is_refolded(seated_night):
         services.event_void(night=seated_night, seq=row.seq)
     with pytest.raises(CommandRefused, match="not in the round in play"):
         services.event_void(night=seated_night, seq=1)
+
+
+def test_taking_back_the_bell_takes_back_a_tie_breaks_die_with_it(db):
+    """After the bell a tied table rolls one die each (ladder); taking the bell back puts the
+    table in normal play again, where a single die is not a roll: the die goes with the bell,
+    as any later roll that no longer fits does, and the preview says so."""
+    night = services.night_create(name="X", rules_id="ladder", player_names=sample_names(8))
+    services.night_seat(night=night, rng=random.Random(1))
+    services.round_start(night=night)
+    roll(night, 2, quick="miss")
+    bell = services.bell_ring(night=night).row
+    while live_state(night).room.tables[1].dice_expected != 1:
+        roll(night, 2, quick="miss")  # the turn is finished: 0-0, a tie
+    die = roll(night, 2, quick="die4").row
+    preview = services.take_back_preview(night=night, what="bell")
+    assert preview.seqs == [bell.seq, die.seq]
+    services.event_void(night=night, seq="bell")
+    state = live_state(night)
+    assert not state.room.bell_rung and state.room.tables[1].phase.value == "playing"
+    assert die.seq in state.voided
 
 
 def test_the_log_refolds_to_the_same_state_after_a_restart(seated_night):

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from scoring import (
     PRESETS,
     HouseRules,
+    IllegalMove,
     Night,
     Phase,
     RoomRound,
@@ -174,13 +175,13 @@ def test_roll_many_stops_at_the_roll_that_ends_normal_play_and_leaves_the_rest()
 def test_roll_many_refuses_what_is_not_dice_like_roll_and_keeps_what_was_rolled():
     t = TableRound(PRESETS["clockwise"], 1, TableSpec(1, tuple(Seat(c) for c in "ABCD")),
                    is_head=False)
-    with pytest.raises(ValueError, match="7 is not a die face"):
+    with pytest.raises(IllegalMove, match="7 is not a die face"):
         t.roll_many([(2, 3, 5), (1, 2, 3), (7, 1, 1)])  # a miss (A), a hit (B), not dice
     assert (t.rolls, t.current, t.team_scores) == (2, 1, [0, 1])
-    with pytest.raises(ValueError, match="0-215"):
+    with pytest.raises(IllegalMove, match="0-215"):
         t.roll_many(bytes([0, 216]))
     assert t.rolls == 3
-    with pytest.raises(ValueError, match="tuple of three faces"):
+    with pytest.raises(IllegalMove, match="tuple of three faces"):
         t.roll_many([[1, 2, 3]])
     assert t.rolls == 3
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring import PRESETS, HouseRules, score_roll
+from scoring import PRESETS, HouseRules, IllegalMove, score_roll
 
 STANDARD = PRESETS["clockwise"]
 
@@ -109,7 +109,8 @@ def test_dice_order_does_not_matter_and_lists_are_accepted():
     ],
 )
 def test_invalid_dice_raise_a_clear_value_error(dice, message):
-    with pytest.raises(ValueError, match=message):
+    """An IllegalMove, the game's refusal of a roll (a ValueError, as the contract says)."""
+    with pytest.raises(IllegalMove, match=message):
         score_roll(STANDARD, 1, dice)
 
 
@@ -141,15 +142,18 @@ def test_quick_buttons_stand_for_dice_that_score_as_labelled(rules_id, round_num
 
 
 def test_quick_buttons_that_do_not_exist_are_refused():
+    """As the game's own error (a tap it refuses), which the web layer shows as it is."""
     from scoring.roll import dice_for
 
-    with pytest.raises(ValueError, match="no low bunco in round 1"):
+    with pytest.raises(IllegalMove, match="no low bunco in round 1"):
         dice_for(PRESETS["winning-moves"], 1, "low")
-    with pytest.raises(ValueError, match="no high bunco"):
+    with pytest.raises(IllegalMove, match="no high bunco"):
         dice_for(PRESETS["babz"], 3, "high")
-    with pytest.raises(ValueError, match="no mini bunco"):
+    with pytest.raises(IllegalMove, match="no mini bunco"):
         dice_for(PRESETS["winning-moves"], 3, "mini")
-    with pytest.raises(ValueError, match="no wipeout"):
+    with pytest.raises(IllegalMove, match="no wipeout"):
         dice_for(PRESETS["babz"], 3, "wipeout")
+    with pytest.raises(IllegalMove, match="unknown quick button"):
+        dice_for(PRESETS["babz"], 3, "jackpot")
     assert dice_for(PRESETS["babz"].replace(wipeout=True), 3, "wipeout") == (1, 1, 1)
     assert dice_for(PRESETS["babz"].replace(wipeout=True), 3, "mini") != (1, 1, 1)

@@ -182,7 +182,7 @@ def test_one_die_tie_break_highest_die_wins_and_equal_dice_roll_again():
     other.roll((2,))
     other.roll((5,))
     assert other.done and other.winner_team != other.spec.team_of(first)
-    with pytest.raises(ValueError, match="a roll has 3 dice, not 1"):
+    with pytest.raises(IllegalMove, match="a roll has 3 dice, not 1"):
         room(rules, 1, "ABCD").tables[0].roll((1,))
 
 
