@@ -56,7 +56,7 @@ def night_restore(*, data) -> Night:
             rows.append(e)
         names = [_need(p, "name", str, "a player") for p in players]
         new_names([], names)  # the same checks as typing them
-    except (_FileError, RulesError, ValueError) as exc:
+    except (_FileError, RulesError) as exc:
         raise CommandRefused(str(exc).removeprefix("players: ")) from None
     logged = [
         ScoreEvent(seq=e["seq"], key=_key(e.get("key")), kind=e["kind"], table=e.get("table"),

@@ -34,10 +34,15 @@ class CommandRefused(Exception):
 
 
 def _refuse_on_domain_errors(func):
+    """The game's own errors (``IllegalMove``, ``RulesError``) raised by a command become a
+    refusal its user reads. Nothing else does: any other error, a plain ``ValueError``
+    included, is a bug, and a guest told "invalid literal for int()" could do nothing with it;
+    it stays an error (logged, answered as one)."""
+
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
-        except (IllegalMove, RulesError, ValueError) as exc:
+        except (IllegalMove, RulesError) as exc:
             raise CommandRefused(str(exc)) from None
 
     wrapper.__name__ = func.__name__

@@ -9,7 +9,8 @@ from bunco import services
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.selectors import live_state
 from bunco.services import CommandRefused
-from scoring import PRESETS, sample_names
+from scoring import PRESETS, IllegalMove, RulesError, sample_names
+from scoring.roll import dice_for
 from tests.playing import play_round, roll
 
 
@@ -44,6 +45,42 @@ def test_adding_a_player_twice_is_refused():
     with pytest.raises(CommandRefused, match="looks just like"):
         services.players_add(night=night, names=["Cy", "BO"])
     assert night.players.count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("error, refused", [
+    (ValueError("invalid literal for int() with base 10: 'Cy'"), False),  # a bug
+    (IllegalMove("that does not fit tonight"), True),  # the game's own errors
+    (RulesError("players", "that is not a name"), True),
+])
+def test_only_the_games_own_errors_become_a_refusal_a_guest_reads(monkeypatch, error, refused):
+    """A refusal's message is shown to a guest as it is. A bug's is not: any other error, a
+    plain ValueError included, stays an error (logged, answered as one)."""
+    from bunco.services import roster
+
+    night = services.night_create(name="X", rules_id="babz", player_names=["Ann", "Bo"])
+
+    def broken(names):
+        raise error
+
+    monkeypatch.setattr(roster, "known_people", broken)  # inside players_add, before the log
+    with pytest.raises(CommandRefused if refused else type(error)) as raised:
+        services.players_add(night=night, names=["Cy"])
+    assert str(error) in str(raised.value)
+    assert night.players.count() == 2
+
+
+def test_a_quick_button_or_dice_the_rules_do_not_have_are_refused_by_name(seated_night):
+    """The engine raises the game's own error for a tap it cannot score, so the tapper still
+    reads why without any ValueError being taken for a refusal."""
+    services.round_start(night=seated_night)
+    with pytest.raises(IllegalMove, match="no wipeout"):
+        dice_for(seated_night.rules, 1, "wipeout")
+    with pytest.raises(CommandRefused, match="^there is no wipeout under these rules"):
+        roll(seated_night, 1, quick="wipeout")
+    with pytest.raises(CommandRefused, match="^a roll has 3 dice, not 2$"):
+        roll(seated_night, 1, dice=[1, 2])
+    assert live_state(seated_night).room.tables[0].rolls == 0
 
 
 def test_seating_logs_the_tables_and_makes_a_join_link_per_table(seated_night):
