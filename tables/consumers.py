@@ -9,10 +9,10 @@ from bunco import broadcast, devices, groups, limits
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
 from bunco.selectors import live_state, player_by_token, table_link_by_token
-from tables.views import NOT_YOURS, player_seat, tap
+from tables.views import NOT_YOURS, player_tap_answer, refusal, tap
 
 MAX_FIELDS = 12
-SERVER_ERROR = "The app could not take that tap (error 500); it was not counted"
+SERVER_ERROR = "The app had a problem (error 500); your tap is kept and will be sent again"
 log = logging.getLogger(__name__)
 
 
@@ -29,6 +29,7 @@ class Taps:
                 or not isinstance(action, str)
                 or not all(isinstance(v, str | int) for v in fields.values())):
             await self.send_json({"type": "ack", "key": None, "status": 400, "ok": False,
+                                  "refused": True,
                                   "error": "that tap did not make sense; reload the page"})
             return
         if not limits.TAPS.take(self.token):  # the link's share, over every connection
@@ -38,8 +39,8 @@ class Taps:
             async with limits.TAP_LANE.enter():
                 status, body = await database_sync_to_async(self.run_tap)(action, fields)
         except Exception:
-            # A bug is an answer too: the phone shows it and moves on to its next tap, rather
-            # than taking a closed socket for "offline" and resending this one forever.
+            # Not a decision of the game (the database restarting, a bug): the socket stays
+            # open and the phone keeps the tap and sends it again with the same key.
             log.exception("tap failed")
             status, body = 500, {"ok": False, "error": SERVER_ERROR}
         if body.get("recorded") and not body.get("message"):
@@ -92,11 +93,8 @@ class PlayerConsumer(Taps, ScreenConsumer):
         player = Player.objects.select_related("night").get(pk=self.player.pk)
         if not devices.may_use(player, self.scope.get("cookies")):
             # The host released this phone's player and another phone picked it since.
-            return 403, {"ok": False, "error": NOT_YOURS.format(name=player.name)}
-        table, why = player_seat(player)
-        if table is None:
-            return 409, {"ok": False, "error": why}
-        return tap(player.night, table, action, player.name, fields)
+            return refusal(NOT_YOURS.format(name=player.name), 403)
+        return player_tap_answer(player, action, fields)
 
     async def player_update(self, event) -> None:
         # Rotation: move this phone to its owner's new table group (no database needed).

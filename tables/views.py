@@ -144,14 +144,32 @@ def tap_answer(night: Night, table: int | None, ack: Ack | None = None,
         html = (ack.frames.tables.get(table) if ack is not None and ack.frames else None) or \
             screens.render_table(state, table)
     body = {"html": html, "seq": state.seq}
+    if table is not None and state.room is not None and 1 <= table <= len(state.room.tables):
+        where = services.claim_for(state, table)
+        body["at"] = {"set": where.set_number, "round": where.round_number, "table": table,
+                      "pos": where.position}
     if error is not None:
-        return 409, {"ok": False, "error": error, **body}
-    if ack.duplicate:
-        return 200, {"ok": True, "duplicate": True, "message": ack.message, **body}
+        return refusal(error, 409, **body)
     recorded = {"recorded": ack.row.seq if ack.row else None}
     if not ack.applied:
         recorded["message"] = "Already recorded"
     return 200, {"ok": True, **recorded, **body}
+
+
+def refusal(error: str, status: int = 409, **body) -> tuple[int, dict]:
+    """A tap the game says no to: final, the phone lists it under "Not counted" (unlike a
+    busy or failing server's answer, after which it sends the same tap again)."""
+    return status, {"ok": False, "refused": True, "error": error, **body}
+
+
+def earlier_answer(night: Night, fields) -> tuple[int, dict] | None:
+    """The first answer to a tap whose key is already in the log: looked up before any
+    refusal, so a resend of a counted roll is never reported as not counted."""
+    key = fields.get("key") if hasattr(fields, "get") else None
+    earlier = services.event_ack(night=night, key=key) if key else None
+    if earlier is None:
+        return None
+    return tap_answer(night, earlier.row.table, earlier)
 
 
 def tap(night: Night, table: int, action: str, actor: str, fields, *,
@@ -159,7 +177,7 @@ def tap(night: Night, table: int, action: str, actor: str, fields, *,
     """One tap at ``table`` (a roll, an undo or a "done"), from a form post or a websocket
     message alike: validated, run, answered."""
     if action not in ("roll", "undo", "finish"):
-        return 404, {"ok": False, "error": "unknown action"}
+        return refusal("unknown action", 404)
     form = (RollForm if action == "roll" else ClaimForm)(fields)
     if not form.is_valid():
         return tap_answer(night, table, error=first_error(form))
@@ -168,9 +186,9 @@ def tap(night: Night, table: int, action: str, actor: str, fields, *,
     if claimed_table != table:
         # A resend of a tap already applied gets its first answer, even after its player
         # moved on; a new tap for a table they left is refused.
-        earlier = services.event_ack(night=night, key=data["key"]) if data["key"] else None
+        earlier = earlier_answer(night, data)
         if earlier is not None:
-            return tap_answer(night, earlier.row.table, earlier)
+            return earlier
         return tap_answer(night, table, error=(
             f"this is table {table}'s screen; that tap was for table {claimed_table}"
             if device else
@@ -213,22 +231,28 @@ def _json(answer: tuple[int, dict]) -> JsonResponse:
 def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     who = player_by_token(token)
     if who is None:
-        return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
+        return _json(refusal("this link is not for tonight", 404))
     if not devices.may_use(who, request.COOKIES):
-        return JsonResponse({"ok": False, "error": NOT_YOURS.format(name=who.name)}, status=403)
+        return _json(refusal(NOT_YOURS.format(name=who.name), 403))
     if not limits.TAPS.take(token):
         return JsonResponse(limits.RETRY_LATER, status=429)
+    return _json(player_tap_answer(who, action, request.POST))
+
+
+def player_tap_answer(who, action: str, fields) -> tuple[int, dict]:
+    """A player's phone's tap at the table its owner sits at now. A phone whose owner has no
+    seat (the night ended, sent home) still gets "already recorded" for a tap in the log."""
     table, why = player_seat(who)
     if table is None:
-        return JsonResponse({"ok": False, "error": why}, status=409)
-    return _json(tap(who.night, table, action, who.name, request.POST))
+        return earlier_answer(who.night, fields) or refusal(why)
+    return tap(who.night, table, action, who.name, fields)
 
 
 @require_POST
 def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     link = table_link_by_token(token)
     if link is None:
-        return JsonResponse({"ok": False, "error": "this link is not for tonight"}, status=404)
+        return _json(refusal("this link is not for tonight", 404))
     if not limits.TAPS.take(token):
         return JsonResponse(limits.RETRY_LATER, status=429)
     return _json(tap(link.night, link.number, action, f"table {link.number}", request.POST,

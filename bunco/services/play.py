@@ -257,9 +257,7 @@ def roll_record(
     when a partner rolls for a ghost); quick buttons are read in the claimed round."""
 
     def build(state: LiveNight) -> dict | Ack:
-        answered = _table_claim(state, claim, "that roll")
-        if answered is not None:
-            return answered
+        _table_claim(state, claim, "that roll")
         table = state.room.tables[claim.table - 1]
         if table.done:
             raise IllegalMove(f"table {claim.table} has finished this round")
@@ -287,9 +285,7 @@ def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
     table's own entries: if taking it back would undo another table's too, the host decides."""
 
     def build(state: LiveNight) -> dict | Ack:
-        answered = _table_claim(state, claim, "that undo")
-        if answered is not None:
-            return answered
+        _table_claim(state, claim, "that undo")
         last = state.latest((Kind.ROLL, Kind.FINISH), table=claim.table)
         if last is None:
             raise IllegalMove("there is nothing to undo at this table this round")
@@ -308,9 +304,7 @@ def table_finish(*, night: Night, claim: Claim, key, actor: str) -> Ack:
     """After the bell: nobody was mid-roll, so this table stops rolling."""
 
     def build(state: LiveNight) -> dict | Ack:
-        answered = _table_claim(state, claim, "that tap")
-        if answered is not None:
-            return answered
+        _table_claim(state, claim, "that tap")
         return {"kind": Kind.FINISH, "table": claim.table, **_where(state),
                 "position": claim.position}
 

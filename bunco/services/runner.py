@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.dateparse import parse_datetime
 
 from bunco import backup, broadcast
@@ -74,7 +74,8 @@ class Ack:
 
 
 class _Raced(Exception):
-    """Another worker wrote to this night's log first."""
+    """The log moved under a command that held the night's lock: a writer that did not take
+    it (SQLite has no row locks; another program on the database file)."""
 
 
 #: Night columns that mirror the fold, written in the same transaction as the event.
@@ -96,6 +97,24 @@ def _projection(kind: str, state: LiveNight) -> dict:
     return {}
 
 
+def _locked_last_seq(night: Night) -> int:
+    """Take the night's write lock for this transaction and read the log's last sequence
+    number under it. On PostgreSQL a row lock on the night: another worker's command on the same
+    night waits here until this one commits (one writer per night; other nights go on). On
+    SQLite every write transaction already starts with the database's one write lock
+    (``transaction_mode: IMMEDIATE`` in settings)."""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT last_seq FROM {_NIGHTS} WHERE id = %s{lock}", [night.pk])
+        found = cursor.fetchone()
+    if found is None:
+        raise CommandRefused("this night no longer exists")
+    return found[0]
+
+
+_NIGHTS = Night._meta.db_table
+
+
 def _command(
     *,
     night: Night,
@@ -106,72 +125,97 @@ def _command(
 ) -> Ack:
     """Run one command against the night. ``build`` looks at the caught-up fold and returns
     the new event's fields (or an Ack to answer without writing, or raises to refuse);
-    ``also`` writes projection rows in the same transaction as the log row."""
+    ``also`` writes projection rows in the same transaction as the log row.
+
+    Commands on one night are serialised: the process's lock on the night's fold, then, in
+    the command's transaction, the database's lock on the night (``_locked_last_seq``), so
+    workers racing for one night wait for each other instead of refusing. What changed is
+    rendered after the commit, outside the database's lock, and pushed."""
     key = _key(key)
     for _attempt in range(3):
         with folds.lock(night.pk):
-            state = caught_up(night, known_seq=night.last_seq)
-            # A resend of a command already in the log gets its first answer. The log is only
-            # asked when the command would not be written anew (refused, or a position already
-            # passed) or the write hits the key's unique constraint: a tap's common path
-            # costs no lookup.
-            try:
-                spec = build(state)
-                if isinstance(spec, Ack):
-                    return _earlier(night, key) or spec
-                event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
-                was_playing = state.room is not None
-                before = state.shape()
-                after = state.apply(event)
-            except (IllegalMove, ValueError, RulesError) as exc:
-                earlier = _earlier(night, key)
-                if earlier is not None:
-                    return earlier
-                raise CommandRefused(str(exc)) from None
-            # ``state`` may have moved in place: from here on only the log can vouch for it.
             try:
                 with transaction.atomic():
-                    row = ScoreEvent.objects.create(
-                        night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
-                        table=event.table, set_number=event.set_number,
-                        round_number=event.round_number, player=event.player,
-                        ghost=event.ghost, position=event.position, data=dict(event.data),
-                        actor=event.actor,
-                    )
-                    columns = {"last_seq": event.seq, **_projection(event.kind, after)}
-                    if not Night.objects.filter(pk=night.pk, last_seq=event.seq - 1).update(
-                            **columns):
-                        raise _Raced
-                    if also is not None:
-                        also(row)
-                    for name, value in columns.items():
-                        setattr(night, name, value)
-                    after.created_at = night.created_at
-                    folds.put(night.pk, after)
-                    frames = broadcast.frames(night, after, event, before)
-                    transaction.on_commit(lambda frames=frames: broadcast.send(frames))
-                    if (was_playing and after.room is None) or event.kind == Kind.NIGHT_ENDED:
-                        transaction.on_commit(
-                            lambda seq=event.seq: backup.snapshot_soon(f"seq{seq}"))
-            except (_Raced, IntegrityError):
-                # Another worker wrote first: step the fold back (one round's replay, not the
-                # night's) and read the log again before building the command anew.
-                rewound = after.rewound() if after is state else state  # a void: untouched
-                if rewound is None:
-                    folds.drop(night.pk)
-                else:
-                    rewound.created_at = night.created_at
-                    folds.put(night.pk, rewound)
-                night.last_seq = None  # unknown now: ask the log
-                earlier = _earlier(night, key)
-                if earlier is not None:
-                    return earlier
-                continue
-            except Exception:
-                folds.drop(night.pk)
-                raise
-            return Ack(row, applied=True, state=after, frames=frames)
-    raise CommandRefused("that tap crossed another one; please try again")
+                    answer = _write(night, key, actor, build, also)
+            except _Raced:
+                continue  # the fold was dropped: read the log again
+            if isinstance(answer, Ack):
+                return answer
+            frames = broadcast.frames(night, answer.after, answer.event, answer.before)
+            transaction.on_commit(lambda frames=frames: broadcast.send(frames))
+            if answer.closed_round or answer.event.kind == Kind.NIGHT_ENDED:
+                transaction.on_commit(
+                    lambda seq=answer.event.seq: backup.snapshot_soon(f"seq{seq}"))
+            return Ack(answer.row, applied=True, state=answer.after, frames=frames)
+    raise RuntimeError(f"night {night.pk}'s log kept moving under its lock")
+
+
+@dataclass
+class _Written:
+    event: Event
+    row: ScoreEvent
+    before: tuple  # what every screen showed in common before it (``LiveNight.shape``)
+    after: LiveNight
+    closed_round: bool
+
+
+def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Written:
+    """The command's transaction, under the night's locks: an Ack to answer without writing,
+    or what was written."""
+    state = caught_up(night, known_seq=_locked_last_seq(night))
+    # A resend of a command already in the log gets its first answer. The log is only asked
+    # when the command would not be written anew (refused, or nothing to do) or the write
+    # hits the key's unique constraint: a tap's common path costs no lookup.
+    try:
+        spec = build(state)
+        if isinstance(spec, Ack):
+            return _earlier(night, key) or spec
+        event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
+        was_playing, before = state.room is not None, state.shape()
+        after = state.apply(event)
+    except (IllegalMove, RulesError) as exc:
+        earlier = _earlier(night, key)
+        if earlier is not None:
+            return earlier
+        raise CommandRefused(str(exc)) from None
+    # ``state`` may have moved in place: from here on only the log can vouch for it.
+    try:
+        with transaction.atomic():
+            row = ScoreEvent.objects.create(
+                night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
+                table=event.table, set_number=event.set_number,
+                round_number=event.round_number, player=event.player,
+                ghost=event.ghost, position=event.position, data=dict(event.data),
+                actor=event.actor,
+            )
+            columns = {"last_seq": event.seq, **_projection(event.kind, after)}
+            if not Night.objects.filter(pk=night.pk, last_seq=event.seq - 1).update(**columns):
+                raise _Raced
+            if also is not None:
+                also(row)
+    except BaseException as exc:
+        _undo_fold(night, state, after)
+        if isinstance(exc, IntegrityError):
+            # This key is in the log already (the same tap through another door at once).
+            earlier = _earlier(night, key)
+            if earlier is not None:
+                return earlier
+        raise
+    for name, value in columns.items():
+        setattr(night, name, value)
+    after.created_at = night.created_at
+    folds.put(night.pk, after)
+    return _Written(event, row, before, after, was_playing and after.room is None)
+
+
+def _undo_fold(night: Night, state: LiveNight, after: LiveNight) -> None:
+    """A write that did not happen: step the fold back (one round's replay, not the night's)."""
+    rewound = after.rewound() if after is state else state  # a void: untouched
+    if rewound is None:
+        folds.drop(night.pk)
+    else:
+        rewound.created_at = night.created_at
+        folds.put(night.pk, rewound)
 
 
 def _earlier(night: Night, key: uuid.UUID) -> Ack | None:
@@ -241,9 +285,9 @@ def claim_for(state: LiveNight, table: int) -> Claim:
                  state.position(table))
 
 
-def _table_claim(state: LiveNight, claim: Claim, what: str) -> Ack | None:
-    """Check a table's tap against the night; a tap for a position already passed is answered
-    "already recorded" (an Ack without a row), anything else that does not fit is refused."""
+def _table_claim(state: LiveNight, claim: Claim, what: str) -> None:
+    """Check a table's tap against the night: a tap for another round, a paused game, a
+    position already taken or not yet reached is refused by name."""
     _check_round(state, claim.set_number, claim.round_number, what)
     if state.paused:
         raise IllegalMove("the host has paused the game; that tap was not counted")
@@ -251,8 +295,10 @@ def _table_claim(state: LiveNight, claim: Claim, what: str) -> Ack | None:
         raise IllegalMove(f"there is no table {claim.table} tonight")
     now = state.position(claim.table)
     if claim.position < now:
-        return Ack(None, applied=False, state=state, duplicate=True,
-                   message="Already recorded: the table has moved on since that tap")
+        # Its key is not in the log (the runner looked): a new tap for a position another
+        # entry took first. Never taken for that entry: it may be another roll.
+        raise IllegalMove(f"table {claim.table} had moved on: another entry was made there "
+                          "first. Check the tally; enter it again if it is still missing")
     if claim.position > now:
         raise IllegalMove("this screen is ahead of the table; reload the page")
     return None

@@ -1,5 +1,7 @@
-// Live screens: websocket state, stale-message guard, an outbox for taps, the dice pad,
-// the bell (sound + vibration) and keeping the screen awake. No framework beyond htmx.
+// What every live screen shares (phones, the TV, the host): the websocket's state and capped
+// reconnect, the stale-fragment guard, the periodic resync, countdowns and the clock, the TV's
+// pager, the host's controls, the bell (sound + vibration) and keeping the screen awake.
+// The phones' scorekeeping (the pad and the tap outbox) is outbox.js, which uses window.bunco.
 (function () {
   "use strict";
   htmx.config.wsReconnectDelay = function (retry) {
@@ -25,7 +27,26 @@
   }
   htmx.defineExtension("bunco-diff", {transformResponse: keepNewer});
 
-  var socket = null;
+  // What the other scripts of a page hook into: "open" and "close" of the websocket, "ack" (a
+  // tap's answer frame), "refresh" (after anything on the screen changed).
+  var hooks = {open: [], close: [], ack: [], refresh: []};
+  var bunco = window.bunco = {
+    socket: null,
+    open: false,
+    on: function (name, fn) { hooks[name].push(fn); },
+    send: function (message) {
+      if (!bunco.socket || !bunco.open) return false;
+      bunco.socket.send(JSON.stringify(message));
+      return true;
+    },
+    sync: function () { bunco.send({type: "sync", shows: shows()}); },
+    keepNewer: keepNewer,
+    toast: toast,
+    replaceById: replaceById,
+    csrf: csrf,
+    unlockAudio: function () { unlockAudio(); }
+  };
+  function fire(name, arg) { hooks[name].forEach(function (fn) { fn(arg); }); }
 
   // What this screen shows: each live fragment's id and seq, for the periodic resync.
   function shows() {
@@ -37,23 +58,22 @@
   }
 
   document.body.addEventListener("htmx:wsOpen", function (e) {
-    socket = e.detail.socketWrapper;
-    socketOpen = true;
+    bunco.socket = e.detail.socketWrapper;
+    bunco.open = true;
     document.body.classList.remove("offline");
-    flush();
+    fire("open");
   });
-  var socketOpen = false;
   document.body.addEventListener("htmx:wsClose", function () {
-    socketOpen = false;
+    bunco.open = false;
     document.body.classList.add("offline");
-    if (waitingAck) { clearTimeout(waitingAck.timer); waitingAck = null; flushing = false; }
+    fire("close");
   });
   document.body.addEventListener("htmx:wsBeforeMessage", function (e) {
     var text = e.detail.message;
     if (typeof text === "string" && text.charAt(0) === "{") {
       e.preventDefault(); // an answer, not HTML to swap
       try { var json = JSON.parse(text); } catch (err) { return; }
-      if (json.type === "ack") ackArrived(json);
+      if (json.type === "ack") fire("ack", json);
       return;
     }
     bellWatch.before();
@@ -64,14 +84,42 @@
   });
   // Pushes are at most once: every 10 s the screen says what it shows; the server answers
   // with a fresh snapshot only if one of those fragments is behind.
-  setInterval(function () {
-    if (socket) socket.send(JSON.stringify({type: "sync", shows: shows()}));
-  }, 10000);
+  setInterval(function () { bunco.sync(); }, 10000);
 
   function refresh() {
-    noteShown(); applyScorerToggle(); showChosen(); syncPad(); applyPhase(); drawWaiting(); drawRefused();
-    pager.apply(); countdown();
+    applyPhase(); pager.apply(); countdown();
+    fire("refresh");
   }
+
+  function csrf() { var m = /csrftoken=([^;]+)/.exec(document.cookie); return m ? m[1] : ""; }
+  function toast(text) {
+    var t = document.getElementById("toast");
+    if (!t) return;
+    t.textContent = text; t.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(function () { t.hidden = true; }, 4000);
+  }
+  // A fragment from an answer (not a push): swapped in by id unless the screen has a newer one.
+  function replaceById(html) {
+    if (!html) return;
+    var tpl = document.createElement("template");
+    tpl.innerHTML = keepNewer(html.trim());
+    var fresh = tpl.content.firstElementChild;
+    var old = fresh && document.getElementById(fresh.id);
+    if (old) { old.replaceWith(fresh); htmx.process(fresh); refresh(); }
+  }
+
+  // Fragments pushed over the websocket are rendered once for everyone, so they carry no
+  // per-browser CSRF token: a post form gets this browser's from its cookie as it is sent.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (form.hasAttribute("data-outbox")) return;
+    if (form.method.toLowerCase() === "post" && !form.querySelector("[name=csrfmiddlewaretoken]")) {
+      var input = document.createElement("input");
+      input.type = "hidden"; input.name = "csrfmiddlewaretoken"; input.value = csrf();
+      form.appendChild(input);
+    }
+  });
 
   // -- a break's countdown, on the server's clock (this device's may be off) ------------------
   var live = document.querySelector("[data-server-now]");
@@ -99,11 +147,11 @@
   function clockDue(el) {
     var id = el.dataset.clock + ":" + el.dataset.ends, now = Date.now();
     if (clockAsked[id] === undefined) clockAsked[id] = now + clockDelay();
-    if (now < clockAsked[id] || !socket || !socketOpen) return;
+    if (now < clockAsked[id] || !bunco.open) return;
     var b = document.getElementById("banner");
     if (!b || !b.dataset.round) return;
-    socket.send(JSON.stringify({type: "clock", what: el.dataset.clock,
-      set: b.dataset.set === "" ? null : Number(b.dataset.set), round: Number(b.dataset.round)}));
+    bunco.send({type: "clock", what: el.dataset.clock,
+      set: b.dataset.set === "" ? null : Number(b.dataset.set), round: Number(b.dataset.round)});
     clockAsked[id] = now + 5000; // still showing zero in 5 s (a table still playing): ask again
   }
 
@@ -211,236 +259,6 @@
     window.addEventListener("resize", function () { pager.apply(true); });
   }
 
-  // -- which position a tap names ----------------------------------------------------------
-  // A tap names what the person saw: the round, the table and its position. A change on the
-  // screen newer than a person can react to (another phone's tap of the same roll arriving a
-  // moment before this thumb lands) does not count as seen; a second tap that quick is the
-  // same tap (a double tap); and taps still waiting to be sent (offline) move the position on.
-  var REACTION_MS = 600;
-  var seen = [], lastTap = null;
-  function shownClaim() {
-    var t = document.querySelector(".table-live");
-    if (!t) return null;
-    var d = t.dataset;
-    return {set: d.set, round: d.round, table: d.table, pos: Number(d.pos)};
-  }
-  function sameClaim(a, b) {
-    return a.set === b.set && a.round === b.round && a.table === b.table && a.pos === b.pos;
-  }
-  function noteShown() {
-    var c = shownClaim();
-    if (!c) return;
-    var last = seen[seen.length - 1];
-    if (!last || !sameClaim(last.claim, c)) {
-      seen.push({at: Date.now(), claim: c});
-      if (seen.length > 20) seen.shift();
-    }
-  }
-  function claimForTap() {
-    var now = Date.now();
-    if (lastTap && now - lastTap.at < REACTION_MS) return lastTap.claim;
-    noteShown();
-    var shown = shownClaim();
-    if (!shown) return null;
-    // Only a newer position in the same round is discounted: a new round brings a new pad.
-    for (var i = seen.length - 1; i >= 0; i--) {
-      var c = seen[i].claim;
-      if (c.set !== shown.set || c.round !== shown.round || c.table !== shown.table) break;
-      shown = c;
-      if (seen[i].at <= now - REACTION_MS) break;
-    }
-    var claim = {set: shown.set, round: shown.round, table: shown.table, pos: shown.pos};
-    load().forEach(function (item) {
-      var f = item.fields;
-      if (f.set === claim.set && f.round === claim.round && f.table === claim.table
-          && Number(f.pos) >= claim.pos) claim.pos = Number(f.pos) + 1;
-    });
-    lastTap = {at: now, claim: claim};
-    return claim;
-  }
-
-  // -- taps: kept in an outbox until the server has them, each with its own id ----------------
-  function uuid4() {
-    var b = new Uint8Array(16);
-    crypto.getRandomValues(b); // works on plain http, unlike crypto.randomUUID
-    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
-    var h = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
-    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
-  }
-  var OUTBOX = "bunco-outbox:" + location.pathname;
-  function load() { try { return JSON.parse(localStorage.getItem(OUTBOX) || "[]"); } catch (e) { return []; } }
-  function save(q) { localStorage.setItem(OUTBOX, JSON.stringify(q)); }
-  function csrf() { var m = /csrftoken=([^;]+)/.exec(document.cookie); return m ? m[1] : ""; }
-  var flushing = false;
-
-  function toast(text) {
-    var t = document.getElementById("toast");
-    if (!t) return;
-    t.textContent = text; t.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { t.hidden = true; }, 4000);
-  }
-  function replaceById(html) {
-    if (!html) return;
-    var tpl = document.createElement("template");
-    tpl.innerHTML = keepNewer(html.trim());
-    var fresh = tpl.content.firstElementChild;
-    var old = fresh && document.getElementById(fresh.id);
-    if (old) { old.replaceWith(fresh); htmx.process(fresh); refresh(); }
-  }
-
-  // A tap's answer, over the websocket or HTTP alike: it leaves the outbox either way.
-  var busyDelay = 0;
-  function answered(item, json) {
-    if (json.retry) {
-      // "Slow down" or "busy": the tap stays in the outbox and is sent again, a little later
-      // each time, in its turn (so taps keep their order and are never lost).
-      busyDelay = Math.min(8000, busyDelay ? busyDelay * 2 : 500);
-      if (busyDelay === 500) toast(json.error || "Busy: your tap is kept and will be sent again");
-      flushing = false; setTimeout(flush, busyDelay);
-      return;
-    }
-    busyDelay = 0;
-    save(load().filter(function (x) { return x.fields.key !== item.fields.key; }));
-    // A refusal stays on screen, next to the tally, until the scorekeeper dismisses it.
-    if (!json.ok) addRefused(item, json.error || "That tap was not accepted");
-    else if (json.duplicate || json.message) toast(json.message || "Already recorded");
-    replaceById(json.html);
-    // Refused or already recorded: the night moved on while this screen was not looking.
-    // Ask for whatever else is behind (the banner, a new round) instead of waiting.
-    if ((!json.ok || json.duplicate) && socket) {
-      socket.send(JSON.stringify({type: "sync", shows: shows()}));
-    }
-    flushing = false; flush();
-  }
-
-  // Taps go over the screen's open websocket (no HTTP request per tap); while it is closed,
-  // over HTTP; offline, they wait. Either way the same key and claim, so nothing counts twice.
-  var waitingAck = null;
-  function flush() {
-    // Drawn on every call, also while an earlier tap is still on its way: a tap made then
-    // shows as "waiting to send" at once, not when the one before it is answered.
-    pendingShown();
-    drawWaiting();
-    if (flushing) return;
-    var q = load();
-    if (!q.length) { document.body.classList.remove("pending"); return; }
-    flushing = true;
-    document.body.classList.add("pending");
-    var item = q[0];
-    var action = item.url.replace(/\/$/, "").split("/").pop();
-    if (socket && socketOpen) {
-      waitingAck = {item: item, timer: setTimeout(function () {
-        waitingAck = null; flushing = false; setTimeout(flush, 1000); // no answer yet: resend
-      }, 5000)};
-      socket.send(JSON.stringify({type: "tap", action: action, fields: item.fields}));
-      return;
-    }
-    var body = new URLSearchParams(item.fields);
-    fetch(item.url, {method: "POST", body: body, headers: {"X-CSRFToken": csrf()}, credentials: "same-origin"})
-      .then(function (r) { return r.text().then(function (text) { return httpAnswer(r.status, text); }); })
-      .then(function (json) { answered(item, json); },
-        // Only a network failure (no answer at all) means offline: keep the tap, try later.
-        function () { flushing = false; setTimeout(flush, 2000); });
-  }
-  // Any HTTP answer is an answer (403, 409, 500, with or without JSON): the tap leaves the
-  // outbox and is shown. Only "slow down" (429, or "retry" in the body) keeps it for later.
-  function httpAnswer(status, text) {
-    var json = null;
-    try { json = JSON.parse(text); } catch (e) { json = null; }
-    if (!json || typeof json !== "object") {
-      json = {ok: false, error: "The app could not take that tap (error " + status + "); it was not counted"};
-    }
-    if (status === 429) json.retry = true;
-    if (status >= 400 && json.ok) json.ok = false;
-    return json;
-  }
-  function ackArrived(json) {
-    if (!waitingAck || waitingAck.item.fields.key !== json.key) return;
-    clearTimeout(waitingAck.timer);
-    var item = waitingAck.item;
-    waitingAck = null;
-    answered(item, json);
-  }
-
-  document.addEventListener("submit", function (e) {
-    var form = e.target;
-    if (!form.hasAttribute("data-outbox")) {
-      // Fragments pushed over the websocket are rendered once for everyone, so they carry no
-      // per-browser CSRF token: add this browser's from its cookie.
-      if (form.method.toLowerCase() === "post" && !form.querySelector("[name=csrfmiddlewaretoken]")) {
-        var input = document.createElement("input");
-        input.type = "hidden"; input.name = "csrfmiddlewaretoken"; input.value = csrf();
-        form.appendChild(input);
-      }
-      return;
-    }
-    e.preventDefault();
-    var fields = {};
-    new FormData(form, e.submitter).forEach(function (v, k) { fields[k] = v; });
-    fields.key = uuid4();
-    if (form.hasAttribute("data-claim")) {
-      var claim = claimForTap();
-      if (!claim) return;
-      fields.set = claim.set; fields.round = claim.round;
-      fields.table = claim.table; fields.pos = String(claim.pos);
-    }
-    var q = load();
-    var turn = document.querySelector(".table-live .turn");
-    q.push({url: new URL(form.getAttribute("action"), location.href).href, fields: fields,
-            who: turn ? (turn.dataset.nowRoller || turn.dataset.roller || "") : ""});
-    save(q);
-    unlockAudio();
-    flush();
-  });
-  window.addEventListener("online", flush);
-  flush();
-
-  // -- dice pad: tap three faces ---------------------------------------------------------------
-  // The faces tapped so far live here, not in the page, so a push that redraws the table in
-  // the middle of a roll does not lose them.
-  var chosen = [];
-  function showChosen() {
-    document.querySelectorAll("[data-dicepad] .chosen").forEach(function (p) {
-      // The faces are drawn from the page's icon sprite (no emoji or dice font needed).
-      p.innerHTML = chosen.length
-        ? chosen.map(function (d) {
-            return '<svg class="die" role="img" aria-label="' + Number(d) + '"><use href="#d' + Number(d) + '"></use></svg>';
-          }).join(" ") + " …"
-        : "Or tap the three dice";
-    });
-  }
-  document.addEventListener("click", function (e) {
-    var btn = e.target.closest("[data-face]");
-    if (!btn) return;
-    chosen.push(btn.dataset.face);
-    if (chosen.length < 3) { showChosen(); return; }
-    var form = document.querySelector("[data-dicepad]");
-    form.querySelector("input[name=dice]").value = chosen.join(",");
-    chosen = [];
-    showChosen();
-    form.requestSubmit();
-  });
-
-  // -- the scorekeeper's pad follows the table fragment the screen shows ----------------------
-  function syncPad() {
-    var pad = document.querySelector("[data-pad]");
-    if (!pad) return;
-    var t = document.querySelector(".table-live");
-    var d = t ? t.dataset : {};
-    var canRoll = d.canRoll === "1", oneDie = d.oneDie === "1";
-    var quick = (d.quick || "").split(" ");
-    pad.hidden = !(canRoll || d.canUndo === "1");
-    pad.querySelectorAll("[data-quick-kind]").forEach(function (b) {
-      b.hidden = !canRoll || oneDie || quick.indexOf(b.dataset.quickKind) < 0;
-    });
-    pad.querySelectorAll("[data-one-die]").forEach(function (b) { b.hidden = !(canRoll && oneDie); });
-    var dicepad = pad.querySelector("[data-dicepad]");
-    if (dicepad) dicepad.hidden = !canRoll || oneDie;
-    pad.querySelectorAll("[data-needs=undo]").forEach(function (f) { f.hidden = d.canUndo !== "1"; });
-    pad.querySelectorAll("[data-needs=finish]").forEach(function (f) { f.hidden = d.canFinish !== "1"; });
-  }
-
   // -- the host's controls follow the banner: which show, and the round they name -------------
   function applyPhase() {
     var b = document.getElementById("banner");
@@ -496,152 +314,6 @@
       .catch(function () { toast("Could not reach the app; try again"); });
   });
 
-  // -- who keeps score on this phone -----------------------------------------------------------
-  var TOGGLE = "bunco-scorer:" + location.pathname;
-  function applyScorerToggle() {
-    var box = document.querySelector("[data-scorer-toggle]");
-    if (!box) return;
-    var stored = localStorage.getItem(TOGGLE);
-    if (stored !== null) box.checked = stored === "1";
-    document.body.classList.toggle("scorer", box.checked);
-  }
-  // -- taps waiting to send: drawn on the tally, and the turn moved on by itself --------------
-  // Each waiting tap is a row in the table's roll list ("waiting to send"), and the turn line
-  // shows who rolls after them, from the turn order and the rolls that keep the turn that the
-  // table fragment carries (the engine's), so the scorekeeper keeps entering the right rolls.
-  function actionOf(item) { return item.url.replace(/\/$/, "").split("/").pop(); }
-  function describe(item) {
-    var f = item.fields, action = actionOf(item);
-    if (action === "undo") return "Undo last";
-    if (action === "finish") return "Done (nobody was rolling)";
-    if (f.quick) {
-      var b = document.querySelector("[data-quick-kind='" + f.quick + "']");
-      if (b) return b.textContent.trim();
-      if (/^die[1-6]$/.test(f.quick)) return "one die: " + f.quick.slice(3);
-      return f.quick;
-    }
-    return f.dice ? "dice " + f.dice.split(",").join(" ") : "a tap";
-  }
-  function waitingFor(t) {
-    var d = t.dataset;
-    return load().filter(function (item) {
-      var f = item.fields;
-      return f.set === d.set && f.round === d.round && f.table === d.table && Number(f.pos) >= Number(d.pos);
-    });
-  }
-  function drawWaiting() {
-    document.querySelectorAll(".rolls li.waiting").forEach(function (li) { li.remove(); });
-    var t = document.querySelector(".table-live");
-    if (!t) return;
-    var mine = waitingFor(t);
-    var turn = t.querySelector(".turn");
-    var order = null, keeps = [];
-    try { order = t.dataset.turns ? JSON.parse(t.dataset.turns) : null; } catch (e) { order = null; }
-    if (t.dataset.keeps) keeps = t.dataset.keeps.split(" ");
-    var at = 0, known = !!order;
-    var list = t.querySelector("ol.rolls");
-    if (mine.length && !list) {
-      list = document.createElement("ol"); list.className = "rolls"; t.appendChild(list);
-    }
-    mine.forEach(function (item) {
-      var li = document.createElement("li");
-      li.className = "waiting"; li.setAttribute("data-testid", "waiting");
-      var what = document.createElement("span"); what.textContent = describe(item);
-      li.appendChild(what);
-      var action = actionOf(item), who = known && action === "roll" ? order[at % order.length] : "";
-      if (who) {
-        li.appendChild(document.createTextNode(" "));
-        var b = document.createElement("bdi"); b.className = "roller"; b.textContent = who; li.appendChild(b);
-      }
-      var note = document.createElement("small"); note.textContent = " waiting to send";
-      li.appendChild(note);
-      list.insertBefore(li, list.firstChild);
-      if (action !== "roll") { known = false; return; }
-      var f = item.fields;
-      var key = f.quick || (f.dice || "").split(",").sort().join("");
-      if (keeps.indexOf(key) < 0) at += 1;
-    });
-    if (!turn) return;
-    if (turn.dataset.shownHtml === undefined) turn.dataset.shownHtml = turn.innerHTML;
-    delete turn.dataset.nowRoller;
-    if (!mine.length) { turn.innerHTML = turn.dataset.shownHtml; return; }
-    turn.textContent = "";
-    var waiting = mine.length === 1 ? "1 tap waiting to send" : mine.length + " taps waiting to send";
-    if (known) {
-      var next = order[at % order.length];
-      turn.dataset.nowRoller = next;
-      var strong = document.createElement("strong"), bdi = document.createElement("bdi");
-      bdi.textContent = next; strong.appendChild(bdi); turn.appendChild(strong);
-      turn.appendChild(document.createTextNode("'s turn "));
-    } else {
-      turn.appendChild(document.createTextNode("Next roller shows when your taps are sent "));
-    }
-    var small = document.createElement("small"); small.className = "after-waiting";
-    small.textContent = "(after " + waiting + ")"; turn.appendChild(small);
-  }
-
-  // -- refused taps: kept on screen until dismissed --------------------------------------------
-  var REFUSED = "bunco-refused:" + location.pathname;
-  function loadRefused() { try { return JSON.parse(localStorage.getItem(REFUSED) || "[]"); } catch (e) { return []; } }
-  function addRefused(item, error) {
-    var list = loadRefused();
-    var f = item.fields;
-    list.push({key: f.key, what: describe(item), who: item.who || "", error: error,
-               round: f.round || "", table: f.table || ""});
-    localStorage.setItem(REFUSED, JSON.stringify(list.slice(-10)));
-    drawRefused();
-  }
-  function drawRefused() {
-    var box = document.querySelector("[data-refused]");
-    if (!box) return;
-    var list = loadRefused();
-    box.hidden = !list.length;
-    var ul = box.querySelector("ul");
-    ul.textContent = "";
-    list.forEach(function (r) {
-      var li = document.createElement("li");
-      li.setAttribute("data-testid", "refused");
-      var what = document.createElement("b");
-      what.textContent = r.what;
-      li.appendChild(what);
-      if (r.who) {
-        li.appendChild(document.createTextNode(" for "));
-        var bdi = document.createElement("bdi"); bdi.textContent = r.who; li.appendChild(bdi);
-      }
-      if (r.round) li.appendChild(document.createTextNode(" (round " + r.round + ", table " + r.table + ")"));
-      li.appendChild(document.createTextNode(": "));
-      var why = document.createElement("span"); why.className = "why"; why.textContent = r.error;
-      li.appendChild(why);
-      var btn = document.createElement("button");
-      btn.type = "button"; btn.className = "secondary dismiss"; btn.dataset.dismiss = r.key;
-      btn.textContent = "Dismiss";
-      li.appendChild(btn);
-      ul.appendChild(li);
-    });
-  }
-  document.addEventListener("click", function (e) {
-    var btn = e.target.closest("[data-dismiss]");
-    if (!btn) return;
-    localStorage.setItem(REFUSED, JSON.stringify(loadRefused().filter(function (r) {
-      return r.key !== btn.dataset.dismiss;
-    })));
-    drawRefused();
-  });
-
-  function pendingShown() {
-    var waiting = load().length;
-    document.querySelectorAll(".pending-note").forEach(function (p) {
-      p.textContent = waiting ? (waiting === 1 ? "Sending your tap…" : waiting + " taps waiting to send…") : "";
-    });
-  }
-  document.addEventListener("change", function (e) {
-    if (e.target.matches("[data-scorer-toggle]")) {
-      localStorage.setItem(TOGGLE, e.target.checked ? "1" : "0");
-      applyScorerToggle();
-    }
-  });
-  refresh();
-
   // -- the bell: sound and vibration when it rings --------------------------------------------
   var audio = null;
   function unlockAudio() {
@@ -688,6 +360,8 @@
       if (fresh.length) { document.body.dataset.rang = fresh[0]; ding(); }
     }
   };
+
+  refresh();
 
   // -- keep the screen awake while playing (where the browser allows it) ----------------------
   function wake() {

@@ -32,28 +32,37 @@ def rolls(night):
     return ScoreEvent.objects.filter(night=night, kind=Kind.ROLL).count()
 
 
-def test_a_double_tap_on_a_button_records_one_roll(client, seated_night):
+def test_a_resent_tap_is_answered_already_recorded_and_counts_once(client, seated_night):
     services.round_start(night=seated_night)
     screen = shown(seated_night, 1)
-    first = tap(client, table_url(seated_night, 1), quick="hit1", **screen)
-    second = tap(client, table_url(seated_night, 1), quick="hit1", **screen)
+    key = str(uuid.uuid4())
+    first = tap(client, table_url(seated_night, 1), quick="hit1", key=key, **screen)
+    again = tap(client, table_url(seated_night, 1), quick="hit1", key=key, **screen)
     assert first.json()["ok"] and first.json()["recorded"]
-    assert second.status_code == 200 and second.json()["duplicate"]
-    assert "Already recorded" in second.json()["message"]
-    assert 'data-pos="1"' in second.json()["html"]  # the table as it now stands
+    assert again.status_code == 200 and again.json()["recorded"] == first.json()["recorded"]
+    assert again.json()["message"] == "Already recorded"
+    assert 'data-pos="1"' in again.json()["html"]  # the table as it now stands
     assert rolls(seated_night) == 1
     assert live_state(seated_night).room.tables[0].team_scores == [1, 0]
 
 
-def test_six_fast_taps_on_the_dice_faces_record_one_roll(client, seated_night):
+def test_a_new_tap_for_a_position_already_taken_is_refused_by_name_never_merged(
+        client, seated_night):
+    """Two taps with their own keys naming one position: the second is not "already
+    recorded" (it was not): it is refused, saying the table moved on, and changes nothing."""
     services.round_start(night=seated_night)
     screen = shown(seated_night, 1)
-    for _ in range(2):  # the pad submits after every third face; the screen has not moved on
-        tap(client, table_url(seated_night, 1), dice="1,1,2", **screen)
+    assert tap(client, table_url(seated_night, 1), quick="hit1", **screen).json()["recorded"]
+    second = tap(client, table_url(seated_night, 1), quick="hit2", **screen)
+    assert second.status_code == 409
+    body = second.json()
+    assert body["refused"] and not body["ok"] and "recorded" not in body
+    assert "another entry" in body["error"]
+    assert body["at"] == {**screen, "pos": 1}  # where the table is now
     assert rolls(seated_night) == 1
 
 
-def test_the_table_device_and_a_players_phone_tapping_the_same_roll_record_one(
+def test_the_table_device_and_a_players_phone_tapping_the_same_roll_the_second_is_refused(
         client, seated_night):
     services.round_start(night=seated_night)
     state = live_state(seated_night)
@@ -62,7 +71,35 @@ def test_the_table_device_and_a_players_phone_tapping_the_same_roll_record_one(
     screen = shown(seated_night, 1)
     assert tap(client, table_url(seated_night, 1), quick="hit2", **screen).json()["recorded"]
     answer = tap(client, f"/p/{phone.token}/roll/", quick="hit2", **screen)
-    assert answer.json()["duplicate"] and rolls(seated_night) == 1
+    assert answer.status_code == 409 and answer.json()["refused"]
+    assert rolls(seated_night) == 1
+
+
+def test_chained_taps_naming_the_positions_their_predecessors_produce_all_count(
+        client, seated_night):
+    services.round_start(night=seated_night)
+    screen = shown(seated_night, 1)
+    for pos, quick in enumerate(["miss", "hit1", "miss", "hit2"]):
+        answer = tap(client, table_url(seated_night, 1), quick=quick, **{**screen, "pos": pos})
+        assert answer.json()["recorded"], answer.json()
+    assert rolls(seated_night) == 4
+
+
+def test_a_counted_roll_resent_after_the_night_ended_is_still_already_recorded(
+        client, seated_night):
+    services.round_start(night=seated_night)
+    state = live_state(seated_night)
+    name = state.room.tables[0].spec.seats[0].name
+    phone = seated_night.players.get(name=name)
+    screen = shown(seated_night, 1)
+    key = str(uuid.uuid4())
+    first = tap(client, f"/p/{phone.token}/roll/", quick="hit1", key=key, **screen)
+    assert first.json()["recorded"]
+    services.night_end(night=seated_night)
+    again = tap(client, f"/p/{phone.token}/roll/", quick="hit1", key=key, **screen)
+    assert again.status_code == 200 and again.json()["message"] == "Already recorded"
+    new = tap(client, f"/p/{phone.token}/roll/", quick="hit1", **screen)
+    assert new.status_code == 409 and "night has ended" in new.json()["error"]
 
 
 def test_a_late_tap_from_round_1_is_refused_in_round_2_and_changes_nothing(

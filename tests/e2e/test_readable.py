@@ -151,4 +151,4 @@ class ReadableEverywhere(BrowserTestCase):
                 if row["url"].endswith((".js", ".css")) or "/p/" in row["url"]:
                     assert row["encoding"] == "gzip", row
         scripts = [r for r in loads["Ava's page"] if r["url"].endswith(".js")]
-        assert len(scripts) == 3  # htmx, its websocket extension and the app's own
+        assert len(scripts) == 4  # htmx, its websocket extension, the app's own and the outbox

@@ -177,11 +177,16 @@ async def test_a_tap_over_the_devices_websocket_is_answered_and_counts_once():
     assert ack["type"] == "ack" and ack["key"] == fields["key"] and ack["recorded"]
     pushed = next(text for text in got if not text.startswith("{"))
     assert score_of(pushed, 1) == [2, 0]
-    for again in (fields, {**fields, "key": str(uuid.uuid4())}):  # a resend; a double tap
-        await ws.send_json_to({"type": "tap", "action": "roll", "fields": again})
-        answer = await ws.receive_json_from()
-        assert answer["ok"] and answer["message"].startswith("Already recorded")
-        assert score_of(answer["html"], 1) == [2, 0]
+    await ws.send_json_to({"type": "tap", "action": "roll", "fields": fields})  # a resend
+    answer = await ws.receive_json_from()
+    assert answer["ok"] and answer["message"] == "Already recorded"
+    assert answer["recorded"] == ack["recorded"] and score_of(answer["html"], 1) == [2, 0]
+    # Another tap naming the same position is not that roll: refused, saying why.
+    await ws.send_json_to({"type": "tap", "action": "roll",
+                           "fields": {**fields, "key": str(uuid.uuid4())}})
+    answer = await ws.receive_json_from()
+    assert answer["status"] == 409 and answer["refused"] and "moved on" in answer["error"]
+    assert score_of(answer["html"], 1) == [2, 0]
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": ["junk"]})
     assert (await ws.receive_json_from())["ok"] is False
     assert await ws.receive_nothing()
@@ -189,8 +194,8 @@ async def test_a_tap_over_the_devices_websocket_is_answered_and_counts_once():
 
 
 async def test_a_tap_the_server_fails_on_is_answered_and_the_socket_stays_open(monkeypatch):
-    """A server error is an answer, not a dropped connection: the phone shows it and sends
-    its next tap, instead of taking the closed socket for "offline" and resending forever."""
+    """A server error is not a decision of the game: the answer says the tap is kept (the
+    phone sends it again with the same key) and the socket stays open."""
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     await ws.receive_from()  # the snapshot
@@ -204,7 +209,7 @@ async def test_a_tap_the_server_fails_on_is_answered_and_the_socket_stays_open(m
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": fields})
     ack = await ws.receive_json_from()
     assert ack["key"] == fields["key"] and ack["status"] == 500 and ack["ok"] is False
-    assert "not counted" in ack["error"] and not ack.get("retry")
+    assert "kept" in ack["error"] and not ack.get("refused")
     await ws.send_json_to({"type": "sync", "shows": {}})  # still open, still answering
     assert await ws.receive_nothing()
     await ws.disconnect()
