@@ -24,6 +24,7 @@ def test_loadtest_runs_the_smallest_room_end_to_end():
     assert line["sockets"] == 13 and line["floor_sockets"] == 13
     assert line["taps"] == 15 and line["intents"] == 15 and line["recorded"] == 15
     assert line["merged_taps"] == 0 and line["refused_by_race"] == 0 and line["lost_taps"] == 0
+    assert "every tap counted exactly once" not in line["targets_missed"]
     assert line["failed_taps"] == 0 and line["floor_failed_taps"] == 0
     assert line["frames_lost"] == 0 and line["floor_frames_lost"] == 0
     assert line["bells_rung"] == 1
@@ -358,3 +359,16 @@ def test_taps_are_counted_by_their_keys_in_the_log():
     assert got["lost_taps"] == 3  # c, d and h: neither in the log nor refused
     # The floor keeps no log: what it answered recorded is what it holds.
     assert counted(intents[:1], None)["recorded"] == 1
+
+
+def test_a_line_that_merged_or_raced_a_tap_misses_its_targets():
+    from bunco.management.commands.loadtest import missed_targets
+
+    line = {"frames_lost": 0, "failed_taps": 0, "merged_taps": 0, "refused_by_race": 0,
+            "lost_taps": 0, "kib_per_socket": 33.0, "wanted_sockets": 405, "taps_per_s": 150,
+            "tap_p99_ms": 5000.0}
+    assert missed_targets(line) == []
+    assert missed_targets({**line, "merged_taps": 1}) == ["every tap counted exactly once"]
+    assert missed_targets({**line, "refused_by_race": 2}) == ["every tap counted exactly once"]
+    assert missed_targets({**line, "taps_per_s": 50, "bell_p99_ms_x_floor": 3.5}) == [
+        "tap p99 at most 100 ms", "bell p99 at most 3x the floor's"]

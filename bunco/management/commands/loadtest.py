@@ -15,8 +15,8 @@ What is measured (docs/performance.md defines each): tap -> the last of its tabl
 screens and every TV; bell -> the last of all screens; frames lost per screen; taps refused,
 answered "busy" or failed; whether every tap counts exactly once (each tap's key looked up in
 the night's log after the run: recorded, merged into another tap, lost); server CPU ms per tap
-and KiB of RSS per socket (/proc of the server process); bytes per frame. Linux only (/proc).
-Every connection goes to 127.0.0.1.
+and KiB of RSS per socket (/proc of the server process); bytes per frame. Which of the targets
+a scenario missed (``missed_targets``). Linux only (/proc). Every connection goes to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -354,6 +354,24 @@ def counted(intents: list, logged: set[str] | None) -> dict:
     }
 
 
+def missed_targets(line: dict) -> list[str]:
+    """The targets (docs/performance.md) a scenario's line misses; empty when it meets all
+    that apply to it."""
+    missed = []
+    if line["frames_lost"] or line["failed_taps"]:
+        missed.append("nothing lost or failed")
+    if line["merged_taps"] or line["refused_by_race"] or line["lost_taps"]:
+        missed.append("every tap counted exactly once")
+    if line["kib_per_socket"] > 64:
+        missed.append("at most 64 KiB a socket")
+    if line["wanted_sockets"] == 405 and line["taps_per_s"] in (17, 50):
+        if not (line["tap_p99_ms"] or math.inf) <= 100:
+            missed.append("tap p99 at most 100 ms")
+        if line.get("bell_p99_ms_x_floor") is not None and line["bell_p99_ms_x_floor"] > 3:
+            missed.append("bell p99 at most 3x the floor's")
+    return missed
+
+
 def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None = None) -> dict:
     """Latencies, lost frames and sizes from what every screen saw, on the one clock; each
     tap's key against ``logged``, the keys in the night's log (None: the floor's answers)."""
@@ -610,6 +628,10 @@ class Command(BaseCommand):
             for key in ("tap_p99_ms", "bell_p99_ms", "bell_all_p99_ms", "kib_per_socket",
                         "cpu_ms_per_tap"):
                 line[f"{key}_x_floor"] = ratio(line[key], got[key])
+        line["targets_missed"] = missed_targets(line)
+        self.stderr.write(f"{scenario.name}: targets "
+                          + (f"missed: {', '.join(line['targets_missed'])}"
+                             if line["targets_missed"] else "met"))
         return line
 
 
