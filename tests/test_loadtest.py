@@ -283,6 +283,27 @@ def test_a_refused_tap_moves_the_taps_behind_it_down_one(monkeypatch):
     assert dict(tally.refused) == {"that table has finished": 1}
 
 
+def test_a_tap_given_up_before_it_was_sent_moves_the_taps_behind_it_down_one(monkeypatch):
+    import asyncio
+    import time
+
+    from bunco.management import loadclient
+
+    monkeypatch.setattr(loadclient, "GIVE_UP_SECONDS", 5.0)
+    server = FakeTable()
+
+    async def main():
+        table, tally = _outbox(server, monkeypatch)
+        late = table.make(time.time() - 10)  # its slot long gone: given up, never sent
+        behind = table.make(time.time())  # made while it waited: names 1
+        await table.done()
+        return late, behind, tally
+
+    late, behind, tally = asyncio.run(main())
+    assert server.sent == [(behind.key, 0)]
+    assert [i[3] for i in tally.intents] == ["gave up", "recorded"]
+
+
 def test_a_tap_whose_answer_is_lost_is_sent_again_and_the_next_is_not_swallowed(monkeypatch):
     import asyncio
     import time

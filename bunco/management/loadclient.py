@@ -15,11 +15,12 @@ The command compares what each screen got with what it should have got.
 A table taps like the page's outbox over HTTP (``Table``). The schedule makes each tap (an
 intent) at its slot, with its key, and queues it at its table; the queue sends one at a time.
 An intent names the position after the one before it while that one is still waiting, or the
-position the table last showed when none waits; when a tap is refused, the intents behind it
-are renumbered down by one. A tap is sent again with the same key and fields after a "busy"
-answer (429 or ``retry``) or any 5xx (0.5 s, doubling to 8 s), or after no answer at all (a
-dropped connection, a timeout: 2 s). Every intent is reported with its key and how it ended,
-so the command can look the keys up in the night's log.
+position the table last showed when none waits; when a tap is refused (or given up before it
+was ever sent), the intents behind it are renumbered down by one. A tap is sent again with
+the same key and fields after a "busy" answer (429 or ``retry``) or any 5xx (0.5 s, doubling
+to 8 s), or after no answer at all (a dropped connection, a timeout: 2 s). Every intent is
+reported with its key and how it ended, so the command can look the keys up in the night's
+log.
 
 Nothing here imports Django: the processes are forked by the command and talk to the server
 only over the network.
@@ -131,6 +132,7 @@ class Intent:
     slot: float
     key: str
     pos: int
+    sent: bool = False
 
 
 class Table:
@@ -156,9 +158,12 @@ class Table:
 
     async def flush(self) -> None:
         while self.queue:
-            outcome = await self.send(self.queue[0])
+            intent = self.queue[0]
+            outcome = await self.send(intent)
             self.queue.popleft()
-            if outcome in ("refused", "failed"):  # not taken: the taps behind move down one
+            if outcome in ("refused", "failed") or not intent.sent:
+                # Not taken (or never sent: given up behind a slow tap): the ones behind move
+                # down one.
                 for behind in self.queue:
                     behind.pos -= 1
 
@@ -176,7 +181,7 @@ class Table:
             if time.time() > intent.slot + GIVE_UP_SECONDS:
                 return self.ended(intent, "gave up",
                                   f"no answer {GIVE_UP_SECONDS:g} s after its slot")
-            sent = time.time()
+            sent, intent.sent = time.time(), True
             try:
                 answer = await self.http.post(f"/t/{self.token}/roll/", data=data,
                                               headers={"X-CSRFToken": self.plan.csrf})
