@@ -22,7 +22,9 @@ def test_loadtest_runs_the_smallest_room_end_to_end():
     print(lines[0])
     assert line["scenario"] == "13"
     assert line["sockets"] == 13 and line["floor_sockets"] == 13
-    assert line["taps"] == 15 and line["recorded"] + line["refused_taps"] == 15
+    assert line["taps"] == 15 and line["intents"] == 15 and line["recorded"] == 15
+    assert line["merged_taps"] == 0 and line["refused_by_race"] == 0 and line["lost_taps"] == 0
+    assert "every tap counted exactly once" not in line["targets_missed"]
     assert line["failed_taps"] == 0 and line["floor_failed_taps"] == 0
     assert line["frames_lost"] == 0 and line["floor_frames_lost"] == 0
     assert line["bells_rung"] == 1
@@ -152,3 +154,242 @@ def test_no_screen_stops_listening_until_every_process_has_its_taps_answered():
     what, result = ours.recv()
     assert what == "done" and result["ended"] > 0
     worker.join(10)
+
+
+# -- a table's outbox against a fake server: every tap counts exactly once --------------------
+
+class FakeTable:
+    """One table as the server keeps it, before every roll counted once: its position and the
+    keys in its log. A tap whose key is in the log gets its first answer ("Already recorded"
+    with its seq); a new key for a position already passed is swallowed as "duplicate"; a
+    position ahead of the table is refused. ``quirks``, one per request in turn, change an
+    answer: "busy" (429, nothing done), "refuse" (a game refusal), "500 after commit" and
+    "timeout after commit" (the tap is written but its answer lost); with an asyncio.Event, as
+    ``(event, quirk)``, the request waits for it first."""
+
+    def __init__(self, *quirks):
+        self.pos = self.seq = 0
+        self.log: dict[str, int] = {}
+        self.sent: list[tuple[str, int]] = []  # (key, pos) of every request, in order
+        self.quirks = list(quirks)
+
+    def html(self) -> str:
+        return (f'<section id="table-2" class="table-live" data-pos="{self.pos}" '
+                f'data-seq="{self.seq}">')
+
+    def answer(self, key: str, pos: int, quirk) -> tuple[int, dict]:
+        body = {"html": self.html(), "seq": self.seq}
+        if key in self.log:
+            return 200, {"ok": True, "recorded": self.log[key], "message": "Already recorded",
+                         **body}
+        if quirk == "refuse":
+            return 409, {"ok": False, "refused": True, "error": "that table has finished", **body}
+        if pos < self.pos:
+            return 200, {"ok": True, "duplicate": True,
+                         "message": "Already recorded: the table has moved on since that tap",
+                         **body}
+        if pos > self.pos:
+            return 409, {"ok": False, "error": "this screen is ahead of the table; reload the "
+                                               "page", **body}
+        self.seq += 1
+        self.pos += 1
+        self.log[key] = self.seq
+        return 200, {"ok": True, "recorded": self.seq, "seq": self.seq, "html": self.html()}
+
+    async def __call__(self, request):
+        from urllib.parse import parse_qsl
+
+        import httpx
+
+        fields = dict(parse_qsl(request.content.decode()))
+        self.sent.append((fields["key"], int(fields["pos"])))
+        quirk = self.quirks.pop(0) if self.quirks else None
+        if isinstance(quirk, tuple):
+            gate, quirk = quirk
+            await gate.wait()
+        if quirk == "busy":
+            return httpx.Response(429, json={"ok": False, "retry": True, "error": "busy"})
+        status, body = self.answer(fields["key"], int(fields["pos"]), quirk)
+        if quirk == "500 after commit":
+            return httpx.Response(500, text="<h1>Server Error (500)</h1>")
+        if quirk == "timeout after commit":
+            raise httpx.ReadTimeout("no answer", request=request)
+        return httpx.Response(status, json=body)
+
+
+def _outbox(server: FakeTable, monkeypatch):
+    """A table's outbox (table 2) talking to ``server``, its retries made quick."""
+    import httpx
+
+    from bunco.management import loadclient
+
+    monkeypatch.setattr(loadclient, "RETRY_FIRST", 0.01)
+    monkeypatch.setattr(loadclient, "NETWORK_RETRY", 0.01)
+    plan = loadclient.Plan(ws_bases=[], http_bases=["http://fake"], screens=[], tables={},
+                           slots=[], csrf="x")
+    tally = loadclient.Tally()
+    http = httpx.AsyncClient(base_url="http://fake", transport=httpx.MockTransport(server))
+    return loadclient.Table(2, "token", 0, plan, tally, http), tally
+
+
+def test_taps_made_while_one_is_kept_name_the_positions_after_it(monkeypatch):
+    import asyncio
+    import time
+
+    gate = asyncio.Event()
+    server = FakeTable((gate, "busy"), "busy")  # the first tap waits, then is "busy" twice
+
+    async def main():
+        table, tally = _outbox(server, monkeypatch)
+        first = table.make(time.time())
+        await asyncio.sleep(0.05)  # on its way, not answered
+        behind = [table.make(time.time()), table.make(time.time())]
+        gate.set()
+        await table.done()
+        return [first, *behind], tally
+
+    intents, tally = asyncio.run(main())
+    assert [i.pos for i in intents] == [0, 1, 2]
+    assert len({i.key for i in intents}) == 3
+    # The first sent three times with its key and position, then each behind it once.
+    assert server.sent == [(intents[0].key, 0)] * 3 + [(intents[1].key, 1), (intents[2].key, 2)]
+    assert [i[3] for i in tally.intents] == ["recorded"] * 3
+    assert set(server.log) == {i.key for i in intents} and server.pos == 3
+    assert len(tally.busy_answers) == 2 and tally.already == 0
+
+
+def test_a_refused_tap_moves_the_taps_behind_it_down_one(monkeypatch):
+    import asyncio
+    import time
+
+    gate = asyncio.Event()
+    server = FakeTable("busy", "busy", None, (gate, "refuse"))  # the second waits, is refused
+
+    async def main():
+        table, tally = _outbox(server, monkeypatch)
+        intents = [table.make(time.time())]
+        await table.done()  # recorded at 0 after two "busy" answers
+        intents.append(table.make(time.time()))  # names 1
+        await asyncio.sleep(0.05)
+        intents += [table.make(time.time()), table.make(time.time())]  # 2 and 3 ...
+        gate.set()
+        await table.done()
+        return intents, tally
+
+    intents, tally = asyncio.run(main())
+    assert [pos for _, pos in server.sent] == [0, 0, 0, 1, 1, 2]  # ... sent as 1 and 2
+    assert [i[3] for i in tally.intents] == ["recorded", "refused", "recorded", "recorded"]
+    assert server.pos == 3 and set(server.log) == {intents[0].key, *(i.key for i in intents[2:])}
+    assert dict(tally.refused) == {"that table has finished": 1}
+
+
+def test_a_tap_given_up_before_it_was_sent_moves_the_taps_behind_it_down_one(monkeypatch):
+    import asyncio
+    import time
+
+    from bunco.management import loadclient
+
+    monkeypatch.setattr(loadclient, "GIVE_UP_SECONDS", 5.0)
+    server = FakeTable()
+
+    async def main():
+        table, tally = _outbox(server, monkeypatch)
+        late = table.make(time.time() - 10)  # its slot long gone: given up, never sent
+        behind = table.make(time.time())  # made while it waited: names 1
+        await table.done()
+        return late, behind, tally
+
+    late, behind, tally = asyncio.run(main())
+    assert server.sent == [(behind.key, 0)]
+    assert [i[3] for i in tally.intents] == ["gave up", "recorded"]
+
+
+def test_a_tap_whose_answer_is_lost_is_sent_again_and_the_next_is_not_swallowed(monkeypatch):
+    import asyncio
+    import time
+
+    from bunco.management.commands.loadtest import counted
+
+    # The first tap is written but answered 500; the second written but its answer never
+    # comes. A client that gives up on a 500 (or names the position the table last showed
+    # while a tap is unanswered) sends the next tap for a passed position: "duplicate".
+    server = FakeTable("500 after commit", None, "timeout after commit")
+
+    async def main():
+        table, tally = _outbox(server, monkeypatch)
+        intents = [table.make(time.time()) for _ in range(3)]
+        await table.done()
+        return intents, tally
+
+    intents, tally = asyncio.run(main())
+    keys = [i.key for i in intents]
+    assert server.sent == [(keys[0], 0), (keys[0], 0), (keys[1], 1), (keys[1], 1), (keys[2], 2)]
+    assert [i[3] for i in tally.intents] == ["already", "already", "recorded"]
+    assert tally.resent_5xx == 1 and dict(tally.errors) == {"ReadTimeout": 1}
+    assert [seq for _, seq, _, _ in tally.accepted] == [1, 2, 3]  # each measured once
+    assert counted(tally.intents, set(server.log)) == {
+        "intents": 3, "recorded": 3, "already_answers": 2, "merged_taps": 0,
+        "refused_taps": 0, "refused_by_race": 0, "lost_taps": 0, "lost_taps_first": []}
+
+
+def test_a_tap_swallowed_as_already_recorded_is_a_merged_tap(monkeypatch):
+    import asyncio
+    import time
+
+    from bunco.management.commands.loadtest import counted
+
+    gate = asyncio.Event()
+    server = FakeTable((gate, None))
+
+    async def main():
+        table, tally = _outbox(server, monkeypatch)
+        intents = [table.make(time.time()) for _ in range(2)]  # 0 and 1
+        await asyncio.sleep(0.05)
+        server.answer("another-phone", 0, None)  # another phone's tap takes position 0
+        gate.set()
+        await table.done()
+        return intents, tally
+
+    intents, tally = asyncio.run(main())
+    # Position 0 had passed: the first is answered "duplicate" and never written; the second
+    # (position 1) is recorded.
+    assert [i[3] for i in tally.intents] == ["duplicate", "recorded"]
+    got = counted(tally.intents, set(server.log))
+    assert (got["merged_taps"], got["lost_taps"], got["recorded"]) == (1, 1, 1)
+    assert got["lost_taps_first"] == [
+        "table 2 pos 0: duplicate (Already recorded: the table has moved on since that tap)"]
+
+
+def test_taps_are_counted_by_their_keys_in_the_log():
+    from bunco.management.commands.loadtest import counted
+
+    intents = [
+        (2, "a", 0, "recorded", ""),
+        (2, "b", 1, "already", "Already recorded"),  # its key is in the log: counted once
+        (2, "c", 2, "duplicate", "Already recorded: the table has moved on since that tap"),
+        (3, "d", 0, "already", "Already recorded"),  # answered so, yet not in the log
+        (3, "e", 1, "refused", "that tap crossed another one; please try again"),
+        (3, "f", 1, "refused", "that table has finished"),
+        (4, "g", 0, "gave up", "no answer 60 s after its slot"),  # written after all
+        (4, "h", 1, "failed", "HTTP 403, not JSON"),
+    ]
+    got = counted(intents, {"a", "b", "g", "warm-up"})
+    assert got["intents"] == 8 and got["recorded"] == 3 and got["already_answers"] == 3
+    assert got["merged_taps"] == 2  # c and d
+    assert got["refused_taps"] == 2 and got["refused_by_race"] == 1
+    assert got["lost_taps"] == 3  # c, d and h: neither in the log nor refused
+    # The floor keeps no log: what it answered recorded is what it holds.
+    assert counted(intents[:1], None)["recorded"] == 1
+
+
+def test_a_line_that_merged_or_raced_a_tap_misses_its_targets():
+    from bunco.management.commands.loadtest import missed_targets
+
+    line = {"frames_lost": 0, "failed_taps": 0, "merged_taps": 0, "refused_by_race": 0,
+            "lost_taps": 0, "kib_per_socket": 33.0, "wanted_sockets": 405, "taps_per_s": 150,
+            "tap_p99_ms": 5000.0}
+    assert missed_targets(line) == []
+    assert missed_targets({**line, "merged_taps": 1}) == ["every tap counted exactly once"]
+    assert missed_targets({**line, "refused_by_race": 2}) == ["every tap counted exactly once"]
+    assert missed_targets({**line, "taps_per_s": 50, "bell_p99_ms_x_floor": 3.5}) == [
+        "tap p99 at most 100 ms", "bell p99 at most 3x the floor's"]

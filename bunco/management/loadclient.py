@@ -12,9 +12,15 @@ that draws many tables at once (the TV's and the host's part of a room-wide even
 each table inside it as (time, id, seq), apart: the screen shows that table at that seq too.
 The command compares what each screen got with what it should have got.
 
-A table taps like the page's outbox over HTTP: one tap in flight per table (a thumb), the
-position the table last showed, a "busy" answer (429 or ``retry``) kept and sent again with
-the same key after 0.5 s, doubling to 8 s, a network failure sent again after 2 s.
+A table taps like the page's outbox over HTTP (``Table``). The schedule makes each tap (an
+intent) at its slot, with its key, and queues it at its table; the queue sends one at a time.
+An intent names the position after the one before it while that one is still waiting, or the
+position the table last showed when none waits; when a tap is refused (or given up before it
+was ever sent), the intents behind it are renumbered down by one. A tap is sent again with
+the same key and fields after a "busy" answer (429 or ``retry``) or any 5xx (0.5 s, doubling
+to 8 s), or after no answer at all (a dropped connection, a timeout: 2 s). Every intent is
+reported with its key and how it ended, so the command can look the keys up in the night's
+log.
 
 Nothing here imports Django: the processes are forked by the command and talk to the server
 only over the network.
@@ -26,7 +32,7 @@ import asyncio
 import contextlib
 import time
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 import httpx
@@ -35,6 +41,9 @@ from websockets.exceptions import WebSocketException
 
 CONNECT_PARALLEL = 20  # each connect renders a snapshot on the server
 GIVE_UP_SECONDS = 60.0  # a tap still not answered this long after its slot has failed
+RETRY_FIRST = 0.5  # a "busy" or 5xx answer: the tap is sent again after this, doubling...
+RETRY_MOST = 8.0  # ... up to this
+NETWORK_RETRY = 2.0  # no answer at all (a dropped connection, a timeout): sent again after this
 DRAIN_SECONDS = 2.0  # after the room's last answer, pushes are awaited until this long quiet
 DRAIN_AT_MOST = 30.0  # ... but no longer than this after it
 
@@ -107,60 +116,123 @@ class Tally:
     failed: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)  # network failures, each resent
     already: int = 0
+    resent_5xx: int = 0  # 5xx answers, each resent
     late: int = 0  # slots this process reached more than 50 ms late (its own lag)
+    # Every intent: (table, key, position sent, how it ended, the refusal's or failure's words).
+    # How it ended: "recorded", "already" (its key was in the log: the answer names its seq),
+    # "duplicate" (answered "already recorded" with no seq of its own: swallowed), "refused",
+    # "failed" (an answer that is neither) or "gave up" (no answer GIVE_UP_SECONDS after it).
+    intents: list[tuple[int, str, int, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Intent:
+    """One tap as the outbox keeps it: made at its slot with its own key."""
+
+    slot: float
+    key: str
+    pos: int
+    sent: bool = False
 
 
 class Table:
-    def __init__(self, number: int, token: str, pos: int, plan: Plan, tally: Tally):
-        self.number, self.token, self.pos, self.plan, self.tally = number, token, pos, plan, tally
-        self.lock = asyncio.Lock()
+    """One table's outbox: its taps queued in order, sent one at a time over ``http``."""
 
-    async def tap(self, http: httpx.AsyncClient, slot: float) -> None:
-        async with self.lock:
-            key, delay = str(uuid.uuid4()), 0.5
-            while True:
-                if time.time() > slot + GIVE_UP_SECONDS:
-                    self.tally.failed[f"no answer {GIVE_UP_SECONDS:g} s after its slot"] += 1
-                    return
-                data = {"key": key, "set": "1", "round": "1", "table": str(self.number),
-                        "pos": str(self.pos), "quick": "miss"}
-                sent = time.time()
-                try:
-                    answer = await http.post(f"/t/{self.token}/roll/", data=data,
-                                             headers={"X-CSRFToken": self.plan.csrf})
-                except httpx.HTTPError as exc:
-                    self.tally.errors[type(exc).__name__] += 1
-                    await asyncio.sleep(2.0)
-                    continue
-                now = time.time()
-                try:
-                    body = answer.json()
-                except ValueError:
-                    body = None
-                if not isinstance(body, dict):
-                    self.tally.failed[f"HTTP {answer.status_code}, not JSON"] += 1
-                    return
-                if answer.status_code == 429 or body.get("retry"):
-                    self.tally.busy_answers.append(now - sent)
-                    await asyncio.sleep(delay)
-                    delay = min(8.0, delay * 2)
-                    continue
-                self.tally.answers.append(now - slot)
-                seq = body.get("recorded")
-                if answer.status_code == 200 and body.get("ok"):
-                    if isinstance(seq, int) and not body.get("message"):
-                        self.tally.accepted.append((self.number, seq, slot, now))
-                        self.pos += 1
-                    else:
-                        self.tally.already += 1
-                        self.follow(body)
-                elif answer.status_code == 409:
-                    self.tally.refused[str(body.get("error"))[:80]] += 1
-                    self.follow(body)
+    def __init__(self, number: int, token: str, pos: int, plan: Plan, tally: Tally,
+                 http: httpx.AsyncClient):
+        self.number, self.token, self.plan, self.tally, self.http = (
+            number, token, plan, tally, http)
+        self.shown = pos  # the position the table last showed (from the answers)
+        self.queue: deque[Intent] = deque()  # not finally answered; the first is on its way
+        self.sender: asyncio.Task | None = None
+
+    def make(self, slot: float) -> Intent:
+        """A tap made at ``slot``: it names the position after the last tap still waiting,
+        or the one the table last showed when none waits."""
+        intent = Intent(slot, str(uuid.uuid4()),
+                        self.queue[-1].pos + 1 if self.queue else self.shown)
+        self.queue.append(intent)
+        if self.sender is None or self.sender.done():
+            self.sender = asyncio.create_task(self.flush())
+        return intent
+
+    async def flush(self) -> None:
+        while self.queue:
+            intent = self.queue[0]
+            outcome = await self.send(intent)
+            self.queue.popleft()
+            if outcome in ("refused", "failed") or not intent.sent:
+                # Not taken (or never sent: given up behind a slow tap): the ones behind move
+                # down one.
+                for behind in self.queue:
+                    behind.pos -= 1
+
+    async def done(self) -> None:
+        """Wait until every tap made so far has its final answer."""
+        if self.sender is not None:
+            await self.sender
+
+    async def send(self, intent: Intent) -> str:
+        """Send one tap until it has a final answer; how it ended."""
+        data = {"key": intent.key, "set": "1", "round": "1", "table": str(self.number),
+                "pos": str(intent.pos), "quick": "miss"}
+        delay = RETRY_FIRST
+        while True:
+            if time.time() > intent.slot + GIVE_UP_SECONDS:
+                return self.ended(intent, "gave up",
+                                  f"no answer {GIVE_UP_SECONDS:g} s after its slot")
+            sent, intent.sent = time.time(), True
+            try:
+                answer = await self.http.post(f"/t/{self.token}/roll/", data=data,
+                                              headers={"X-CSRFToken": self.plan.csrf})
+            except httpx.HTTPError as exc:
+                self.tally.errors[type(exc).__name__] += 1
+                await asyncio.sleep(NETWORK_RETRY)
+                continue
+            now = time.time()
+            try:
+                body = answer.json()
+            except ValueError:
+                body = None
+            if not isinstance(body, dict):
+                body = None
+            status = answer.status_code
+            if status >= 500 or status == 429 or (body is not None and body.get("retry")):
+                if status >= 500:
+                    self.tally.resent_5xx += 1
                 else:
-                    self.tally.failed[f"HTTP {answer.status_code}: "
-                                      f"{str(body.get('error'))[:80]}"] += 1
-                return
+                    self.tally.busy_answers.append(now - sent)
+                await asyncio.sleep(delay)
+                delay = min(RETRY_MOST, delay * 2)
+                continue
+            self.tally.answers.append(now - intent.slot)
+            if body is None:
+                return self.ended(intent, "failed", f"HTTP {status}, not JSON")
+            self.follow(body)
+            seq = body.get("recorded")
+            if status == 200 and body.get("ok"):
+                if isinstance(seq, int) and not body.get("duplicate"):
+                    # Its own row: recorded now, or before (a resend whose first answer was
+                    # lost): either way its table's screens were sent that seq.
+                    self.tally.accepted.append((self.number, seq, intent.slot, now))
+                    if not body.get("message"):
+                        self.shown = max(self.shown, intent.pos + 1)
+                        return self.ended(intent, "recorded")
+                    self.tally.already += 1
+                    return self.ended(intent, "already", str(body.get("message")))
+                self.tally.already += 1
+                return self.ended(intent, "duplicate", str(body.get("message")))
+            error = str(body.get("error"))
+            if 400 <= status < 500 and not body.get("ok"):
+                self.tally.refused[error[:80]] += 1
+                return self.ended(intent, "refused", error)
+            return self.ended(intent, "failed", f"HTTP {status}: {error[:80]}")
+
+    def ended(self, intent: Intent, outcome: str, why: str = "") -> str:
+        if outcome in ("failed", "gave up"):
+            self.tally.failed[why[:120]] += 1
+        self.tally.intents.append((self.number, intent.key, intent.pos, outcome, why[:200]))
+        return outcome
 
     def follow(self, body: dict) -> None:
         """Take the position the table now shows, as the page does from the answer."""
@@ -169,7 +241,7 @@ class Table:
         if mark >= 0:
             digits = html[mark + 10:html.find(b'"', mark + 10)]
             if digits.isdigit():
-                self.pos = int(digits)
+                self.shown = int(digits)
 
 
 async def open_screen(plan: Plan, spec: ScreenSpec,
@@ -270,26 +342,24 @@ async def client(conn, plan: Plan) -> None:
     tally, bells = Tally(), []
     ended = last_frame = 0.0
     if command == "go":
-        tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally)
-                  for n, token in plan.tables.items()}
-        limits = httpx.Limits(max_connections=max(10, len(tables)), max_keepalive_connections=None)
+        limits = httpx.Limits(max_connections=max(10, len(plan.tables)),
+                              max_keepalive_connections=None)
         async with contextlib.AsyncExitStack() as stack:
-            # A table taps the worker a load balancer would send it to: one per table.
             https = [await stack.enter_async_context(httpx.AsyncClient(
                 base_url=base, trust_env=False, timeout=plan.timeout, limits=limits,
                 cookies={"csrftoken": plan.csrf})) for base in plan.http_bases]
+            # A table taps the worker a load balancer would send it to: one per table.
+            tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally,
+                               https[n % len(https)]) for n, token in plan.tables.items()}
             bell_task = asyncio.create_task(ring(plan, start, bells)) if plan.bells else None
-            taps = []
             for offset, number in plan.slots:
                 delay = start + offset - time.time()
                 if delay > 0:
                     await asyncio.sleep(delay)
                 elif delay < -0.05:
                     tally.late += 1
-                http = https[number % len(https)]
-                taps.append(asyncio.create_task(tables[number].tap(http, start + offset)))
-            if taps:
-                await asyncio.wait(taps)
+                tables[number].make(start + offset)
+            await asyncio.gather(*(table.done() for table in tables.values()))
             if bell_task is not None:
                 await bell_task
         # Every screen listens on until the whole room's taps are answered: a TV here shows
