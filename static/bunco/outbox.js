@@ -417,10 +417,16 @@
       var action = r.url ? r.url.replace(/\/$/, "").split("/").pop() : "";
       var open = t && (action === "roll" ? t.dataset.canRoll === "1"
         : action === "undo" ? t.dataset.canUndo === "1" : t.dataset.canFinish === "1");
+      var actions = document.createElement("div");
+      actions.className = "actions";
       if (r.url && open && (!r.claim || sameTable(r, shown))) {
-        li.appendChild(button("Enter again", "again", "again", r.key));
+        // Entered now, a roll is the roll of whoever's turn it is now: the button says whose.
+        var turn = t.querySelector(".turn"), now = turn ? (turn.dataset.nowRoller || turn.dataset.roller || "") : "";
+        actions.appendChild(button(action === "roll" && now ? "Enter again: " + now : "Enter again",
+                                   "again", "again", r.key));
       }
-      li.appendChild(button("Dismiss", "secondary dismiss", "dismiss", r.key));
+      actions.appendChild(button("Dismiss", "secondary dismiss", "dismiss", r.key));
+      li.appendChild(actions);
       ul.appendChild(li);
     });
   }

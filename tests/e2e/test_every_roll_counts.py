@@ -7,6 +7,7 @@ of these, every intent ends in exactly one of the log or the "Not counted" box."
 import json
 import random
 import re
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -18,6 +19,7 @@ from tests.playing import roll
 
 from .base import BrowserTestCase, in_thread
 
+ARTIFACTS = Path("test-artifacts")
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
 # Every key the page ever put in its outbox, in order: the scorekeeper's intents.
@@ -175,6 +177,8 @@ class EveryRollCounts(BrowserTestCase):
         expect(refused).to_contain_text("2 hits")
         expect(refused).to_contain_text("another entry")
         assert len(self.rolls(night)) == 1
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "phone-not-counted.png"))
         refused.get_by_role("button", name="Enter again").tap()
         expect(refused).to_have_count(0)
         self.settled(page)
