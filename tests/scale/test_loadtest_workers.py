@@ -38,8 +38,9 @@ def test_loadtest_runs_a_room_on_two_workers_with_postgresql_and_redis(shared_st
 
 
 def _databases() -> set[str]:
+    """The load test's own databases (the test run's other workers make theirs meanwhile)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT datname FROM pg_database")
+        cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE 'bunco_load_%%'")
         return {row[0] for row in cursor.fetchall()}
 
 
