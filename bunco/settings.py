@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from bunco.lan import local_addresses
+from bunco import lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("BUNCO_DATA_DIR", BASE_DIR / "var"))
@@ -68,10 +68,17 @@ def _secret_key() -> str:
 SECRET_KEY = _secret_key()
 
 # Phones reach the laptop by its LAN address, so those are allowed; never "*".
-_LAN = local_addresses()
-ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *_LAN]
-# Every link and QR code the app shows or prints is built from this (bunco.lan.public_url).
-LAN_ADDRESS = os.environ.get("BUNCO_LAN_ADDRESS", "").strip() or (_LAN[0] if _LAN else "127.0.0.1")
+_INTERFACES = lan.read_interfaces()
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *lan.local_addresses(_INTERFACES)]
+# Every link and QR code the app shows or prints is built from this (bunco.lan.public_url):
+# the Wi-Fi's address before a wired one's, never a VPN's, a container's or a virtual
+# machine's (bunco/lan.py).
+_NAMED_LAN = os.environ.get("BUNCO_LAN_ADDRESS", "").strip()
+_FOR_PHONES = lan.lan_addresses(_INTERFACES)
+LAN_ADDRESS = _NAMED_LAN or (_FOR_PHONES[0] if _FOR_PHONES else "127.0.0.1")
+# False when this laptop is on no network phones could use (not on the Wi-Fi yet): the start
+# command then says how phones will reach it once it is, and serves the host on localhost.
+LAN_FOUND = bool(_NAMED_LAN or _FOR_PHONES)
 
 
 def _origin(value: str, name: str) -> str:
