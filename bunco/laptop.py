@@ -91,3 +91,25 @@ def _system_zone() -> str:
             return target.split("/zoneinfo/", 1)[1]
     return "UTC"
 
+
+def open_in_browser(url: str, environ: Mapping[str, str] = os.environ) -> bool:
+    """Open ``url`` in the laptop's default browser; False when there is none to open.
+
+    On Linux and the BSDs a browser needs a desktop session (``DISPLAY`` or
+    ``WAYLAND_DISPLAY``): without one Python would start a text browser in the terminal the
+    app prints to, so nothing is opened and the printed link is the way in."""
+    import webbrowser
+
+    if sys.platform not in ("win32", "darwin") \
+            and not (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")):
+        return False
+    try:
+        browser = webbrowser.get()
+    except webbrowser.Error:
+        return False
+    if type(browser) is webbrowser.GenericBrowser:  # lynx, w3m...: they would take the terminal
+        return False
+    try:
+        return bool(browser.open(url, new=2))
+    except Exception:  # a browser that fails to start: the printed link is still there
+        return False

@@ -1,10 +1,11 @@
-"""Where the app's files and the host's data are, and the time zone: the choices
+"""Where the app's files and the host's data are, the time zone, and the browser: the choices
 made for Windows and macOS are checked here with the platform faked (platformdirs picks the
 platform when it is imported, so each faked platform runs in a process of its own)."""
 
 import json
 import subprocess
 import sys
+import webbrowser
 from pathlib import Path, PureWindowsPath
 
 import pytest
@@ -100,3 +101,39 @@ def test_an_unreadable_system_zone_is_not_a_crash(monkeypatch):
     monkeypatch.setattr(laptop.sys, "platform", "win32")
     assert laptop.local_zone({}) == "UTC"
 
+
+class Browser(webbrowser.BackgroundBrowser):
+    opened: list = []
+
+    def open(self, url, new=0, autoraise=True):
+        self.opened.append(url)
+        return True
+
+
+@pytest.mark.parametrize("platform, environ, opens", [
+    ("win32", {}, True),
+    ("darwin", {}, True),
+    ("linux", {"DISPLAY": ":0"}, True),
+    ("linux", {"WAYLAND_DISPLAY": "wayland-0"}, True),
+    ("linux", {}, False),  # no desktop: a text browser would take over the terminal
+])
+def test_the_host_page_opens_in_a_desktop_browser_only(monkeypatch, platform, environ, opens):
+    Browser.opened = []
+    monkeypatch.setattr(laptop.sys, "platform", platform)
+    monkeypatch.setattr(webbrowser, "get", lambda: Browser("xdg-open"))
+    assert laptop.open_in_browser("http://h/host/x/", environ) is opens
+    assert Browser.opened == (["http://h/host/x/"] if opens else [])
+
+
+def test_a_text_browser_is_never_started(monkeypatch):
+    monkeypatch.setattr(laptop.sys, "platform", "linux")
+    monkeypatch.setattr(webbrowser, "get", lambda: webbrowser.GenericBrowser("w3m"))
+    assert laptop.open_in_browser("http://h/", {"DISPLAY": ":0"}) is False
+
+
+def test_no_browser_at_all_is_not_an_error(monkeypatch):
+    def none():
+        raise webbrowser.Error("could not locate runnable browser")
+
+    monkeypatch.setattr(webbrowser, "get", none)
+    assert laptop.open_in_browser("http://h/", {"DISPLAY": ":0"}) is False
