@@ -12,7 +12,7 @@ WORKERS    ?= 2
 SCALE_HOST ?= localhost
 SCALE_PORT ?= 8443
 
-.PHONY: run test lint benchmark scale test-scale lock clean
+.PHONY: run test lint benchmark scale test-scale lock dist clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,13 @@ lint: $(VENV)/.test-deps
 benchmark: $(VENV)/.run-deps
 	$(PY) manage.py benchmark
 
+# The sdist and the wheel, in dist/: the wheel is what a host installs with
+# `pipx install dist/bunco-<version>-py3-none-any.whl` and starts with `bunco` (README).
+dist: | $(PY)
+	$(INSTALL) build
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+
 # Resolve pyproject.toml's ranges afresh and pin the result in constraints.txt.
 lock:
 	rm -rf var/lock-venv
@@ -68,4 +75,4 @@ lock:
 	rm -rf var/lock-venv
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var dist build

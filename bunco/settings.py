@@ -3,7 +3,9 @@ environment, read here and nowhere else:
 
 BUNCO_DEBUG=1            Django debug pages (never at a real party)
 BUNCO_SECRET_KEY         signing key; otherwise one is made once and kept in the data folder
-BUNCO_DATA_DIR           where the SQLite database and the key live (default: ./var)
+BUNCO_DATA_DIR           where the SQLite database, the keys, the snapshots and the collected
+                         static files live (default: var/ in a checkout; for an installed
+                         package the user's data folder, bunco/laptop.py)
 DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQLite; then
                          BUNCO_SECRET_KEY and BUNCO_HOST_SECRET are required (every worker
                          must sign and check with the same ones)
@@ -26,16 +28,22 @@ docs/deploy.md shows them together for several workers behind nginx.
 
 import os
 import secrets
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from bunco.lan import local_addresses
+from bunco import lan, laptop
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-DATA_DIR = Path(os.environ.get("BUNCO_DATA_DIR", BASE_DIR / "var"))
+# The checkout (in an installed package: site-packages); the templates and static files are
+# read from APP_FILES, a checkout's top folder or the wheel's copy of it (bunco/laptop.py).
+BASE_DIR = laptop.CHECKOUT
+APP_FILES = laptop.app_files()
+if not (APP_FILES / "templates").is_dir() or not (APP_FILES / "static").is_dir():
+    raise ImproperlyConfigured(
+        f"This copy of Bunco has no templates and static files (looked in {APP_FILES}): "
+        "install it from its wheel or sdist, or run it from a checkout")
+DATA_DIR = laptop.data_dir()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = os.environ.get("BUNCO_DEBUG", "") in {"1", "true", "yes"}
@@ -68,10 +76,17 @@ def _secret_key() -> str:
 SECRET_KEY = _secret_key()
 
 # Phones reach the laptop by its LAN address, so those are allowed; never "*".
-_LAN = local_addresses()
-ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *_LAN]
-# Every link and QR code the app shows or prints is built from this (bunco.lan.public_url).
-LAN_ADDRESS = os.environ.get("BUNCO_LAN_ADDRESS", "").strip() or (_LAN[0] if _LAN else "127.0.0.1")
+_INTERFACES = lan.read_interfaces()
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *lan.local_addresses(_INTERFACES)]
+# Every link and QR code the app shows or prints is built from this (bunco.lan.public_url):
+# the Wi-Fi's address before a wired one's, never a VPN's, a container's or a virtual
+# machine's (bunco/lan.py).
+_NAMED_LAN = os.environ.get("BUNCO_LAN_ADDRESS", "").strip()
+_FOR_PHONES = lan.lan_addresses(_INTERFACES)
+LAN_ADDRESS = _NAMED_LAN or (_FOR_PHONES[0] if _FOR_PHONES else "127.0.0.1")
+# False when this laptop is on no network phones could use (not on the Wi-Fi yet): the start
+# command then says how phones will reach it once it is, and serves the host on localhost.
+LAN_FOUND = bool(_NAMED_LAN or _FOR_PHONES)
 
 
 def _origin(value: str, name: str) -> str:
@@ -134,7 +149,7 @@ ROOT_URLCONF = "bunco.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [APP_FILES / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -149,7 +164,7 @@ TEMPLATES = [
         # table: Jinja2 renders them in a third of the time; the pages stay Django templates.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "DIRS": [APP_FILES / "templates" / "jinja2"],
         "APP_DIRS": False,
         "OPTIONS": {"environment": "bunco.jinja.environment", "keep_trailing_newline": True},
     },
@@ -273,30 +288,13 @@ else:
 AUTH_PASSWORD_VALIDATORS = []
 
 LANGUAGE_CODE = "en-us"
-
-
-def _local_zone() -> str:
-    """The laptop's own time zone (the desk's closing time and clock times are read in it):
-    $TZ, else the zone /etc/localtime names, else UTC."""
-    from zoneinfo import ZoneInfo
-
-    name = os.environ.get("TZ", "").lstrip(":")
-    if not name:
-        target = os.path.realpath("/etc/localtime")
-        name = target.split("/zoneinfo/", 1)[1] if "/zoneinfo/" in target else "UTC"
-    try:
-        ZoneInfo(name)
-    except (ValueError, KeyError, OSError):  # not a zone this machine knows
-        return "UTC"
-    return name
-
-
-TIME_ZONE = _local_zone()
+# The laptop's own zone: the desk's closing time and clock times are read in it.
+TIME_ZONE = laptop.local_zone()
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [APP_FILES / "static"]
 STATIC_ROOT = DATA_DIR / "static"  # filled by collectstatic (the start command runs it)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

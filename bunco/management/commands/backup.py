@@ -12,6 +12,10 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         path = backup.snapshot("manual")
         if path is None:
+            database = backup.database_file()
+            if database is not None:
+                raise CommandError(f"there is no database to snapshot yet ({database}): it is "
+                                   "made when Bunco first starts")
             raise CommandError("snapshots are for the built-in SQLite database; on PostgreSQL "
                                "use pg_dump")
         self.stdout.write(self.style.SUCCESS(f"Saved {path}"))

@@ -1,0 +1,100 @@
+"""The `bunco` command an installed package gives (bunco/cli.py); tests/test_package.py runs the
+real one from a built wheel."""
+
+import io
+import json
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from bunco import cli
+
+
+@pytest.fixture
+def commands(monkeypatch):
+    """The management commands `bunco` runs, recorded instead of run."""
+    ran = []
+    monkeypatch.setattr("django.core.management.call_command",
+                        lambda name, **options: ran.append((name, options)))
+    return ran
+
+
+def test_no_arguments_migrates_and_serves_on_port_8000_and_opens_the_browser(commands,
+                                                                          monkeypatch):
+    monkeypatch.setattr("bunco.lan.port_problem", lambda bind, port: None)
+    assert cli.main([]) == 0
+    assert commands == [
+        ("migrate", {"interactive": False, "verbosity": 0}),
+        ("serve", {"port": 8000, "bind": "0.0.0.0", "no_qr": False, "browser": True}),
+    ]
+
+
+def test_the_options_are_the_serve_commands(commands):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert cli.main(["--port", str(port), "--bind", "127.0.0.1", "--no-qr",
+                     "--no-browser"]) == 0
+    assert commands[-1] == ("serve", {"port": port, "bind": "127.0.0.1", "no_qr": True,
+                                      "browser": False})
+
+
+def test_a_busy_port_stops_it_before_the_database_is_touched(commands, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["--port", str(port), "--bind", "127.0.0.1"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "http" not in err
+    assert err.startswith(f"Bunco cannot start: port {port} is already in use")
+    assert commands == []
+
+
+def test_help_lists_the_other_commands(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    for name in ("backup", "restore", "simulate", "--no-browser", "--no-qr", "--port"):
+        assert name in out
+
+
+@pytest.mark.django_db
+def test_the_management_commands_run_by_name(capsys):
+    assert cli.main(["simulate", "--rules", "babz", "--players", "8", "--seed", "3",
+                     "--json"]) == 0
+    night = json.loads(capsys.readouterr().out)
+    assert night["seed"] == 3
+
+
+def test_restore_list_runs_as_the_command_does(capsys, settings, tmp_path):
+    from bunco import backup
+
+    settings.BUNCO_BACKUP_DIR = tmp_path
+    stem = (backup.database_file() or Path("bunco")).stem
+    (tmp_path / f"{stem}-20250101-000000-000000000-manual.sqlite3").write_bytes(b"x" * 2048)
+    assert cli.main(["restore", "--list"]) == 0
+    assert "manual.sqlite3  (2 KiB)" in capsys.readouterr().out
+
+
+def test_a_console_that_cannot_print_a_character_shows_it_escaped(monkeypatch):
+    raw = io.BytesIO()
+    console = io.TextIOWrapper(raw, encoding="cp1252", errors="strict")
+    monkeypatch.setattr(sys, "stdout", console)
+    cli._printable_streams()
+    print("Zo\u00eb \u2192 table 2")
+    console.flush()
+    assert raw.getvalue().decode("cp1252").strip() == "Zo\u00eb \\u2192 table 2"
+
+
+def test_a_backup_before_the_first_start_says_there_is_nothing_yet(monkeypatch, tmp_path,
+                                                                     capsys):
+    from bunco import backup
+
+    monkeypatch.setattr(backup, "database_file", lambda: tmp_path / "bunco.sqlite3")
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["backup"])
+    assert stopped.value.code == 1
+    assert "there is no database to snapshot yet" in capsys.readouterr().err
