@@ -1,9 +1,10 @@
-"""PostgreSQL restarted mid-night, for real, under two Daphne workers (make test-scale): no
-tap is lost, and every screen comes back by itself.
+"""PostgreSQL and Redis restarted mid-night, for real, under two Daphne workers (make
+test-scale): no tap is lost, and every screen comes back by itself.
 
-The server the test restarts is its own (on a free port, removed at the end): a PostgreSQL
-cluster made with initdb, and a redis-server beside it. Restarting the machine's cluster would
-cut the connections of every test running beside it.
+The server a test restarts is its own (on a free port, removed at the end): a PostgreSQL
+cluster made with initdb for the PostgreSQL test, a redis-server for each test (the Redis test
+keeps the run's test database). Restarting the machine's cluster or the run's Redis would cut
+the connections of every test running beside it.
 
 Two tables tap steadily on both workers the way a phone's outbox does (``Outbox``): each tap
 has its key, made once, and names the table's position after the tap before; a 5xx, a 429, a
@@ -449,6 +450,10 @@ def report(played: Night) -> str:
     return "\n".join(lines)
 
 
+def tracebacks(workers) -> list[str]:
+    return [line for server in workers for line in server.problems() if "Traceback" in line]
+
+
 # -- the tests -------------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -500,3 +505,55 @@ def test_a_postgresql_restart_mid_taps_loses_no_tap(tmp_path, shared_stack, redi
         first, late = back_after(fault, played, screen)
         assert first < 5 and late < 5, (screen.name, first, late)
 
+
+def test_a_redis_restart_mid_taps_loses_no_tap_and_screens_come_back(
+        tmp_path, shared_stack, redis_of_its_own):
+    """Redis restarted twice, coming back empty each time. First down for a second: every
+    worker's read from it fails meanwhile. Then a restart quicker than the workers notice
+    (both paused across it, as a worker busy with a big room is): most screens' next read
+    finds Redis back, and without their groups."""
+    redis = redis_of_its_own
+    env = {**shared_stack, "REDIS_URL": redis.url}
+    night = setup_night(tmp_path, env)
+    workers = start_both(tmp_path, env)
+
+    def restart():
+        redis.kill()
+        down = time.monotonic()
+        time.sleep(1.0)
+        redis.start()
+        return down, time.monotonic()
+
+    def quick_restart():
+        for server in workers:
+            server.proc.send_signal(signal.SIGSTOP)
+        try:
+            redis.kill()
+            down = time.monotonic()
+            redis.start()
+            back = time.monotonic()
+        finally:
+            for server in workers:
+                server.proc.send_signal(signal.SIGCONT)
+        return down, back
+
+    faults = [("Redis restarted, down 1 s", restart),
+              ("Redis restarted while the workers were paused", quick_restart)]
+    try:
+        played = asyncio.run(play(workers, night, faults, before=3, after=SYNC_EVERY + 3))
+    finally:
+        for server in workers:
+            server.stop()
+    print(report(played))
+    check_log(tmp_path, env, night, played)
+    # A tap needs no Redis to be counted: none failed or had to be sent again.
+    assert not [t for t in played.taps if t.resent], "a tap had to be sent again"
+    for fault in played.faults:
+        for screen in played.screens:
+            first, late = back_after(fault, played, screen)
+            # Back by the screen's next sync (every 10 s), pushes on time after that.
+            assert first < SYNC_EVERY + 2 and late < 2, (fault.name, screen.name, first, late)
+    # No screen was cut off (every page reconnecting at once, a snapshot each), and no worker
+    # failed: the layer's failures are warnings.
+    assert not [s.name for s in played.screens if s.closed], [s.closed for s in played.screens]
+    assert not tracebacks(workers), tracebacks(workers)
