@@ -25,7 +25,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
-from bunco import groups, limits, presence, screens
+from bunco import groups, layers, limits, presence, screens
 from bunco.fold import Event, Kind, LiveNight
 from bunco.models import Night
 from bunco.selectors import folds
@@ -246,7 +246,10 @@ log = logging.getLogger(__name__)
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     for group, message in messages:
-        await layer.group_send(group, message)
+        try:
+            await layer.group_send(group, message)
+        except layers.LAYER_ERRORS as exc:  # committed already: the screens' resync catches up
+            layers.failed("push", exc)
 
 
 class Outbox:
@@ -313,6 +316,10 @@ class Outbox:
                     limits.TAP_LANE.release()
                 try:
                     await layer.group_send(group, message)
+                except layers.LAYER_ERRORS as exc:
+                    # Redis away: the tap is in the log, and the screens' resync (after joining
+                    # their groups again) brings what this push would have.
+                    layers.failed("push", exc)
                 except Exception:  # a push lost is made up by the screens' resync
                     log.exception("push failed")
                 sent += 1

@@ -4,16 +4,24 @@ everyone. Each face subclasses ``ScreenConsumer`` for its own screen."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import random
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocketConsumer
+from django.db import DatabaseError
 
-from bunco import broadcast, limits, presence, services
+from bunco import broadcast, layers, limits, presence, services
 from bunco.selectors import live_state, night_by_id
 
 NOT_UNDERSTOOD = "that message did not make sense; reload the page"
+#: A screen joins its groups again at least every this many syncs (a minute), failure seen or
+#: not: members a shared layer lost without any worker noticing (flushed, evicted) come back.
+REJOIN_EVERY = 6
+log = logging.getLogger(__name__)
 
 
 def _small_int(value) -> bool:
@@ -53,9 +61,42 @@ class PingConsumer(JsonWebsocketConsumer):
 
 
 class ScreenConsumer(AsyncJsonWebsocketConsumer):
-    """Shared behaviour of every live screen."""
+    """Shared behaviour of every live screen.
+
+    A screen outlives a restart of Redis or PostgreSQL without its page doing anything: a
+    read from the channel layer that fails is tried again (``channel_receive``), the screen's
+    groups are joined again at its next sync once the layer has failed (``rejoin``), and a
+    message the database cannot answer now is left for the next sync."""
 
     night_id: int
+    #: ``layers.failures`` when this screen last joined all its groups (-1: a join failed).
+    joined_at = -1
+    syncs = 0
+
+    # Channels' consumer reads its channel-layer messages through ``self.channel_receive``,
+    # which it sets as the connection starts; the property keeps that reader and hands out
+    # ``_receive_from_layer`` in its place.
+    @property
+    def channel_receive(self):
+        return self._receive_from_layer
+
+    @channel_receive.setter
+    def channel_receive(self, reader) -> None:
+        self._layer_reader = reader
+
+    async def _receive_from_layer(self) -> dict:
+        """The next group message. A layer that fails (Redis restarting) does not end the
+        screen's connection, as it would in Channels: the read is tried again, a little later
+        each time (0.5 s doubling to 3 s), while the screen stays open (a table's taps over
+        its websocket need no channel layer)."""
+        pause = 0.5
+        while True:
+            try:
+                return await self._layer_reader()
+            except layers.LAYER_ERRORS as exc:
+                layers.failed("read", exc)
+                await asyncio.sleep(pause * random.uniform(0.5, 1.0))
+                pause = min(3.0, pause * 2)
 
     async def dispatch(self, message) -> None:
         """Channels' own dispatch first closes stale database connections for every message,
@@ -72,27 +113,66 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         self.joined: list[str] = []
         self.bucket = limits.Bucket(limits.WS_RATE, limits.WS_BURST)
         self.refused = 0
-        found = await database_sync_to_async(self.resolve)()
+        try:
+            found = await database_sync_to_async(self.resolve)()
+        except DatabaseError as exc:  # the database restarting: the page connects again
+            log.warning("a screen could not connect: %r", exc)
+            await self.close(code=1011)
+            return
         if not found:
             await self.close(code=4404)
             return
+        self.joined_at = layers.failures
         for group in self.initial_groups():
             await self.join(group)
         await self.accept()
         direct = getattr(self.channel_layer, "direct", None)
         if direct is not None:  # the party's layer: pushes go straight to this socket
             direct(self.channel_name, self.dispatch)
-        await self.send_snapshot()
+        try:
+            await self.send_snapshot()
+        except DatabaseError as exc:
+            log.warning("a screen's snapshot failed: %r", exc)
+            await self.close(code=1011)
 
     async def join(self, group: str) -> None:
-        await self.channel_layer.group_add(group, self.channel_name)
+        """Join ``group``; if the layer is away, the screen is still served and joins at its
+        next sync."""
         self.joined.append(group)
         presence.join(group)
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except layers.LAYER_ERRORS as exc:
+            layers.failed("join", exc)
+            self.joined_at = -1
 
     async def leave(self, group: str) -> None:
-        await self.channel_layer.group_discard(group, self.channel_name)
         self.joined.remove(group)
         presence.leave(group)
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except layers.LAYER_ERRORS as exc:  # a member left behind expires with its channel
+            layers.failed("leave", exc)
+
+    async def rejoin(self) -> None:
+        """Join this screen's groups again if the shared layer may have lost them: it has
+        failed in this process since they were joined (a restarted Redis has none of them),
+        or a minute has passed. Joining is idempotent, and a sync that finds the screen behind
+        sends it what it missed. The party's own layer loses nothing: nothing to do there."""
+        if not presence.shared_layer():
+            return
+        self.syncs += 1
+        if self.joined_at == layers.failures and self.syncs % REJOIN_EVERY:
+            return
+        seen = layers.failures
+        try:
+            for group in self.joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+        except layers.LAYER_ERRORS as exc:  # still away: the next sync tries again
+            layers.failed("join", exc)
+            self.joined_at = -1
+            return
+        self.joined_at = seen
 
     async def disconnect(self, code) -> None:
         direct = getattr(self.channel_layer, "direct", None)
@@ -117,7 +197,12 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if error:
             await self.send_json({"type": "error", "message": error})
             return
-        await self.receive_json(content)
+        try:
+            await self.receive_json(content)
+        except DatabaseError as exc:
+            # The database restarting: a sync or a clock is asked again in a few seconds;
+            # the screen stays open and its pushes, which need no database, keep coming.
+            log.warning("a screen's message could not be answered now: %r", exc)
 
     async def slow_down(self, content) -> None:
         self.refused += 1
@@ -148,6 +233,7 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if kind != "sync":
             await self.send_json({"type": "error", "message": "unknown message"})
             return
+        await self.rejoin()  # before looking behind: what it missed meanwhile is sent now
         shows = content.get("shows")
         if isinstance(shows, dict) and len(shows) <= 64:
             behind = await database_sync_to_async(self.behind)(shows)

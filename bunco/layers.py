@@ -1,4 +1,5 @@
-"""The in-memory channel layer of a party (one process), made cheap per message.
+"""The in-memory channel layer of a party (one process), made cheap per message; and what a
+shared layer's failures mean for this process (``failed``).
 
 Channels' own in-memory layer sweeps every channel and every group membership for expired
 messages on every send and receive, and deep-copies each message once per receiver: with 400
@@ -14,6 +15,11 @@ group send then hands each message to the consumer's handler at once, which writ
 socket, instead of queueing it for the consumer's own task to wake, read and forward. A bell
 is 400 such messages; the queue's round trip was most of what each cost. Messages that may
 be replaced still go through the queue, where a TV that falls behind has them coalesced.
+
+With several workers the layer is Redis, which keeps every group's members. Redis restarted
+without its files comes back empty: a screen still connected to its worker gets no push.
+Whatever in this process sees the layer fail (a screen's read, a push, a join) says so here
+(``failed``); each screen then joins its groups again at its next sync (``bunco.consumers``).
 """
 
 from __future__ import annotations
@@ -28,6 +34,39 @@ from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
 log = logging.getLogger(__name__)
+
+
+def _layer_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [OSError, TimeoutError]
+    with contextlib.suppress(ImportError):  # redis-py, when the layer is Redis
+        from redis.exceptions import RedisError
+
+        errors.append(RedisError)
+    return tuple(errors)
+
+
+#: What a channel layer raises when its server is away: Redis down, restarting or out of
+#: reach. Anything else a layer raises is a bug, and is left to surface as one.
+LAYER_ERRORS = _layer_errors()
+
+#: How many times this process has seen the channel layer fail. A screen that joined its
+#: groups before the latest failure joins them again (a restarted Redis has lost them).
+failures = 0
+_reported_at = float("-inf")
+REPORT_EVERY = 10.0  # seconds: one warning for a run of failures, not one per screen
+
+
+def failed(what: str, exc: BaseException) -> None:
+    """The channel layer failed at ``what`` (a read, a push, a join): counted, and reported
+    at most once every few seconds."""
+    global failures, _reported_at
+    failures += 1
+    now = time.monotonic()
+    if now - _reported_at >= REPORT_EVERY:
+        _reported_at = now
+        log.warning("channel layer failing at a %s: %s: %s (%d failures in this process so "
+                    "far); screens join their groups again at their next sync", what,
+                    type(exc).__name__, exc, failures)
 
 
 class PartyChannelLayer(InMemoryChannelLayer):

@@ -226,7 +226,12 @@ if DATABASE_URL:
     # such connections pile up until PostgreSQL refuses new ones. Django's pool lends each
     # request or websocket call a connection and takes it back, so a worker never holds
     # more than BUNCO_DB_POOL_SIZE of them and does not pay for a new one every time.
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # A pooled connection outlives PostgreSQL if the server restarts: with health checks on,
+    # Django has the pool test each connection as it lends it (psycopg_pool's ``check``), so
+    # a dead one is dropped and the request waits for a fresh connection (``timeout``)
+    # instead of failing with it. A tap then waits out a restart instead of answering 500.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0,
+                                                  conn_health_checks=True)}
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": min(2, _pool_size), "max_size": _pool_size, "timeout": 10}
 else:

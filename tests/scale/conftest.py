@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import threading
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -70,3 +71,15 @@ def worker(folder: Path, shared: dict) -> Server:
     static = Path(settings.STATIC_ROOT)  # collected once per run (tests/conftest.py)
     (folder / "static").symlink_to(static, target_is_directory=True)
     return Server(folder / "server", env)
+
+
+def start_both(tmp_path: Path, shared: dict) -> tuple[Server, Server]:
+    """Workers A and B on the same database and Redis, started side by side."""
+    a, b = worker(tmp_path / "a", shared), worker(tmp_path / "b", shared)
+    threads = [threading.Thread(target=s.start) for s in (a, b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert a.alive() and b.alive(), "a worker did not start"
+    return a, b

@@ -4,7 +4,6 @@ to either, and every tap, wherever it lands, reaches every screen."""
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 import uuid
 
@@ -14,22 +13,11 @@ from websockets.asyncio.client import connect
 from bunco import services
 from bunco.models import TableLink
 from bunco.selectors import live_state
-from tests.scale.conftest import worker
+from tests.scale.conftest import start_both
 
 # channels_redis waits for a screen's messages with blocking reads of 5 s: a TV idle for
 # longer must stay connected (a client timeout as short as the read closed it with 1011).
 IDLE_SECONDS = 7
-
-
-def start_both(tmp_path, shared_stack):
-    a, b = worker(tmp_path / "a", shared_stack), worker(tmp_path / "b", shared_stack)
-    threads = [threading.Thread(target=s.start) for s in (a, b)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert a.alive() and b.alive(), "a worker did not start"
-    return a, b
 
 
 def test_a_tap_on_one_worker_reaches_a_tv_on_the_other(tmp_path, shared_stack):
