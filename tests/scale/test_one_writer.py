@@ -16,7 +16,7 @@ from bunco.fold import Kind
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.selectors import live_state
 from scoring import sample_names
-from tests.scale.test_two_workers import start_both
+from tests.scale.conftest import start_both
 
 TAPS_PER_TABLE = 20
 TABLES = 8
