@@ -94,7 +94,7 @@ def tally_history(night: Night, state: LiveNight, which: slice = slice(None)) ->
         else:
             number += 1
             numbered.append((seq, practice, number, *round_of(number)))
-    ends = [seq for seq, _ in starts[1:]] + [None]
+    ends = [seq for seq, _ in starts[1:]] + [None] if starts else []  # no round: no taps
     rounds: list[dict] = []
     for (seq, practice, count, set_number, round_number), end in list(
             zip(numbered, ends, strict=True))[which]:

@@ -58,9 +58,11 @@ def fresh_limits():
     from bunco import limits
 
     limits.TAPS.clear()
+    limits.TV_CODES.clear()
     limits._penalties.clear()
     yield
     limits.TAPS.clear()
+    limits.TV_CODES.clear()
     limits._penalties.clear()
 
 

@@ -90,10 +90,13 @@ def clean_money(text: str, what: str) -> int:
     except InvalidOperation:
         raise forms.ValidationError(
             f"{text!r} is not an amount of money, e.g. 10 or 7.50") from None
-    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
+    if not value.is_finite() or value < 0:
         raise forms.ValidationError(f"the {what} must be a positive amount, to the cent")
+    # Before rounding to the cent: 1e26 to the cent has more digits than Decimal keeps.
     if value > 1_000_000:
         raise forms.ValidationError(f"the {what} is more than $1,000,000")
+    if value != value.quantize(Decimal("0.01")):
+        raise forms.ValidationError(f"the {what} must be a positive amount, to the cent")
     return int(value * 100)
 
 

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from bunco import broadcast
+from bunco import broadcast, limits
 from bunco.forms import first_error
 from bunco.selectors import live_state, night_by_tv_code, night_by_tv_token
 from bunco.tv.forms import TvCodeForm
@@ -18,6 +18,10 @@ def tv_join(request: HttpRequest) -> HttpResponse:
     """A short address a person can type on a TV's browser, then the code the host's page
     shows: this TV becomes the night's TV screen."""
     error = ""
+    if "code" in request.GET and not limits.TV_CODES.take(request.META.get("REMOTE_ADDR", "")):
+        return render(request, "bunco/tv_join.html", {
+            "error": "Too many tries: wait a few seconds, then type the code again.",
+            "code": request.GET.get("code", "")[:20]}, status=429)
     if "code" in request.GET:
         form = TvCodeForm(request.GET)
         if form.is_valid():

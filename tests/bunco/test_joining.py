@@ -106,3 +106,15 @@ def test_the_tv_shows_the_guests_join_qr_code(client, seated_night):
     page = client.get(f"/tv/{seated_night.tv_token}/").content.decode()
     assert f"/qr.svg?u=/j/{seated_night.join_token}/" in page.replace("%2F", "/")
     assert f"http://{LAN}/j/{seated_night.join_token}/" in page
+
+
+def test_guessing_tv_codes_is_slowed_down_and_a_person_mistyping_is_not(client, seated_night):
+    """A TV's person may mistype a few times; a script trying codes gets one try every 2 s,
+    so the night's 4-digit code takes hours to guess, not seconds."""
+    wrong = "0000" if seated_night.tv_code != "0000" else "1111"
+    answers = [client.get("/tv/", {"code": wrong}).status_code for _ in range(10)]
+    assert answers == [404] * 10  # ten honest mistakes, each explained
+    slowed = client.get("/tv/", {"code": seated_night.tv_code})
+    assert slowed.status_code == 429 and "Too many tries" in slowed.content.decode()
+    elsewhere = client.get("/tv/", {"code": seated_night.tv_code}, REMOTE_ADDR="10.0.0.7")
+    assert elsewhere.status_code == 302  # another screen is not held up

@@ -84,3 +84,11 @@ def test_the_tally_history_lists_the_hosts_own_corrections(host_client, seated_n
     response = host_client.get(f"/host/nights/{seated_night.pk}/log/")
     assert response.status_code == 200
     assert "The host's corrections" in response.content.decode()
+
+
+def test_a_night_ended_before_any_round_still_opens_with_an_empty_tally_history(
+        host_client, seated_night):
+    services.night_end(night=seated_night)
+    for page in ("log/", "", "sheet/"):
+        response = host_client.get(f"/host/nights/{seated_night.pk}/{page}")
+        assert response.status_code == 200, page

@@ -51,7 +51,9 @@ def test_creating_a_night_with_players_and_a_fee(host_client):
 
 
 @pytest.mark.parametrize("fee, message", [("ten", "not an amount"), ("-3", "positive amount"),
-                                          ("1.234", "to the cent")])
+                                          ("1.234", "to the cent"),
+                                          ("1e26", "more than $1,000,000"),
+                                          ("1e-30", "to the cent")])
 def test_a_bad_entry_fee_is_explained_and_nothing_is_created(host_client, fee, message):
     response = host_client.post("/host/nights/", {"name": "X", "rules_id": "babz",
                                                   "entry_fee": fee}, follow=True)
