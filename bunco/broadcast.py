@@ -124,10 +124,17 @@ def expected_seq(state: LiveNight, element: str) -> int:
     return state.room_seq
 
 
-def stale(state: LiveNight, shows: dict) -> bool:
-    """Whether a screen showing these fragments (id -> data-seq) is behind the night."""
+def stale(state: LiveNight, shows: dict, tables: list | None = None) -> bool:
+    """Whether a screen showing these fragments (id -> data-seq) is behind the night;
+    ``tables`` is the compact form for a screen of many tables: the data-seq it shows of
+    table 1, 2, ... (0 where it shows none)."""
     for element, seq in shows.items():
         if not isinstance(seq, int) or seq < expected_seq(state, str(element)):
+            return True
+    for number, seq in enumerate(tables or (), start=1):
+        if not isinstance(seq, int):
+            return True
+        if seq and seq < max(state.table_seq.get(number, 0), state.room_seq):
             return True
     return False
 

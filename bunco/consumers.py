@@ -18,6 +18,11 @@ from bunco import broadcast, layers, limits, presence, services
 from bunco.selectors import live_state, night_by_id
 
 NOT_UNDERSTOOD = "that message did not make sense; reload the page"
+#: A sync lists the fragments a screen shows by id (a phone: two or three; the TV: its
+#: room-wide parts) and its tables in compact form, one seq per table (the TV at 500 tables:
+#: ~2.5 KB, well inside a message's 8 KB), so an up-to-date screen of any size costs a lookup
+#: per fragment, not a snapshot.
+MAX_SHOWN, MAX_TABLES = 64, 2000
 #: A screen joins its groups again at least every this many syncs (a minute), failure seen or
 #: not: members a shared layer lost without any worker noticing (flushed, evicted) come back.
 REJOIN_EVERY = 6
@@ -234,9 +239,10 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "message": "unknown message"})
             return
         await self.rejoin()  # before looking behind: what it missed meanwhile is sent now
-        shows = content.get("shows")
-        if isinstance(shows, dict) and len(shows) <= 64:
-            behind = await database_sync_to_async(self.behind)(shows)
+        shows, tables = content.get("shows"), content.get("tables", [])
+        if isinstance(shows, dict) and len(shows) <= MAX_SHOWN and isinstance(tables, list) \
+                and len(tables) <= MAX_TABLES:
+            behind = await database_sync_to_async(self.behind)(shows, tables)
         else:  # an older page: it says only the last seq it saw
             seq = content.get("seq")
             behind = await database_sync_to_async(self.behind_seq)(seq)
@@ -267,9 +273,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
             return str(exc)
         return None
 
-    def behind(self, shows: dict) -> bool:
+    def behind(self, shows: dict, tables: list) -> bool:
         night = night_by_id(self.night_id)
-        return night is not None and broadcast.stale(live_state(night), shows)
+        return night is not None and broadcast.stale(live_state(night), shows, tables)
 
     def behind_seq(self, seq) -> bool:
         night = night_by_id(self.night_id)

@@ -39,7 +39,7 @@
       bunco.socket.send(JSON.stringify(message));
       return true;
     },
-    sync: function () { bunco.send({type: "sync", shows: shows()}); },
+    sync: function () { bunco.send(syncMessage()); },
     keepNewer: keepNewer,
     toast: toast,
     replaceById: replaceById,
@@ -48,11 +48,18 @@
   };
   function fire(name, arg) { hooks[name].forEach(function (fn) { fn(arg); }); }
 
-  // What this screen shows: each live fragment's id and seq, for the periodic resync.
-  function shows() {
-    var out = {};
+  // What this screen shows, for the periodic resync: each live fragment's id and seq, and
+  // its tables in compact form (tables[n - 1]: the seq of table n shown, 0 where none), so a
+  // TV of 500 tables says it in a few KB.
+  function syncMessage() {
+    var out = {type: "sync", shows: {}, tables: []};
     document.querySelectorAll("[id][data-seq]").forEach(function (el) {
-      out[el.id] = Number(el.dataset.seq || 0);
+      var seq = Number(el.dataset.seq || 0), m = /^table-(\d+)$/.exec(el.id);
+      if (!m) { out.shows[el.id] = seq; return; }
+      var n = Number(m[1]);
+      if (n > 2000) { out.shows[el.id] = seq; return; }
+      while (out.tables.length < n) out.tables.push(0);
+      out.tables[n - 1] = seq;
     });
     return out;
   }

@@ -1,6 +1,7 @@
 """Websockets of a live night: who receives what, snapshots, resync, and refusals."""
 
 import json
+import random
 import re
 import time
 import uuid
@@ -15,6 +16,7 @@ from bunco.asgi import application
 from bunco.host import auth as host
 from bunco.models import TableLink
 from bunco.selectors import live_state
+from scoring import sample_names
 from tests.playing import roll
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -89,6 +91,41 @@ async def test_resync_compares_what_the_screen_shows_so_a_quiet_table_is_not_res
     again = await ws.receive_from()  # behind: a fresh snapshot
     assert score_of(again, 1) == [1, 0]
     await ws.disconnect()
+
+
+def compact(shown: dict) -> dict:
+    """The page's sync (live.js): tables in compact form, everything else by id."""
+    tables = {int(i[6:]): seq for i, seq in shown.items() if re.fullmatch(r"table-\d+", i)}
+    listed = [tables.get(n, 0) for n in range(1, max(tables) + 1)]
+    return {"type": "sync", "tables": listed,
+            "shows": {i: seq for i, seq in shown.items() if not i.startswith("table-")}}
+
+
+async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync():
+    """The TV lists 100 tables: an up-to-date one costs a lookup a table, not a snapshot;
+    one that missed a table's push gets the room again."""
+    def big_night():
+        night = services.night_create(name="Gala", rules_id="babz",
+                                      player_names=sample_names(400))
+        services.night_seat(night=night, rng=random.Random(2))
+        services.round_start(night=night)
+        return night
+
+    night = await database_sync_to_async(big_night)()
+    tv = await connect(f"/ws/tv/{night.tv_token}/")
+    first = shows(await tv.receive_from())
+    assert len([i for i in first if i.startswith("table-")]) == 100
+    sync = compact(first)
+    assert len(first) > 64 and len(sync["tables"]) == 100  # more ids than a map may list
+    await tv.send_json_to(sync)
+    assert await tv.receive_nothing()  # up to date: nothing sent
+    await database_sync_to_async(roll_record)(night=night, table=77, quick="hit1")
+    pushed = await tv.receive_from()
+    assert shows(pushed)["table-77"] > first["table-77"]
+    await tv.send_json_to(sync)  # as if that push was lost
+    again = shows(await tv.receive_from())  # behind: the room afresh
+    assert again["table-77"] == shows(pushed)["table-77"]
+    await tv.disconnect()
 
 
 async def test_a_player_phone_follows_its_owner_to_the_next_table():
