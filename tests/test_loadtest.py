@@ -39,6 +39,62 @@ def test_loadtest_runs_the_smallest_room_end_to_end():
         assert key in line
 
 
+def test_loadtest_runs_two_nights_and_counts_every_tap_of_each():
+    done = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", "--scenario", "13", "--seconds", "3",
+         "--bells", "1", "--bell-hold", "1", "--clients", "2", "--no-floor", "--nights", "2"],
+        cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = [json.loads(x) for x in done.stdout.splitlines() if x.startswith("{")]
+    print(json.dumps(line))
+    assert (line["nights"], line["route"], line["sockets"]) == (2, "spread", 26)
+    assert line["taps"] == 30 and line["intents"] == 30 and line["recorded"] == 30
+    assert line["recorded_by_night"] == [15, 15]  # each night's taps in its own log
+    assert line["merged_taps"] == 0 and line["refused_by_race"] == 0 and line["lost_taps"] == 0
+    assert line["failed_taps"] == 0 and line["frames_lost"] == 0
+    assert line["bells_rung"] == 2 and line["taps_measured"] == 30
+
+
+def _nights_plans(route: str) -> list[list]:
+    """Two nights of scenario 13 on two workers: each night's client processes' plans."""
+    from bunco.management.commands.loadtest import SCENARIOS, Target, plans
+
+    target = Target([1, 2], ["ws://a", "ws://b"], ["http://a", "http://b"], 1)
+    opts = {"clients": 2, "seconds": 2.0, "bells": 1, "bell_hold": 1.0, "route": route}
+    out = []
+    for index in range(2):
+        night = {"night": 10 + index, "tv": f"tv{index}",
+                 "tables": {str(n): f"n{index}t{n}" for n in (1, 2, 3)},
+                 "players": [{"token": f"n{index}p{n}{k}", "table": n}
+                             for n in (1, 2, 3) for k in range(4)]}
+        out.append(plans(target, night, SCENARIOS["13"], opts, index))
+    return out
+
+
+def test_sticky_routing_puts_a_nights_screens_and_taps_on_one_worker():
+    for index, night in enumerate(_nights_plans("sticky")):
+        assert {p.night for p in night} == {10 + index}
+        assert {s.worker for p in night for s in p.screens} == {index}
+        assert {w for p in night for w in p.tap_workers.values()} == {index}
+        assert sorted(n for p in night for n in p.tap_workers) == [2, 3]
+
+
+def test_spread_routing_puts_each_nights_screens_and_tables_on_the_workers_in_turn():
+    for night in _nights_plans("spread"):
+        screens = sorted((s.path, s.worker) for p in night for s in p.screens)
+        assert len(screens) == 13 and {w for _, w in screens} == {0, 1}
+        # In the room's order (the TV, then each table's device and phones): 0, 1, 0, 1, ...
+        tv, = [w for path, w in screens if path.startswith("/ws/tv/")]
+        assert tv == 0
+        assert {n: w for p in night for n, w in p.tap_workers.items()} == {2: 0, 3: 1}
+    from bunco.management.commands.loadtest import SCENARIOS, room_screens
+
+    night = {"night": 1, "tv": "tv", "tables": {"1": "a", "2": "b", "3": "c"},
+             "players": [{"token": f"p{n}{k}", "table": n} for n in (1, 2, 3) for k in range(4)]}
+    assert [s.worker for s in room_screens(night, SCENARIOS["13"], "", 2)] == [0, 1] * 6 + [0]
+
+
 def test_a_screen_showed_a_fragment_when_it_got_it_or_a_later_one():
     from bunco.management.commands.loadtest import Shown
 

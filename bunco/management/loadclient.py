@@ -54,7 +54,7 @@ class ScreenSpec:
     kind: str  # "device", "phone", "tv" or "host"
     table: int | None = None
     cookie: str | None = None
-    worker: int = 0  # which server process it connects to (several workers: round robin)
+    worker: int = 0  # which server process it connects to (several workers)
 
 
 @dataclass
@@ -73,6 +73,7 @@ class Plan:
     bell_hold: float = 2.0  # the host takes the bell back this long after ringing it
     host_cookies: dict[str, str] = field(default_factory=dict)
     timeout: float = 30.0
+    tap_workers: dict[int, int] = field(default_factory=dict)  # table -> worker (else n % N)
 
 
 def element(data: bytes, start: int) -> tuple[str, int | None, int, int]:
@@ -350,7 +351,8 @@ async def client(conn, plan: Plan) -> None:
                 cookies={"csrftoken": plan.csrf})) for base in plan.http_bases]
             # A table taps the worker a load balancer would send it to: one per table.
             tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally,
-                               https[n % len(https)]) for n, token in plan.tables.items()}
+                               https[plan.tap_workers.get(n, n % len(https))])
+                      for n, token in plan.tables.items()}
             bell_task = asyncio.create_task(ring(plan, start, bells)) if plan.bells else None
             for offset, number in plan.slots:
                 delay = start + offset - time.time()
@@ -375,7 +377,7 @@ async def client(conn, plan: Plan) -> None:
         "screens": [{"kind": s.kind, "table": s.table, "connected": g is not None,
                      "frames": log, "inner": inner}
                     for s, g, log, inner in zip(plan.screens, got, logs, inners, strict=True)],
-        "ended": ended, "last_frame": last_frame,
+        "night": plan.night, "ended": ended, "last_frame": last_frame,
         "closed": len(closed),
         "tally": {k: (dict(v) if isinstance(v, Counter) else v)
                   for k, v in tally.__dict__.items()},

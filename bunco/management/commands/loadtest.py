@@ -184,36 +184,40 @@ class Target:
     host_cookies: dict | None = None
 
 
-def app_target(servers: list[Server], night: dict) -> Target:
+def app_target(servers: list[Server], nights: list[dict]) -> Target:
     server = servers[0]
     with httpx.Client(base_url=server.base, trust_env=False, timeout=30) as host:
         host.get(f"/host/{server.secret}/")
-        host.get(f"/host/nights/{night['night']}/")
+        for night in nights:
+            host.get(f"/host/nights/{night['night']}/")
         cookies = {k: host.cookies.get(k) for k in ("sessionid", "csrftoken")}
     if not all(cookies.values()):
         raise CommandError("the host link did not give a session and a CSRF cookie")
     with httpx.Client(base_url=server.base, trust_env=False, timeout=30) as http:
-        table = night["tables"]["1"]
-        http.get(f"/t/{table}/")
-        csrf = http.cookies.get("csrftoken")
-        # The first tap pays for imports and template compiling, once a night: not counted.
-        # It is the head table's (position 0); the head table is never tapped afterwards.
-        answer = http.post(f"/t/{table}/roll/", headers={"X-CSRFToken": csrf}, data={
-            "key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1", "pos": "0",
-            "quick": "miss"})
-        if answer.status_code != 200:
-            raise CommandError(f"the warm-up tap was refused: {answer.text[:300]}")
+        for night in nights:
+            table = night["tables"]["1"]
+            http.get(f"/t/{table}/")
+            csrf = http.cookies.get("csrftoken")
+            # The first tap pays for imports and template compiling, once a night: not
+            # counted. It is the head table's (position 0); the head table is never tapped
+            # afterwards.
+            answer = http.post(f"/t/{table}/roll/", headers={"X-CSRFToken": csrf}, data={
+                "key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1", "pos": "0",
+                "quick": "miss"})
+            if answer.status_code != 200:
+                raise CommandError(f"the warm-up tap was refused: {answer.text[:300]}")
     for other in servers[1:]:  # every worker's first request pays for its imports, uncounted
         with httpx.Client(base_url=other.base, trust_env=False, timeout=30) as http:
-            http.get(f"/t/{night['tables']['1']}/")
+            http.get(f"/t/{nights[0]['tables']['1']}/")
     return Target([s.proc.pid for s in servers], [f"ws://{HOST}:{s.port}" for s in servers],
-                  [s.base for s in servers], night["night"], csrf, cookies)
+                  [s.base for s in servers], nights[0]["night"], csrf, cookies)
 
 
-def room_screens(night: dict, scenario: Scenario, host_cookie: str,
-                 workers: int = 1) -> list[ScreenSpec]:
+def room_screens(night: dict, scenario: Scenario, host_cookie: str, workers: int = 1,
+                 pin: int | None = None) -> list[ScreenSpec]:
     """Every screen of the room, each on a worker in turn (as a load balancer spreads them;
-    a table's device and phones on different workers, so a tap crosses between them)."""
+    a table's device and phones on different workers, so a tap crosses between them), or
+    every one on worker ``pin`` (sticky by night)."""
     out = [ScreenSpec(f"/ws/tv/{night['tv']}/", "tv") for _ in range(scenario.tvs)]
     if scenario.host:
         out.append(ScreenSpec(f"/ws/host/{night['night']}/", "host", cookie=host_cookie))
@@ -223,14 +227,18 @@ def room_screens(night: dict, scenario: Scenario, host_cookie: str,
         out += [ScreenSpec(f"/ws/player/{p['token']}/", "phone", number)
                 for p in seated[:PHONES_PER_TABLE]]
     for i, screen in enumerate(out):
-        screen.worker = i % workers
+        screen.worker = i % workers if pin is None else pin
     return out
 
 
-def plans(target: Target, night: dict, scenario: Scenario, opts: dict) -> list[Plan]:
-    clients = opts["clients"]
+def plans(target: Target, night: dict, scenario: Scenario, opts: dict,
+          index: int = 0) -> list[Plan]:
+    """Night number ``index``'s client processes: spread, its screens and tables over the
+    workers in turn; sticky, all of them on worker ``index % N``."""
+    clients, workers = opts["clients"], len(target.http_bases)
+    pin = index % workers if opts.get("route") == "sticky" else None
     cookie = "; ".join(f"{k}={v}" for k, v in (target.host_cookies or {}).items())
-    screens = room_screens(night, scenario, cookie, len(target.http_bases))
+    screens = room_screens(night, scenario, cookie, workers, pin)
     tappable = list(range(2, scenario.tables + 1))  # the head table keeps the round open
     count = round(scenario.rate * opts["seconds"])
     slots = [(i / scenario.rate, tappable[i % len(tappable)]) for i in range(count)]
@@ -245,15 +253,17 @@ def plans(target: Target, night: dict, scenario: Scenario, opts: dict) -> list[P
                      or (s.table is None and i % clients == w)],
             tables={n: night["tables"][str(n)] for n in mine},
             slots=[(t, n) for t, n in slots if n in mine], csrf=target.csrf,
-            night=target.night, bells=bells if w == 0 else [], bell_hold=opts["bell_hold"],
-            host_cookies=target.host_cookies or {}))
+            night=night["night"], bells=bells if w == 0 else [], bell_hold=opts["bell_hold"],
+            host_cookies=target.host_cookies or {},
+            tap_workers={n: n % workers if pin is None else pin for n in mine}))
     return out
 
 
-def drive(target: Target, night: dict, scenario: Scenario, opts: dict) -> dict:
-    """Open the room over the client processes, tap and ring, and bring back what they saw."""
+def drive(target: Target, nights: list[dict], scenario: Scenario, opts: dict) -> dict:
+    """Open each night's room over its client processes, tap and ring, and bring back what
+    they saw."""
     ctx = multiprocessing.get_context("fork")
-    work = plans(target, night, scenario, opts)
+    work = [p for i, night in enumerate(nights) for p in plans(target, night, scenario, opts, i)]
     rss_before = sum(proc_rss_kib(pid) for pid in target.pids)
     pipes, procs = [], []
     for plan in work:
@@ -372,13 +382,9 @@ def missed_targets(line: dict) -> list[str]:
     return missed
 
 
-def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None = None) -> dict:
-    """Latencies, lost frames and sizes from what every screen saw, on the one clock; each
-    tap's key against ``logged``, the keys in the night's log (None: the floor's answers)."""
-    start = run["start"]
-    screens = [s for r in run["results"] for s in r["screens"] if s["connected"]]
+def merged_tally(results: list[dict]) -> dict:
     tally: dict = {}
-    for r in run["results"]:
+    for r in results:
         for key, value in r["tally"].items():
             if isinstance(value, dict):
                 tally.setdefault(key, Counter()).update(value)
@@ -386,7 +392,14 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
                 tally.setdefault(key, []).extend(value)
             else:
                 tally[key] = tally.get(key, 0) + value
-    bells = [b for r in run["results"] for b in r["bells"]]
+    return tally
+
+
+def seen(results: list[dict], start: float) -> dict:
+    """What one night's screens saw of its taps and bells (a seq is a night's own)."""
+    screens = [s for r in results for s in r["screens"] if s["connected"]]
+    bells = [b for r in results for b in r["bells"]]
+    accepted = merged_tally(results).get("accepted", [])
     arrivals = []
     room: dict[int, bool] = {}
     finished: dict[int, float] = {}  # a seq -> when the last screen got its last frame of it
@@ -406,7 +419,6 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
             if t >= start:
                 got.setdefault(ident, []).append((seq, t))
         arrivals.append(Shown(got))
-    accepted = tally.get("accepted", [])
     lost, missed = Counter(), []
     for screen, shown in zip(screens, arrivals, strict=True):
         expected = {("banner", seq) for seq in room}
@@ -432,19 +444,44 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
             bell_all.append(finished[seq] - bell["sent"])
     # The bytes each kind of screen got for a bell, for the floor's frames of the same size:
     # the frame that brought the banner, and what followed it for the same bell (the tables).
-    kinds = {}
+    kinds: dict[str, list[float]] = {}
     for kind in ("device", "phone", "tv", "host"):
         for part, first in ((kind, True), (f"{kind}_rest", False)):
-            got = [sum(n for t, ident, seq, _, n in s["frames"] if (ident == "banner") == first
-                       and seq in rung and t >= start) / max(1, len(rung))
-                   for s in screens if s["kind"] == kind]
-            kinds[part] = round(sum(got) / len(got)) if got else 0
+            kinds[part] = [sum(n for t, ident, seq, _, n in s["frames"]
+                               if (ident == "banner") == first and seq in rung and t >= start)
+                           / max(1, len(rung)) for s in screens if s["kind"] == kind]
     tap_sizes = [n for s in screens if s["kind"] == "device"
                  for t, ident, _, _, n in s["frames"] if t >= start and ident != "banner"]
-    scheduled = round(scenario.rate * opts["seconds"])
+    return {"taps": taps, "bells": len(bells), "rung": len(rung), "bell_times": bell_times,
+            "bell_all": bell_all, "lost": lost, "missed": missed, "frames": frames,
+            "size": size, "kinds": kinds, "tap_sizes": tap_sizes}
+
+
+def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None = None) -> dict:
+    """Latencies, lost frames and sizes from what every screen saw, on the one clock; each
+    tap's key against ``logged``, the keys in the night's log (None: the floor's answers).
+    Several nights: each night's screens against its own taps and bells, the figures over
+    all of them."""
+    tally = merged_tally(run["results"])
+    nights: dict = {}
+    for r in run["results"]:
+        nights.setdefault(r.get("night"), []).append(r)
+    each = [seen(results, run["start"]) for results in nights.values()]
+
+    def every(key: str) -> list:
+        return [x for night in each for x in night[key]]
+
+    taps, bell_times, bell_all, tap_sizes = (every(k) for k in (
+        "taps", "bell_times", "bell_all", "tap_sizes"))
+    lost = sum((night["lost"] for night in each), Counter())
+    frames, size = sum(n["frames"] for n in each), sum(n["size"] for n in each)
+    kinds = {k: [x for n in each for x in n["kinds"][k]] for k in each[0]["kinds"]}
+    scheduled = round(scenario.rate * opts["seconds"]) * len(nights)
     return {
         "sockets": run["connected"],
         **counted(tally.get("intents", []), logged),
+        "recorded_by_night": [counted(merged_tally(r).get("intents", []), logged)["recorded"]
+                              for r in nights.values()],
         "refusals": dict(tally.get("refused", {})),
         "resent_5xx": tally.get("resent_5xx", 0),
         "failed_taps": sum(tally.get("failed", {}).values()),
@@ -455,12 +492,12 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         "answer_p99_ms": ms(tally.get("answers", []), 99),
         "tap_p50_ms": ms(taps, 50), "tap_p90_ms": ms(taps, 90), "tap_p99_ms": ms(taps, 99),
         "tap_max_ms": ms(taps, 100), "taps_measured": len(taps),
-        "bells": len(bells), "bells_rung": len(rung),
+        "bells": sum(n["bells"] for n in each), "bells_rung": sum(n["rung"] for n in each),
         "bell_p50_ms": ms(bell_times, 50), "bell_p90_ms": ms(bell_times, 90),
         "bell_p99_ms": ms(bell_times, 99), "bell_max_ms": ms(bell_times, 100),
         "bell_all_p99_ms": ms(bell_all, 99),
         "frames_lost": sum(lost.values()), "frames_lost_by_kind": dict(lost),
-        "frames_lost_first": missed[:12],  # which, to find out why
+        "frames_lost_first": every("missed")[:12],  # which, to find out why
         "frames": frames, "bytes_per_frame": round(size / frames) if frames else 0,
         "closed_by_server": sum(r["closed"] for r in run["results"]),
         # how long after the room's last answer a client still heard pushes (until 2 s quiet)
@@ -474,7 +511,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         "client_late_slots": tally.get("late", 0),
         "_sizes": {"tap": round(sum(tap_sizes) / len(tap_sizes)) if tap_sizes else 1500,
                    "answer": round(sum(tap_sizes) / len(tap_sizes)) if tap_sizes else 1500,
-                   **kinds},
+                   **{k: round(sum(v) / len(v)) if v else 0 for k, v in kinds.items()}},
     }
 
 
@@ -517,10 +554,18 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=1, help=(
             "daphne processes, the screens and tables spread over them in turn (as a load "
             "balancer would); more than one needs --database-url and --redis-url"))
+        parser.add_argument("--nights", type=int, default=1, help=(
+            "nights at once, each its own room, tap rate, bells and client processes "
+            "(default 1; more than one needs --no-floor)"))
+        parser.add_argument("--route", choices=("spread", "sticky"), default="spread", help=(
+            "spread: each night's screens and tables over the workers in turn; sticky: "
+            "every screen and tap of night i on worker i %% N (default spread)"))
 
     def handle(self, *args, **opts) -> None:
-        if opts["workers"] < 1:
-            raise CommandError("--workers must be 1 or more")
+        if opts["workers"] < 1 or opts["nights"] < 1:
+            raise CommandError("--workers and --nights must be 1 or more")
+        if opts["nights"] > 1 and not opts["no_floor"]:
+            raise CommandError("the floor relays one night: give --no-floor with --nights")
         if opts["workers"] > 1 and not (opts["database_url"] and opts["redis_url"]):
             raise CommandError(SEVERAL)
         if opts["source"] is not None:
@@ -576,17 +621,19 @@ class Command(BaseCommand):
                            BUNCO_SECRET_KEY=secrets.token_urlsafe(50))
                 run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                             env, "migrate")
-            night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT,
-                                            str(scenario.tables)], env, "night setup")
-                               .strip().splitlines()[-1])
-            night["players"] = [p for p in night["players"] if p["table"] is not None]
+            nights = [json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT,
+                                              str(scenario.tables)], env, "night setup")
+                                 .strip().splitlines()[-1]) for _ in range(opts["nights"])]
+            for night in nights:
+                night["players"] = [p for p in night["players"] if p["table"] is not None]
             name = f"server-{scenario.tables}-{scenario.rate:g}"
             servers = [Server(tmp / (name if opts["workers"] == 1 else f"{name}-w{i + 1}"),
                               env) for i in range(opts["workers"])]
             for server in servers:
                 server.start()
-            run = drive(app_target(servers, night), night, scenario, opts)
-            app = analyse(run, scenario, opts, logged_keys(env, night["night"]))
+            run = drive(app_target(servers, nights), nights, scenario, opts)
+            app = analyse(run, scenario, opts,
+                          set().union(*(logged_keys(env, n["night"]) for n in nights)))
             for server in servers:
                 if not server.alive():
                     raise CommandError(f"a server died under load:\n{server.tail()}")
@@ -603,20 +650,22 @@ class Command(BaseCommand):
         sizes = app.pop("_sizes")
         line = {"scenario": scenario.name, "tables": scenario.tables, "tvs": scenario.tvs,
                 "host_screen": scenario.host, "wanted_sockets": scenario.sockets,
-                "taps_per_s": scenario.rate, "taps": round(scenario.rate * opts["seconds"]),
-                "workers": opts["workers"],
+                "taps_per_s": scenario.rate,
+                "taps": round(scenario.rate * opts["seconds"]) * opts["nights"],
+                "workers": opts["workers"], "nights": opts["nights"], "route": opts["route"],
                 "database": "postgresql" if database else "sqlite",
                 "channel_layer": "redis" if opts["redis_url"] else "in-memory",
                 **app, "server_errors": len(problems), "load_avg_1m": round(load, 2)}
         if problems:
             self.stderr.write("server stderr:\n  " + "\n  ".join(p[:160] for p in problems[:5]))
         if not opts["no_floor"]:
+            night = nights[0]
             floor = Floor(tmp, night, sizes)
             try:
                 floor.start()
                 target = Target([floor.proc.pid], [f"ws://{HOST}:{floor.ws_port}"],
                                 [f"http://{HOST}:{floor.http_port}"], night["night"])
-                got = analyse(drive(target, night, scenario, opts), scenario, opts)
+                got = analyse(drive(target, [night], scenario, opts), scenario, opts)
             finally:
                 floor.stop()
             got.pop("_sizes")
