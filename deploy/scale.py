@@ -274,6 +274,8 @@ http {{
     client_max_body_size 10m;
 
     upstream bunco {{
+        # A night's screens and taps go to one worker (bunco/stick.py): docs/deploy.md.
+        hash $cookie_bunco_night consistent;
 {servers}
         keepalive 16;
     }}

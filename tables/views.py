@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import devices, limits, screens, services
+from bunco import devices, limits, screens, services, stick
 from bunco.forms import first_error
 from bunco.models import Night
 from bunco.names import matching, search_text
@@ -110,12 +110,12 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         return _not_yours(request, who)
     night = who.night
     state = live_state(night)
-    return render(request, "bunco/player_page.html", {
+    return stick.remember_night(request, render(request, "bunco/player_page.html", {
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
         "claimed": bool(who.device), "me_token": who.token, **_pad(f"/p/{who.token}/"),
         "how_we_play": screens.house_rules_card(night),
-    })
+    }), night.pk)
 
 
 @require_GET
@@ -126,12 +126,12 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "bunco/not_found.html", status=404)
     night = link.night
     state = live_state(night)
-    return render(request, "tables/table_page.html", {
+    return stick.remember_night(request, render(request, "tables/table_page.html", {
         "night": night, "number": link.number,
         "table_html": screens.render_table(state, link.number),
         "banner": screens.round_banner(state), "ws_url": f"/ws/table/{link.token}/",
         **_pad(f"/t/{link.token}/"), "how_we_play": screens.house_rules_card(night),
-    })
+    }), night.pk)
 
 
 def tap_answer(night: Night, table: int | None, ack: Ack | None = None,

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import backup, screens, services, sheets
+from bunco import backup, screens, services, sheets, stick
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import (
@@ -124,7 +124,8 @@ def host_night(request: HttpRequest, pk: int) -> HttpResponse:
     state = live_state(night)
     board = screens.host_board(night, state, request.GET)
     board["start_key"] = uuid.uuid4()
-    return render(request, "bunco/host/night.html", board)
+    return stick.remember_night(request, render(request, "bunco/host/night.html", board),
+                                night.pk)
 
 
 def _host_command(command):

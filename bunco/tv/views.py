@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from bunco import broadcast, limits
+from bunco import broadcast, limits, stick
 from bunco.forms import first_error
 from bunco.selectors import live_state, night_by_tv_code, night_by_tv_token
 from bunco.tv.forms import TvCodeForm
@@ -44,7 +44,7 @@ def tv(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "bunco/not_found.html", status=404)
     state = live_state(night)
     room, standings = broadcast.tv_room_parts(night, state)
-    return render(request, "bunco/tv_page.html", {
+    return stick.remember_night(request, render(request, "bunco/tv_page.html", {
         "night": night,
         "banner_html": broadcast.banner_html(state),
         "tables_html": broadcast.tv_tables_html(state, broadcast.all_tables(state)),
@@ -52,4 +52,4 @@ def tv(request: HttpRequest, token: str) -> HttpResponse:
         "bunco_html": broadcast.tv_bunco_html(state),
         "join_path": reverse("join", args=[night.join_token]),
         "ws_url": f"/ws/tv/{night.tv_token}/",
-    })
+    }), night.pk)
