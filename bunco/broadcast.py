@@ -116,7 +116,7 @@ SEATS_PARTS = frozenset({"me", "tv-room", "tv-standings", "host-room"})
 def expected_seq(state: LiveNight, element: str) -> int:
     """The seq of the last event that changed ``element`` (a fragment's id)."""
     if element.startswith("table-") and element[6:].isdigit():
-        return max(state.table_seq.get(int(element[6:]), 0), state.room_seq)
+        return screens.table_seq(state, int(element[6:]))
     if element == "tv-bunco":
         return screens.tv_bunco(state)["seq"]
     if element in SEATS_PARTS:
@@ -134,7 +134,7 @@ def stale(state: LiveNight, shows: dict, tables: list | None = None) -> bool:
     for number, seq in enumerate(tables or (), start=1):
         if not isinstance(seq, int):
             return True
-        if seq and seq < max(state.table_seq.get(number, 0), state.room_seq):
+        if seq and seq < screens.table_seq(state, number):
             return True
     return False
 

@@ -322,8 +322,14 @@ def table_context(state: LiveNight, number: int) -> dict:
         "turns": turn_preview(state, playing)
         if can_roll and playing.phase is Phase.PLAYING and playing.dice_expected == 3 else None,
         "fuzzy_die": fuzzy,
-        "seq": max(state.table_seq.get(number, 0), state.room_seq),
+        "seq": table_seq(state, number),
     }
+
+
+def table_seq(state: LiveNight, number: int) -> int:
+    """The data-seq of table ``number``'s fragment: the last event that changed it (its own
+    taps, or anything every screen shows)."""
+    return max(state.table_seq.get(number, 0), state.room_seq)
 
 
 def _tie_text(rules) -> str:
