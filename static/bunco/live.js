@@ -40,7 +40,6 @@
       return true;
     },
     sync: function () { bunco.send(syncMessage()); },
-    keepNewer: keepNewer,
     toast: toast,
     replaceById: replaceById,
     csrf: csrf,

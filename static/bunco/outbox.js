@@ -32,9 +32,6 @@
     return !!a && !!b && String(a.set) === String(b.set) && String(a.round) === String(b.round)
       && String(a.table) === String(b.table);
   }
-  function claimOf(fields) {
-    return {set: fields.set, round: fields.round, table: fields.table, pos: Number(fields.pos)};
-  }
   function noteShown() {
     var c = shownClaim();
     if (!c) return;
@@ -77,6 +74,11 @@
   function load() { try { return JSON.parse(localStorage.getItem(OUTBOX) || "[]"); } catch (e) { return []; } }
   function save(q) { localStorage.setItem(OUTBOX, JSON.stringify(q)); }
   function actionOf(item) { return item.url.replace(/\/$/, "").split("/").pop(); }
+  // Who rolls next as the screen shows it (past the taps still waiting to send).
+  function rollerNow() {
+    var turn = document.querySelector(".table-live .turn");
+    return turn ? (turn.dataset.nowRoller || turn.dataset.roller || "") : "";
+  }
 
   // A new intent, from the pad or from "Enter again". False when it is the same tap again.
   function intend(url, fields, deliberate) {
@@ -97,8 +99,7 @@
       fields.table = claim.table; fields.pos = String(claim.pos);
     }
     fields.key = uuid4();
-    var turn = document.querySelector(".table-live .turn");
-    item.who = turn ? (turn.dataset.nowRoller || turn.dataset.roller || "") : "";
+    item.who = rollerNow();
     var q = load();
     q.push(item);
     save(q);
@@ -414,14 +415,14 @@
       var why = document.createElement("span"); why.className = "why"; why.textContent = r.error;
       li.appendChild(why);
       // Entered again only where it could still count: this round, at this table.
-      var action = r.url ? r.url.replace(/\/$/, "").split("/").pop() : "";
+      var action = r.url ? actionOf(r) : "";
       var open = t && (action === "roll" ? t.dataset.canRoll === "1"
         : action === "undo" ? t.dataset.canUndo === "1" : t.dataset.canFinish === "1");
       var actions = document.createElement("div");
       actions.className = "actions";
       if (r.url && open && (!r.claim || sameTable(r, shown))) {
         // Entered now, a roll is the roll of whoever's turn it is now: the button says whose.
-        var turn = t.querySelector(".turn"), now = turn ? (turn.dataset.nowRoller || turn.dataset.roller || "") : "";
+        var now = rollerNow();
         actions.appendChild(button(action === "roll" && now ? "Enter again: " + now : "Enter again",
                                    "again", "again", r.key));
       }
