@@ -1,7 +1,7 @@
 """Which worker a night's screens reach, behind a proxy in front of several workers.
 
-Every page of a night (a table's, a player's, find-your-seat, the TV's, the host's night) names
-the night in a cookie. A proxy that hashes on it (``hash $cookie_bunco_night consistent;`` in
+Every page of a night a screen stays on (a table's, a player's, the TV's, the host's night)
+names the night in a cookie. A proxy that hashes on it (``hash $cookie_bunco_night consistent;`` in
 ``deploy/nginx.conf``) sends the night's pages, websockets and taps to one worker, whose fold
 of that night is then always caught up: measured, two nights on two workers cost each worker
 what one night costs one worker, and 14-26 % less CPU a tap than every screen spread over

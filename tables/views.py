@@ -165,7 +165,7 @@ def refusal(error: str, status: int = 409, **body) -> tuple[int, dict]:
 def earlier_answer(night: Night, fields) -> tuple[int, dict] | None:
     """The first answer to a tap whose key is already in the log: looked up before any
     refusal, so a resend of a counted roll is never reported as not counted."""
-    key = fields.get("key") if hasattr(fields, "get") else None
+    key = fields.get("key")
     earlier = services.event_ack(night=night, key=key) if key else None
     if earlier is None:
         return None

@@ -17,24 +17,22 @@ from bunco.tv.forms import TvCodeForm
 def tv_join(request: HttpRequest) -> HttpResponse:
     """A short address a person can type on a TV's browser, then the code the host's page
     shows: this TV becomes the night's TV screen."""
-    error = ""
-    if "code" in request.GET and not limits.TV_CODES.take(request.META.get("REMOTE_ADDR", "")):
-        return render(request, "bunco/tv_join.html", {
-            "error": "Too many tries: wait a few seconds, then type the code again.",
-            "code": request.GET.get("code", "")[:20]}, status=429)
+    error, status = "", 200
     if "code" in request.GET:
         form = TvCodeForm(request.GET)
-        if form.is_valid():
+        if not limits.TV_CODES.take(request.META.get("REMOTE_ADDR", "")):
+            error, status = "Too many tries: wait a few seconds, then type the code again.", 429
+        elif form.is_valid():
             night = night_by_tv_code(form.cleaned_data["code"])
             if night is not None:
                 return redirect("tv", night.tv_token)
-            error = (f"No night has the TV code {form.cleaned_data['code']}. "
-                     "Check the code on the host's page.")
+            error, status = (f"No night has the TV code {form.cleaned_data['code']}. "
+                             "Check the code on the host's page."), 404
         else:
-            error = first_error(form)
+            error, status = first_error(form), 400
     return render(request, "bunco/tv_join.html", {"error": error,
                                                   "code": request.GET.get("code", "")[:20]},
-                  status=404 if error.startswith("No night") else 200 if not error else 400)
+                  status=status)
 
 
 @require_GET
