@@ -32,6 +32,12 @@ def rolls(night):
     return ScoreEvent.objects.filter(night=night, kind=Kind.ROLL).count()
 
 
+def player_at(night, table, seat):
+    """The player sitting in ``seat`` at ``table`` in the round in play."""
+    name = live_state(night).room.tables[table - 1].spec.seats[seat].name
+    return night.players.get(name=name)
+
+
 def test_a_resent_tap_is_answered_already_recorded_and_counts_once(client, seated_night):
     services.round_start(night=seated_night)
     screen = shown(seated_night, 1)
@@ -65,9 +71,7 @@ def test_a_new_tap_for_a_position_already_taken_is_refused_by_name_never_merged(
 def test_the_table_device_and_a_players_phone_tapping_the_same_roll_the_second_is_refused(
         client, seated_night):
     services.round_start(night=seated_night)
-    state = live_state(seated_night)
-    name = state.room.tables[0].spec.seats[2].name
-    phone = seated_night.players.get(name=name)
+    phone = player_at(seated_night, 1, 2)
     screen = shown(seated_night, 1)
     assert tap(client, table_url(seated_night, 1), quick="hit2", **screen).json()["recorded"]
     answer = tap(client, f"/p/{phone.token}/roll/", quick="hit2", **screen)
@@ -88,9 +92,7 @@ def test_chained_taps_naming_the_positions_their_predecessors_produce_all_count(
 def test_a_counted_roll_resent_after_the_night_ended_is_still_already_recorded(
         client, seated_night):
     services.round_start(night=seated_night)
-    state = live_state(seated_night)
-    name = state.room.tables[0].spec.seats[0].name
-    phone = seated_night.players.get(name=name)
+    phone = player_at(seated_night, 1, 0)
     screen = shown(seated_night, 1)
     key = str(uuid.uuid4())
     first = tap(client, f"/p/{phone.token}/roll/", quick="hit1", key=key, **screen)
@@ -132,9 +134,8 @@ def test_a_tap_for_a_round_that_has_not_started_and_after_the_end_are_refused(se
 
 def test_a_players_phone_cannot_undo_at_the_table_they_moved_to(client, seated_night):
     services.round_start(night=seated_night)
-    state = live_state(seated_night)
-    name = state.room.tables[1].spec.seats[0].name
-    phone = seated_night.players.get(name=name)
+    phone = player_at(seated_night, 2, 0)
+    name = phone.name
     roll(seated_night, 2, quick="hit1")
     old = shown(seated_night, 2)
     play_round(seated_night, start=False)

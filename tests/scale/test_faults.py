@@ -470,6 +470,17 @@ def postgres_of_its_own(shared_stack):
     postgres.remove()
 
 
+def down_for_a_second(stop, start):
+    """A fault: the server stopped, down a second, started again; (when down, when back)."""
+    def fault():
+        stop()
+        down = time.monotonic()
+        time.sleep(1.0)
+        start()
+        return down, time.monotonic()
+    return fault
+
+
 def test_a_postgresql_restart_mid_taps_loses_no_tap(tmp_path, shared_stack, redis_of_its_own,
                                                     postgres_of_its_own):
     pg = postgres_of_its_own
@@ -479,15 +490,9 @@ def test_a_postgresql_restart_mid_taps_loses_no_tap(tmp_path, shared_stack, redi
     night = setup_night(tmp_path, env)
     workers = start_both(tmp_path, env)
 
-    def restart():
-        pg.crash()
-        down = time.monotonic()
-        time.sleep(1.0)
-        pg.start()
-        return down, time.monotonic()
-
     try:
-        played = asyncio.run(play(workers, night, [("PostgreSQL restarted", restart)],
+        played = asyncio.run(play(workers, night, [("PostgreSQL restarted",
+                                                    down_for_a_second(pg.crash, pg.start))],
                                   before=3, after=8))
     finally:
         for server in workers:
@@ -517,13 +522,6 @@ def test_a_redis_restart_mid_taps_loses_no_tap_and_screens_come_back(
     night = setup_night(tmp_path, env)
     workers = start_both(tmp_path, env)
 
-    def restart():
-        redis.kill()
-        down = time.monotonic()
-        time.sleep(1.0)
-        redis.start()
-        return down, time.monotonic()
-
     def quick_restart():
         for server in workers:
             server.proc.send_signal(signal.SIGSTOP)
@@ -537,7 +535,7 @@ def test_a_redis_restart_mid_taps_loses_no_tap_and_screens_come_back(
                 server.proc.send_signal(signal.SIGCONT)
         return down, back
 
-    faults = [("Redis restarted, down 1 s", restart),
+    faults = [("Redis restarted, down 1 s", down_for_a_second(redis.kill, redis.start)),
               ("Redis restarted while the workers were paused", quick_restart)]
     try:
         played = asyncio.run(play(workers, night, faults, before=3, after=SYNC_EVERY + 3))
