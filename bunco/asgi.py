@@ -14,8 +14,10 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
 from bunco import broadcast, collector, limits, wire  # noqa: E402
+from bunco.runtime import backlog  # noqa: E402
 
 wire.install()  # frames to the sockets at once, and more (bunco/wire.py)
+backlog.install()  # a screen that stops reading costs bounded memory (bunco/runtime/)
 
 #: A tap posted over HTTP by a table's device or a player's phone.
 TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")

@@ -1,0 +1,119 @@
+"""A screen that stops reading costs a bounded amount of the server's memory.
+
+Twisted keeps whatever a socket has not yet taken in an unbounded buffer, and the channel
+layer's coalescing never applies once a push has left the consumer: a TV whose Wi-Fi stalls
+while it keeps its connection (or a tab frozen in the background whose socket stays open)
+would otherwise collect every push of the night in the server. Here, when more than
+``BUDGET`` bytes already wait for a screen, its further pushes are dropped (whole frames, so
+what it does receive stays in order) and the screen is marked behind. Once it has read what
+was waiting, it is sent a fresh snapshot (as if it had asked for a sync: the same path a
+page's own sync takes), so it shows the right state again. A screen still behind after
+``CLOSE_AFTER`` seconds is disconnected; its page connects again and gets a snapshot then.
+
+A screen that neither reads nor writes is closed by Daphne's own ping (every 20 s, 30 s for
+the pong); one that writes (a page syncs every 10 s) is never pinged, hence the timer here.
+
+It leans on Twisted's write buffer (``dataBuffer``, ``offset``, ``_tempDataLen`` of a TCP
+connection) and Daphne's ``application_queue``; measured on Twisted 26.10.0, Daphne 4.2.3,
+autobahn 26.10.2. Without them it warns once and leaves sending as it is.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+from daphne.ws_protocol import WebSocketProtocol
+from twisted.internet import reactor, tcp
+
+log = logging.getLogger(__name__)
+
+#: Bytes that may wait for one screen before its pushes are dropped (a TV's whole snapshot at
+#: 2,000 players is larger: one frame always goes when nothing waits before it).
+BUDGET = int(os.environ.get("BUNCO_SCREEN_BACKLOG", 256 * 1024))
+#: Seconds a screen may stay behind before it is disconnected.
+CLOSE_AFTER = float(os.environ.get("BUNCO_SCREEN_BEHIND_CLOSE", 30))
+CHECK_EVERY = 0.25
+#: What the screen's consumer is told once the screen reads again: a sync naming no state,
+#: which every screen's consumer answers with a whole snapshot.
+RESYNC = '{"type": "sync", "behind": true}'
+
+_BUFFER_PARTS = ("dataBuffer", "offset")  # and each connection's own _tempDataLen
+#: How many times a screen fell behind, was brought back, was disconnected (this process).
+counts = {"behind": 0, "resynced": 0, "closed": 0}
+_stock_send = None
+_unknown_warned = False
+
+
+def waiting(transport) -> int | None:
+    """Bytes written to ``transport`` and not yet taken by the socket (None: not known)."""
+    try:
+        return len(transport.dataBuffer) - transport.offset + transport._tempDataLen
+    except (AttributeError, TypeError):
+        return None
+
+
+def _send(self, content, binary=False) -> None:
+    if self.state == self.STATE_OPEN:
+        if self.__dict__.get("_behind_since") is not None:
+            return
+        queued = waiting(self.transport)
+        if queued is None:
+            _unknown(self.transport)
+        elif queued > BUDGET:
+            _fall_behind(self)
+            return
+    _stock_send(self, content, binary)
+
+
+def _unknown(transport) -> None:
+    global _unknown_warned
+    if not _unknown_warned:
+        _unknown_warned = True
+        log.warning("cannot tell what waits for a %s: its screens are not bounded",
+                    type(transport).__name__)
+
+
+def _fall_behind(protocol) -> None:
+    protocol._behind_since = time.monotonic()
+    counts["behind"] += 1
+    log.info("a screen stopped reading (%s); its pushes wait for a snapshot",
+             protocol.client_addr)
+    reactor.callLater(CHECK_EVERY, _check, protocol)
+
+
+def _check(protocol) -> None:
+    since = protocol.__dict__.get("_behind_since")
+    if since is None or protocol.state != protocol.STATE_OPEN:
+        return
+    if not waiting(protocol.transport):
+        protocol._behind_since = None
+        queue = getattr(protocol, "application_queue", None)
+        if queue is not None:
+            counts["resynced"] += 1
+            queue.put_nowait({"type": "websocket.receive", "text": RESYNC})
+        return
+    if time.monotonic() - since > CLOSE_AFTER:
+        counts["closed"] += 1
+        log.info("a screen read nothing for %.0f s (%s): disconnected", CLOSE_AFTER,
+                 protocol.client_addr)
+        protocol.dropConnection(abort=True)
+        return
+    reactor.callLater(CHECK_EVERY, _check, protocol)
+
+
+def install() -> bool:
+    """Bound every screen's backlog in this process (True if installed)."""
+    global _stock_send
+    if getattr(WebSocketProtocol.serverSend, "bounded", False):
+        return True
+    missing = [name for name in _BUFFER_PARTS if not hasattr(tcp.Connection, name)]
+    if missing or not hasattr(WebSocketProtocol, "dropConnection"):
+        log.warning("Twisted/autobahn changed (%s missing): a screen that stops reading is not "
+                    "bounded", ", ".join(missing) or "dropConnection")
+        return False
+    _stock_send = WebSocketProtocol.serverSend
+    _send.bounded = True
+    WebSocketProtocol.serverSend = _send
+    return True

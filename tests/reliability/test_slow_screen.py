@@ -1,0 +1,157 @@
+"""A screen that stops reading costs the server a bounded amount of memory (bunco/runtime/
+backlog.py): a real TV socket that keeps asking for snapshots but reads nothing, against the
+real server in its own process. Stock Twisted would keep every frame for it."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import struct
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bunco.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
+
+TABLES = 150  # a TV snapshot of ~240 KB
+
+
+def rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+class RawScreen:
+    """A websocket client on a bare socket with a tiny receive buffer, so that when it stops
+    reading, the server's side fills at once."""
+
+    def __init__(self, base: str, path: str) -> None:
+        host, port = base.split("//")[1].split(":")
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.settimeout(10)
+        self.sock.connect((host, int(port)))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+             f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n\r\n").encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.sock.recv(4096)
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def send(self, text: str) -> None:
+        payload = text.encode()
+        mask = os.urandom(4)
+        assert len(payload) < 126
+        self.sock.sendall(bytes((0x81, 0x80 | len(payload))) + mask
+                          + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def _need(self, n: int) -> None:
+        while len(self.buffer) < n:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise ConnectionError("closed")
+            self.buffer += chunk
+
+    def frame(self) -> tuple[int, bytes]:
+        """The next whole frame: (opcode, payload); a frame the server sent mangled or cut
+        fails here."""
+        self._need(2)
+        first, second = self.buffer[0], self.buffer[1]
+        assert first & 0x80, "a fragmented frame"
+        length, at = second & 0x7F, 2
+        if length == 126:
+            self._need(4)
+            length, at = struct.unpack("!H", self.buffer[2:4])[0], 4
+        elif length == 127:
+            self._need(10)
+            length, at = struct.unpack("!Q", self.buffer[2:10])[0], 10
+        self._need(at + length)
+        payload, self.buffer = self.buffer[at:at + length], self.buffer[at + length:]
+        return first & 0x0F, payload
+
+    def text(self) -> str:
+        while True:
+            opcode, payload = self.frame()
+            if opcode == 1:
+                return payload.decode("utf-8")  # whole UTF-8: bytes of frames never mixed
+
+
+@pytest.fixture
+def big_room(tmp_path):
+    env = bench_env(tmp_path)
+    env["BUNCO_SCREEN_BEHIND_CLOSE"] = "4"
+    run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate")
+    night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, str(TABLES)], env,
+                                   "night setup").strip().splitlines()[-1])
+    server = Server(tmp_path / "server", env)
+    server.start()
+    yield server, night
+    server.stop()
+
+
+def tap(server: Server, token: str, number: int, pos: int) -> int:
+    """A roll at a table; the night's seq it made."""
+    with httpx.Client(trust_env=False, timeout=10) as http:
+        http.get(f"{server.base}/t/{token}/")
+        answer = http.post(f"{server.base}/t/{token}/roll/",
+                           data={"key": str(uuid.uuid4()), "set": 1, "round": 1,
+                                 "table": number, "pos": pos, "quick": "miss"},
+                           headers={"X-CSRFToken": http.cookies.get("csrftoken") or ""})
+        assert answer.status_code == 200, answer.text
+        return answer.json()["seq"]
+
+
+def stall(server: Server, screen: RawScreen, seconds: float) -> tuple[int, int]:
+    """The screen asks for a snapshot four times a second and reads nothing; what it asked
+    for (bytes) and how much the server grew meanwhile."""
+    size = len(screen.text())  # its first snapshot: every one is about this size
+    before = rss(server.proc.pid)
+    asked = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        screen.send('{"type": "sync"}')
+        asked += size
+        time.sleep(0.25)
+    return asked, rss(server.proc.pid) - before
+
+
+def test_a_screen_that_stops_reading_is_bounded_and_catches_up_in_order(big_room):
+    server, night = big_room
+    screen = RawScreen(server.base, f"/ws/tv/{night['tv']}/")
+    asked, grew = stall(server, screen, 4.0)
+    seq = tap(server, night["tables"]["7"], 7, 0)  # made while the TV reads nothing
+    # It reads again: every frame whole and in order, then the roll it missed.
+    shown = f'id="table-7" class="table-live phase-playing" data-seq="{seq}"'
+    last = ""
+    deadline = time.monotonic() + 10
+    while shown not in last:
+        assert time.monotonic() < deadline, "the screen never got the roll it missed"
+        last = screen.text()
+    print(f"\nslow screen: asked for {asked / 1e6:.1f} MB of snapshots without reading; "
+          f"the server grew {grew / 1e6:.1f} MB")
+    assert asked > 3_000_000
+    assert grew < asked / 3, f"the server kept {grew} bytes for a screen that read nothing"
+
+
+def test_a_screen_that_never_reads_again_is_disconnected(big_room):
+    server, night = big_room
+    screen = RawScreen(server.base, f"/ws/tv/{night['tv']}/")
+    stall(server, screen, 4.0)
+    time.sleep(6)  # BUNCO_SCREEN_BEHIND_CLOSE=4 s after it fell behind
+    screen.sock.settimeout(3)
+    with pytest.raises(ConnectionError):  # reset or closed; a timeout means still kept open
+        while True:
+            screen.frame()
+    assert server.alive()
