@@ -13,10 +13,10 @@ django.setup(set_prefix=False)
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
-from bunco import broadcast, collector, limits, wire  # noqa: E402
-from bunco.runtime import backlog  # noqa: E402
+from bunco import broadcast, limits  # noqa: E402
+from bunco.runtime import backlog, collector, wire  # noqa: E402
 
-wire.install()  # frames to the sockets at once, and more (bunco/wire.py)
+wire.install()  # frames to the sockets at once, and more (bunco/runtime/wire.py)
 backlog.install()  # a screen that stops reading costs bounded memory (bunco/runtime/)
 
 #: A tap posted over HTTP by a table's device or a player's phone.
@@ -112,5 +112,5 @@ router = ProtocolTypeRouter(
 async def application(scope, receive, send):
     loop = asyncio.get_running_loop()
     broadcast.serve_on(loop)
-    collector.serve_on(loop)  # no long pauses of the garbage collector (bunco/collector.py)
+    collector.serve_on(loop)  # no long pauses of the garbage collector (bunco/runtime/collector.py)
     await router(scope, receive, send)

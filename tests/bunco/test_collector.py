@@ -1,4 +1,4 @@
-"""The garbage collector kept from pausing the party (bunco/collector.py): what is alive is
+"""The garbage collector kept from pausing the party (bunco/runtime/collector.py): what is alive is
 frozen out of the collector's walks, and garbage among it is still freed in the end."""
 
 import asyncio
@@ -7,8 +7,8 @@ import weakref
 
 import pytest
 
-from bunco import collector as collector_module
-from bunco.collector import Collector
+from bunco.runtime import collector as collector_module
+from bunco.runtime.collector import Collector
 
 
 class Node:

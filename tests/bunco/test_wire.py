@@ -1,14 +1,15 @@
-"""Frames go to the socket at once when nothing waits before them (bunco/wire.py), and a
+"""Frames go to the socket at once when nothing waits before them (bunco/runtime/wire.py), and a
 socket that cannot take them all still gets every byte, in order, through Twisted's buffer."""
 
 import socket
+import zlib
 
 import pytest
 from twisted.internet import tcp
 from twisted.internet.protocol import Protocol
 from twisted.web import http
 
-from bunco import wire
+from bunco.runtime import wire
 
 
 class Loop:
@@ -127,3 +128,22 @@ def test_a_socket_that_is_not_plain_takes_autobahns_own_way():
     proto.serverSend("<p>after</p>")
     assert proto.transport.written == b""
     assert proto.send_queue[-1][0].endswith(b"<p>after</p>")
+
+
+def test_a_deflated_frame_reads_back_as_the_text_on_its_own():
+    text = "<section id='table-1'>" + "Brenda Jones & Cara Smith " * 2000 + "é</section>"
+    frame = wire.deflated_frame(text)
+    assert frame[0] == 0xC1  # final, compressed (RSV1), text
+    assert frame[1] == 126 and len(frame) < len(text) / 10
+    payload = frame[4:]
+    # Any reader, with or without what it read before, inflates it (no context kept).
+    assert zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff").decode() == text
+    assert wire.deflated_frame(text) is frame  # the same message to many screens: once
+
+
+def test_only_a_deflate_offer_is_accepted_and_without_server_context():
+    from autobahn.websocket.compress import PerMessageDeflateOffer
+
+    accepted = wire.accept_deflate([PerMessageDeflateOffer(accept_max_window_bits=True)])
+    assert accepted.no_context_takeover is True
+    assert wire.accept_deflate([]) is None

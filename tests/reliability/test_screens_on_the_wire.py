@@ -1,6 +1,7 @@
-"""A screen that stops reading costs the server a bounded amount of memory (bunco/runtime/
-backlog.py): a real TV socket that keeps asking for snapshots but reads nothing, against the
-real server in its own process. Stock Twisted would keep every frame for it."""
+"""Screens on the wire, against the real server in its own process, through a bare socket:
+a screen that stops reading costs a bounded amount of memory (bunco/runtime/backlog.py; stock
+Twisted would keep every frame for it), and a big frame goes compressed to a screen that
+offers permessage-deflate (bunco/runtime/wire.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import struct
 import sys
 import time
 import uuid
+import zlib
 from pathlib import Path
 
 import httpx
@@ -33,7 +35,7 @@ class RawScreen:
     """A websocket client on a bare socket with a tiny receive buffer, so that when it stops
     reading, the server's side fills at once."""
 
-    def __init__(self, base: str, path: str) -> None:
+    def __init__(self, base: str, path: str, extensions: str = "") -> None:
         host, port = base.split("//")[1].split(":")
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -43,12 +45,16 @@ class RawScreen:
         self.sock.sendall(
             (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
              f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-             f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n\r\n").encode())
+             f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n"
+             + (f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else "")
+             + "\r\n").encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             self.buffer += self.sock.recv(4096)
         head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
         assert head.startswith(b"HTTP/1.1 101"), head
+        self.head = head.decode("latin-1").lower()
+        self.wire: list[tuple[int, int]] = []  # (first byte, bytes on the wire) per frame
 
     def send(self, text: str) -> None:
         payload = text.encode()
@@ -79,6 +85,9 @@ class RawScreen:
             length, at = struct.unpack("!Q", self.buffer[2:10])[0], 10
         self._need(at + length)
         payload, self.buffer = self.buffer[at:at + length], self.buffer[at + length:]
+        self.wire.append((first, at + length))
+        if first & 0x40:  # compressed on its own (the server keeps no context)
+            payload = zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff")
         return first & 0x0F, payload
 
     def text(self) -> str:
@@ -155,3 +164,22 @@ def test_a_screen_that_never_reads_again_is_disconnected(big_room):
         while True:
             screen.frame()
     assert server.alive()
+
+
+def test_a_big_frame_goes_compressed_and_a_small_one_as_it_is(big_room):
+    server, night = big_room
+    screen = RawScreen(server.base, f"/ws/tv/{night['tv']}/",
+                       "permessage-deflate; client_max_window_bits")
+    assert "sec-websocket-extensions: permessage-deflate" in screen.head
+    snapshot = screen.text()
+    (first, on_wire), = screen.wire
+    assert first & 0x40 and 'id="table-150"' in snapshot
+    seq = tap(server, night["tables"]["3"], 3, 0)
+    while f'data-seq="{seq}"' not in (pushed := screen.text()):
+        pass
+    print(f"\nTV snapshot at {TABLES} tables: {len(snapshot.encode()) / 1e3:.0f} KB of HTML, "
+          f"{on_wire / 1e3:.0f} KB on the wire; a tap's push {len(pushed)} bytes")
+    assert on_wire < len(snapshot.encode()) / 5
+    assert not screen.wire[-1][0] & 0x40  # a tap's table: small, sent as it is
+    plain = RawScreen(server.base, f"/ws/tv/{night['tv']}/")  # offers nothing: plain frames
+    assert plain.text() and not plain.wire[0][0] & 0x40
