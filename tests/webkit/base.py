@@ -7,6 +7,7 @@ import os
 import socket
 import threading
 import time
+import warnings
 
 import pytest
 from selenium import webdriver
@@ -39,7 +40,9 @@ class WebKitTestCase(BrowserTestCase):
         service = webdriver.WebKitGTKService(  # its own free port
             executable_path=WEBKIT_DRIVER, env={**os.environ, "DISPLAY": self.display})
         try:
-            driver = webdriver.WebKitGTK(options=options, service=service)
+            with warnings.catch_warnings():  # Selenium's own use of its connection settings
+                warnings.filterwarnings("ignore", "setting remote_server_addr", DeprecationWarning)
+                driver = webdriver.WebKitGTK(options=options, service=service)
         except WebDriverException as exc:
             pytest.fail(f"WebKit did not start ({exc.msg}): {NEEDS}", pytrace=False)
         self.addCleanup(driver.quit)

@@ -4,10 +4,12 @@ round and the guest's phone shows the result and where to sit next; the night's 
 the phones. Taps made while the server is out of reach wait visibly and count once when it is
 back. The host's page is Chromium's."""
 
+import contextlib
 import random
 import re
 
 from playwright.sync_api import expect
+from selenium.common.exceptions import WebDriverException
 
 from bunco import services
 from bunco.models import ScoreEvent, TableLink
@@ -127,6 +129,23 @@ class PhonesInWebKit(WebKitTestCase):
         taps = self.rolls(night)
         assert [(t.player, t.position) for t in taps] == [(seats[0], 0), (seats[1], 1),
                                                            (seats[1], 2)]
+
+        # Cut again, and the page is reloaded while the server is out of reach (as a phone
+        # does with a tab it put away): the tap waits on the phone and counts once it is back.
+        wifi.cut()
+        wait(table, "return document.body.classList.contains('offline')", "offline page")
+        self.tap(table, "Miss")
+        shows(table, waiting, [f"Miss {seats[1]} waiting to send"])
+        url = table.current_url
+        with contextlib.suppress(WebDriverException):
+            table.refresh()  # no server: the browser's own error page
+        assert "Miss" not in text(table, "body")[0]
+        wifi.restore()
+        table.get(url)
+        shows(table, "#table-2 .turn", f"{seats[2]}'s turn")
+        shows(table, waiting, [])
+        assert [(t.player, t.position) for t in self.rolls(night)][3:] == [(seats[1], 3)]
         table.refresh()
         shows(table, "#table-2 .score", ["0", "3"])
-        assert len(self.rolls(night)) == 3
+        shows(table, "#table-2 .turn", f"{seats[2]}'s turn")
+        assert len(self.rolls(night)) == 4
