@@ -64,14 +64,18 @@ class PhonesInWebKit(WebKitTestCase):
         host.get_by_role("button", name=re.compile("start round 1")).click()
         for phone in (guest, table):
             shows(phone, "#banner .headline", "Round 1")
-        self.tap(table, "2 hits")
+        for face in (1, 3, 1):  # the three dice, on the pad's faces: two hits
+            table.find_element("css selector", f"[data-dicepad] [data-face='{face}']").click()
         shows(table, "#table-2 .score", ["2", "0"])
+        shows(table, "#table-2 .rolls", f"{me} +2")
         shows(guest, "#table-2 .score", ["2", "0"])  # the guest's phone shows their table
         in_thread(lambda: roll(night, 1, quick="hit1"))  # table 1 is not tied either
 
         # The host's bell: no table is tied, so the round ends at once, on every phone.
         host.get_by_role("button", name=re.compile("Ring the bell now")).click()
         shows(table, "#banner", "Round 1 over")
+        for phone in (guest, table):  # each phone rang (its sound and vibration) for the bell
+            wait(phone, "return document.body.dataset.rang === '1-1'", "bell rung on the phone")
         shows(table, "[data-testid=final]", "Round 1 final tally")
         shows(guest, "[data-testid=round-result]", f"You and {partner} won table 2, 2–0")
         night.refresh_from_db()  # the bell was rung in the live server
