@@ -40,6 +40,9 @@ test: $(VENV)/.test-deps
 	@test -x /usr/bin/chromium || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else echo "The browser tests need Chromium: sudo apt-get install -y chromium"; exit 1; fi; }
+	@{ test -x /usr/bin/WebKitWebDriver && command -v Xvfb >/dev/null; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq webkit2gtk-driver xvfb; \
+	  else echo "The browser tests need WebKit and Xvfb: sudo apt-get install -y webkit2gtk-driver xvfb"; exit 1; fi; }
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q
 
