@@ -109,3 +109,23 @@ def test_the_code_is_shown_beside_the_join_qr_code(client, seated_night):
 def test_with_one_night_open_the_home_page_still_goes_straight_to_it(client, seated_night):
     response = client.get("/")
     assert response.status_code == 302 and response.url == f"/j/{seated_night.join_token}/"
+
+
+def test_after_the_night_ends_find_your_seat_says_so_and_leads_to_the_results(client,
+                                                                              seated_night):
+    ann, bo = seated_night.players.all()[:2]
+    picked = client.post(f"/j/{seated_night.join_token}/", {"player": ann.pk})
+    assert picked.status_code == 302
+    services.night_end(night=seated_night)
+
+    page = client.get(f"/j/{seated_night.join_token}/").content.decode()
+    assert "This night has ended" in page and "Tap your name" not in page
+    assert f'href="/p/{ann.token}/"' in page and "Results for <bdi" in page
+    assert "Thanks for playing." in client.get(f"/p/{ann.token}/").content.decode()
+
+    late = client.post(f"/j/{seated_night.join_token}/", {"player": bo.pk})
+    assert late.status_code == 409 and "names can no longer be picked" in late.content.decode()
+    bo.refresh_from_db()
+    assert bo.device == ""
+    stranger = client.__class__().get(f"/j/{seated_night.join_token}/").content.decode()
+    assert "This night has ended" in stranger and "picked your name" in stranger
