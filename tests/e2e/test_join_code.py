@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from bunco import services
 from bunco.selectors import live_state
 
-from .base import BrowserTestCase, in_thread, tap_like_a_person
+from .base import LAN_ADDRESS, BrowserTestCase, in_thread, tap_like_a_person
 
 ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
@@ -32,13 +32,13 @@ class JoinCodeOnAPhone(BrowserTestCase):
             return night
         return in_thread(setup)
 
-    def guest(self, code, name):
-        """A phone opens the home page, types the code as read off the TV (with a space),
+    def guest(self, address, code, name):
+        """A phone opens the address, types the code as read off the TV (with a space),
         lands on find your seat and taps its name."""
         page = self.browser.new_context(**PHONE).new_page()
         page.add_init_script(
             "document.addEventListener('htmx:wsOpen', function () { window.wsOpen = true; })")
-        page.goto(self.live_server_url + "/")
+        page.goto(address)
         page.get_by_label("Tonight's code").fill(f"{code[:2]} {code[2:]}")
         page.get_by_role("button", name="Find my seat").tap()
         expect(page.locator("h1")).to_have_text("Party")
@@ -65,8 +65,19 @@ class JoinCodeOnAPhone(BrowserTestCase):
         ARTIFACTS.mkdir(exist_ok=True)
         phone.screenshot(path=str(ARTIFACTS / "home-join-code.png"), full_page=True)
 
-        rolling, join_url = self.guest(night.join_code, first)
-        waiting, _ = self.guest(night.join_code, second)
+        # The code as the guests read it off the TV, beside its QR code.
+        tv = self.browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        tv.goto(f"{self.live_server_url}/tv/{night.tv_token}/")
+        shown = tv.get_by_test_id("tv-join-qr")
+        expect(shown).to_contain_text("No camera? Open")
+        address = shown.locator(".tv-join-code bdi").inner_text()
+        assert address == f"http://{LAN_ADDRESS}:{self._port}/"
+        code = shown.get_by_test_id("tv-join-code").inner_text()
+        assert code == night.join_code
+        tv.screenshot(path=str(ARTIFACTS / "tv-join-code.png"))
+
+        rolling, join_url = self.guest(address, code, first)
+        waiting, _ = self.guest(address, code, second)
         turn = "#table-1 .turn"
         expect(rolling.locator(turn)).to_have_text("Your turn")
         expect(waiting.locator(turn)).to_have_text(f"{first}'s turn")
