@@ -13,6 +13,7 @@ from bunco import services
 from bunco.selectors import live_state
 
 from .base import LAN_ADDRESS, BrowserTestCase, in_thread, tap_like_a_person
+from .test_accessibility import axe_violations, report
 
 ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
@@ -62,6 +63,8 @@ class JoinCodeOnAPhone(BrowserTestCase):
         expect(phone.get_by_role("alert")).to_contain_text("No night has the code 00")
         expect(phone.get_by_label("Tonight's code")).to_have_value("00")
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+        violations = axe_violations(phone)
+        assert not violations, report("the home page's code", violations)
         ARTIFACTS.mkdir(exist_ok=True)
         phone.screenshot(path=str(ARTIFACTS / "home-join-code.png"), full_page=True)
 
@@ -99,6 +102,8 @@ class JoinCodeOnAPhone(BrowserTestCase):
         waiting.goto(join_url)
         expect(waiting.get_by_test_id("night-ended")).to_contain_text("This night has ended")
         expect(waiting.get_by_text("Tap your name")).to_have_count(0)
+        violations = axe_violations(waiting)
+        assert not violations, report("find your seat after the night", violations)
         waiting.get_by_role("link", name=f"Results for {second}").tap()
         expect(waiting.get_by_test_id("where")).to_have_count(0)
         expect(waiting.locator("#banner")).to_contain_text("Thanks for playing")
