@@ -98,6 +98,8 @@ def player_release(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "bunco/not_found.html", status=404)
     if not who.device or not devices.may_use(who, request.COOKIES):
         return _not_yours(request, who)
+    if who.night.status == Night.Status.FINISHED:  # no picking again: keep the results here
+        return redirect("join", who.night.join_token)
     with contextlib.suppress(CommandRefused):  # freed meanwhile: picking again is what's left
         services.player_release(night=who.night, player=who,
                                 device=devices.fingerprint_of(request.COOKIES))
@@ -117,7 +119,8 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     return stick.remember_night(request, render(request, "bunco/player_page.html", {
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
-        "claimed": bool(who.device), "me_token": who.token, **_pad(f"/p/{who.token}/"),
+        "claimed": bool(who.device) and night.status != Night.Status.FINISHED,
+        "me_token": who.token, **_pad(f"/p/{who.token}/"),
         "how_we_play": screens.house_rules_card(night),
     }), night.pk)
 

@@ -123,6 +123,12 @@ def test_after_the_night_ends_find_your_seat_says_so_and_leads_to_the_results(cl
     assert f'href="/p/{ann.token}/"' in page and "Results for <bdi" in page
     assert "Thanks for playing." in client.get(f"/p/{ann.token}/").content.decode()
 
+    # "Not Ann?" is gone, and a page that still had it keeps Ann on this phone.
+    assert "Pick another name" not in client.get(f"/p/{ann.token}/").content.decode()
+    assert client.post(f"/p/{ann.token}/release/").url == f"/j/{seated_night.join_token}/"
+    ann.refresh_from_db()
+    assert ann.device
+
     late = client.post(f"/j/{seated_night.join_token}/", {"player": bo.pk})
     assert late.status_code == 409 and "names can no longer be picked" in late.content.decode()
     bo.refresh_from_db()
