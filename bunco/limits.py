@@ -168,6 +168,10 @@ class Buckets:
 #: guessing the night's 4-digit code gets one try every 2 s (10,000 codes: hours, not seconds).
 TV_CODES = Buckets(rate=0.5, burst=10)
 
+#: Join codes typed on the home page, per address, alike: a guest's typo costs nothing, a
+#: script guessing a night's 5-digit code gets one try every 2 s (100,000 codes: days).
+JOIN_CODES = Buckets(rate=0.5, burst=10)
+
 #: Taps posted over HTTP, per phone or table link: 5 a second, 20 at once (a queue of taps
 #: made offline is sent in a burst when the phone is back).
 TAPS = Buckets(rate=5, burst=20)

@@ -25,6 +25,17 @@ def new_tv_code() -> str:
     return secrets.token_hex(5)
 
 
+def new_join_code() -> str:
+    """A short code a guest types on the home page when their camera will not scan the QR
+    code: digits, for a phone's number pad, one more than the TV's so the two are not mixed
+    up. Unique among nights; five digits while they last."""
+    for digits in (5,) * 8 + (7,) * 8:
+        code = "".join(secrets.choice("0123456789") for _ in range(digits))
+        if not Night.objects.filter(join_code=code).exists():
+            return code
+    return str(secrets.randbelow(10**12)).zfill(12)
+
+
 class NightQuerySet(models.QuerySet):
     def open(self):
         return self.exclude(status=Night.Status.FINISHED)
@@ -47,6 +58,9 @@ class Night(models.Model):
     join_token = models.CharField(max_length=32, unique=True, default=new_token)
     tv_code = models.CharField(max_length=12, unique=True, default=new_tv_code,
                                help_text="typed on a TV's browser at /tv/ to open the TV page")
+    join_code = models.CharField(
+        max_length=12, unique=True, default=new_join_code,
+        help_text="typed by a guest on the home page to open the night's find-your-seat page")
     last_seq = models.PositiveIntegerField(default=0, help_text="the log's last sequence number")
     roll_offs = models.JSONField(default=dict, blank=True,
                                  help_text="prize category -> winner of its roll-off")

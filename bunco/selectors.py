@@ -139,9 +139,14 @@ def night_by_tv_code(code: str) -> Night | None:
     return Night.objects.filter(tv_code=code).first()
 
 
-def current_night() -> Night | None:
-    """The night a guest who scans the start QR code means: the latest one not finished."""
-    return Night.objects.open().first()
+def night_by_join_code(code: str) -> Night | None:
+    return Night.objects.filter(join_code=code).first()
+
+
+def open_nights(at_most: int = 2) -> list[Night]:
+    """The nights not finished, the latest first (a guest who opens the home page means one of
+    them; with several, the code they type says which)."""
+    return list(Night.objects.open()[:at_most])
 
 
 @dataclass

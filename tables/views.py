@@ -36,12 +36,16 @@ def _pad(tap_base: str) -> dict:
 @ensure_csrf_cookie
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """Find your seat: a guest taps their name, and this phone becomes that player's. Only
-    names no phone has picked yet are offered; names this phone picked come first."""
+    names no phone has picked yet are offered; names this phone picked come first. Once the
+    night has ended it says so, and a name this phone picked leads to that player's results."""
     night = night_by_join_token(token)
     if night is None:
         return render(request, "bunco/not_found.html", status=404)
     error, status = "", 200
-    if request.method == "POST":
+    ended = night.status == Night.Status.FINISHED
+    if request.method == "POST" and ended:
+        error, status = "The night has ended: names can no longer be picked.", 409
+    elif request.method == "POST":
         form = PickNameForm(request.POST)
         picked = (night.players.filter(pk=form.cleaned_data["player"]).first()
                   if form.is_valid() else None)
@@ -69,7 +73,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         found = matching(free, search) if search else []
         free = found[:JOIN_LIST_ALL]
     return render(request, "bunco/join.html", {
-        "night": night, "error": error,
+        "night": night, "error": error, "ended": ended,
         "mine": [p for p in players if mine and p.device == mine],
         "free": free, "searching": searching, "search": search,
         "more": searching and len(found) > len(free),
@@ -94,6 +98,8 @@ def player_release(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "bunco/not_found.html", status=404)
     if not who.device or not devices.may_use(who, request.COOKIES):
         return _not_yours(request, who)
+    if who.night.status == Night.Status.FINISHED:  # no picking again: keep the results here
+        return redirect("join", who.night.join_token)
     with contextlib.suppress(CommandRefused):  # freed meanwhile: picking again is what's left
         services.player_release(night=who.night, player=who,
                                 device=devices.fingerprint_of(request.COOKIES))
@@ -113,7 +119,8 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     return stick.remember_night(request, render(request, "bunco/player_page.html", {
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
-        "claimed": bool(who.device), "me_token": who.token, **_pad(f"/p/{who.token}/"),
+        "claimed": bool(who.device) and night.status != Night.Status.FINISHED,
+        "me_token": who.token, **_pad(f"/p/{who.token}/"),
         "how_we_play": screens.house_rules_card(night),
     }), night.pk)
 

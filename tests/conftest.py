@@ -59,10 +59,12 @@ def fresh_limits():
 
     limits.TAPS.clear()
     limits.TV_CODES.clear()
+    limits.JOIN_CODES.clear()
     limits._penalties.clear()
     yield
     limits.TAPS.clear()
     limits.TV_CODES.clear()
+    limits.JOIN_CODES.clear()
     limits._penalties.clear()
 
 

@@ -10,6 +10,22 @@ from bunco.host.rules_form import EXPLAINED, rule_fields
 from scoring import PRESETS, HouseRules, RulesError
 
 
+class JoinCodeForm(forms.Form):
+    """The short code a guest types on the home page, as people type it: with spaces or a
+    dash, a letter O for a zero or an l for a one."""
+
+    code = forms.CharField(max_length=20, error_messages={
+        "required": "type the code the TV shows under its QR code",
+        "max_length": "the code is five digits, as the TV shows it"})
+
+    def clean_code(self) -> str:
+        code = "".join(self.cleaned_data["code"].split()).replace("-", "")
+        code = code.translate(str.maketrans("OoIl", "0011"))
+        if not code.isascii() or not code.isdigit():
+            raise forms.ValidationError("the code is five digits, as the TV shows it")
+        return code
+
+
 class RoundClaimForm(forms.Form):
     """A host's bell names the round the page showed, so a second press does not ring twice."""
 

@@ -11,12 +11,13 @@ from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import backup, screens, services, sheets, stick
+from bunco import backup, limits, screens, services, sheets, stick
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import (
     AwardsForm,
     BreakForm,
+    JoinCodeForm,
     MergeForm,
     NameForm,
     NamesForm,
@@ -33,21 +34,48 @@ from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Person, Player
 from bunco.paging import paginate
-from bunco.selectors import current_night, live_state
+from bunco.selectors import live_state, night_by_join_code, open_nights
 from bunco.services import CommandRefused
 from scoring import PRESETS, pot_for
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """Where the start command's QR code leads: a guest to tonight's "find your seat", the
-    host to the dashboard."""
+    """Where the start command's QR code leads: a guest to tonight's "find your seat" (with
+    several nights open, to the short code the TV shows, which says which), the host to the
+    dashboard. A guest whose camera will not scan a QR code types that code here."""
     if host.is_host(request):
         return redirect("host_dashboard")
-    night = current_night()
-    if night is not None:
-        return redirect("join", night.join_token)
-    return render(request, "bunco/home.html")
+    if "code" in request.GET:
+        return _join_code(request)
+    nights = open_nights()
+    if len(nights) == 1:
+        return redirect("join", nights[0].join_token)
+    return render(request, "bunco/home.html", {"ask_code": bool(nights)})
+
+
+def _join_code(request: HttpRequest) -> HttpResponse:
+    """The code a guest typed: the night's "find your seat", or why not (nothing changes)."""
+    form = JoinCodeForm(request.GET)
+    ended = None
+    if not limits.JOIN_CODES.take(request.META.get("REMOTE_ADDR", "")):
+        error, status = "Too many tries: wait a few seconds, then type the code again.", 429
+    elif not form.is_valid():
+        error, status = first_error(form), 400
+    else:
+        code = form.cleaned_data["code"]
+        night = night_by_join_code(code)
+        if night is not None and night.status != Night.Status.FINISHED:
+            return redirect("join", night.join_token)
+        if night is not None:
+            ended, error, status = night, f"The code {code} is for {night.name}, which has " \
+                                              "ended.", 410
+        else:
+            error, status = (f"No night has the code {code}. Check the code on the TV or "
+                             "the host's page."), 404
+    return render(request, "bunco/home.html", {
+        "ask_code": True, "error": error, "ended": ended,
+        "code": request.GET.get("code", "")[:20]}, status=status)
 
 
 @require_GET

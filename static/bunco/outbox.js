@@ -315,6 +315,17 @@
       return sameTable(f, d) && Number(f.pos) >= Number(d.pos);
     });
   }
+  // A player's own phone says "Your turn" where a table's screen names whose roll it is: the
+  // table's fragment is rendered once for every screen, so this page puts it in its own words.
+  function ownName() {
+    var me = document.getElementById("me");
+    return me ? me.dataset.name || "" : "";
+  }
+  function sayYou(turn) {
+    var who = turn.querySelector(".turn-who"), me = ownName();
+    if (!who || !me || turn.dataset.rolls !== me) return;
+    who.textContent = turn.dataset.roller === me ? "Your turn" : "You roll";
+  }
   function drawWaiting() {
     document.querySelectorAll(".rolls li.waiting").forEach(function (li) { li.remove(); });
     var t = document.querySelector(".table-live");
@@ -350,15 +361,19 @@
     if (!turn) return;
     if (turn.dataset.shownHtml === undefined) turn.dataset.shownHtml = turn.innerHTML;
     delete turn.dataset.nowRoller;
-    if (!mine.length) { turn.innerHTML = turn.dataset.shownHtml; return; }
+    if (!mine.length) { turn.innerHTML = turn.dataset.shownHtml; sayYou(turn); return; }
     turn.textContent = "";
     var waiting = mine.length === 1 ? "1 tap waiting to send" : mine.length + " taps waiting to send";
     if (known) {
       var next = order[at % order.length];
       turn.dataset.nowRoller = next;
-      var strong = document.createElement("strong"), bdi = document.createElement("bdi");
-      bdi.textContent = next; strong.appendChild(bdi); turn.appendChild(strong);
-      turn.appendChild(document.createTextNode("'s turn "));
+      if (next === ownName()) {
+        turn.appendChild(document.createTextNode("Your turn "));
+      } else {
+        var strong = document.createElement("strong"), bdi = document.createElement("bdi");
+        bdi.textContent = next; strong.appendChild(bdi); turn.appendChild(strong);
+        turn.appendChild(document.createTextNode("'s turn "));
+      }
     } else {
       turn.appendChild(document.createTextNode("Next roller shows when your taps are sent "));
     }

@@ -44,3 +44,34 @@ def test_players_from_before_people_were_kept_are_in_the_season(old_database, cl
     season = client.get("/host/season/").content.decode()
     for name in ("Ann", "Bo", "Cy", "Di"):
         assert name in season
+
+
+BEFORE_JOIN_CODES = [("bunco", "0011_desk")]
+
+
+@pytest.fixture
+def database_before_join_codes(transactional_db):
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_JOIN_CODES)
+    yield executor.loader.project_state(BEFORE_JOIN_CODES).apps
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_nights_from_before_join_codes_each_get_their_own(database_before_join_codes,
+                                                          client):
+    Night = database_before_join_codes.get_model("bunco", "Night")
+    rules = PRESETS["babz"].to_dict()
+    for i, name in enumerate(["March", "April", "May"]):
+        Night.objects.create(name=name, rules_id="babz", rules_json=rules, tv_token=f"tv{i}",
+                             join_token=f"join{i}", tv_code=f"{i}{i}{i}{i}")
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from bunco.models import Night as LiveNight
+
+    codes = dict(LiveNight.objects.values_list("name", "join_code"))
+    assert len(set(codes.values())) == 3
+    assert all(code.isdigit() and len(code) == 5 for code in codes.values())
+    assert client.get("/", {"code": codes["April"]}).url == "/j/join1/"
