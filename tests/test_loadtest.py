@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings
 
 
@@ -449,3 +450,26 @@ def test_a_line_that_merged_or_raced_a_tap_misses_its_targets():
     assert missed_targets({**line, "refused_by_race": 2}) == ["every tap counted exactly once"]
     assert missed_targets({**line, "taps_per_s": 50, "bell_p99_ms_x_floor": 3.5}) == [
         "tap p99 at most 100 ms", "bell p99 at most 3x the floor's"]
+
+
+@pytest.mark.django_db
+def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs_nothing():
+    """A TV of 100 tables says what it shows in the page's compact form; the server finds it
+    up to date (no snapshot), and behind once the room has moved on."""
+    from bunco import broadcast, services
+    from bunco.management.loadclient import shown_in, sync_message
+    from bunco.selectors import live_state
+    from scoring import sample_names
+
+    night = services.night_create(name="Big", rules_id="clockwise",
+                                  player_names=sample_names(400))
+    services.night_seat(night=night)
+    services.round_start(night=night)
+    shown: dict[str, int] = {}
+    shown_in(broadcast.tv_snapshot(night, live_state(night)).encode(), shown)
+    said = json.loads(sync_message(shown))
+    assert said["type"] == "sync" and len(said["tables"]) == 100 and all(said["tables"])
+    assert len(said["shows"]) <= 64  # the room-wide parts; every table in compact form
+    assert not broadcast.stale(live_state(night), said["shows"], said["tables"])
+    services.bell_ring(night=night)
+    assert broadcast.stale(live_state(night), said["shows"], said["tables"])

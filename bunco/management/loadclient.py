@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import random
 import time
 import uuid
 from collections import Counter, deque
@@ -46,6 +48,7 @@ RETRY_MOST = 8.0  # ... up to this
 NETWORK_RETRY = 2.0  # no answer at all (a dropped connection, a timeout): sent again after this
 DRAIN_SECONDS = 2.0  # after the room's last answer, pushes are awaited until this long quiet
 DRAIN_AT_MOST = 30.0  # ... but no longer than this after it
+SYNC_EVERY = 10.0  # every screen says what it shows this often, as live.js does
 
 
 @dataclass
@@ -74,6 +77,7 @@ class Plan:
     host_cookies: dict[str, str] = field(default_factory=dict)
     timeout: float = 30.0
     tap_workers: dict[int, int] = field(default_factory=dict)  # table -> worker (else n % N)
+    sync: bool = True  # screens sync every SYNC_EVERY seconds, as the pages do
 
 
 def element(data: bytes, start: int) -> tuple[str, int | None, int, int]:
@@ -106,6 +110,32 @@ def inner_tables(data: bytes) -> list[tuple[str, int]]:
             found.append((ident, seq))
         at = data.find(b'id="table-', end)
     return found
+
+
+def shown_in(data: bytes, shown: dict[str, int]) -> None:
+    """Every element with an id and a data-seq in a frame, as the page then shows it."""
+    at = data.find(b'id="')
+    while at >= 0:
+        ident, seq, _, end = element(data, at)
+        if seq is not None:
+            shown[ident] = seq
+        at = data.find(b'id="', max(end, at + 4))
+
+
+def sync_message(shown: dict[str, int]) -> str:
+    """What the page's periodic sync says (live.js ``syncMessage``): each fragment's id and
+    seq, its tables in compact form (tables[n - 1]: the seq of table n shown, 0 where none)."""
+    shows: dict[str, int] = {}
+    tables: list[int] = []
+    for ident, seq in shown.items():
+        number = ident[6:] if ident.startswith("table-") else ""
+        if not number.isdigit() or int(number) > 2000:
+            shows[ident] = seq
+            continue
+        n = int(number)
+        tables.extend([0] * (n - len(tables)))
+        tables[n - 1] = seq
+    return json.dumps({"type": "sync", "shows": shows, "tables": tables})
 
 
 @dataclass
@@ -261,18 +291,29 @@ async def open_screen(plan: Plan, spec: ScreenSpec,
         except (TimeoutError, WebSocketException):
             await ws.close()
             return None
-    return ws, len(snapshot)
+    return ws, len(snapshot), snapshot
 
 
 async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
-                 heard: list[float]) -> None:
+                 heard: list[float], shown: dict[str, int]) -> None:
     try:
         while True:
             data = await ws.recv(decode=False)
             heard[0] = time.time()
             record(data, heard[0], log, inner)
+            shown_in(data, shown)
     except WebSocketException:
         closed.append(1)
+
+
+async def keep_syncing(ws: ClientConnection, shown: dict[str, int], syncs: list) -> None:
+    """The page's periodic sync: every SYNC_EVERY seconds, from a moment of its own."""
+    await asyncio.sleep(random.uniform(0, SYNC_EVERY))
+    with contextlib.suppress(WebSocketException):
+        while True:
+            await ws.send(sync_message(shown))
+            syncs.append(1)
+            await asyncio.sleep(SYNC_EVERY)
 
 
 def record(data: bytes, now: float, log: list, inner: list) -> None:
@@ -334,9 +375,17 @@ async def client(conn, plan: Plan) -> None:
     logs: list[list] = [[] for _ in plan.screens]
     inners: list[list] = [[] for _ in plan.screens]
     closed: list = []
+    syncs: list = []
     heard = [0.0]  # when any screen of this process last got a frame
-    listeners = [asyncio.create_task(listen(g[0], logs[i], inners[i], closed, heard))
+    shown: list[dict[str, int]] = [{} for _ in plan.screens]
+    for i, g in enumerate(got):
+        if g is not None:
+            shown_in(g[2], shown[i])
+    listeners = [asyncio.create_task(listen(g[0], logs[i], inners[i], closed, heard, shown[i]))
                  for i, g in enumerate(got) if g is not None]
+    if plan.sync:
+        listeners += [asyncio.create_task(keep_syncing(g[0], shown[i], syncs))
+                      for i, g in enumerate(got) if g is not None]
     conn.send(("connected", sum(1 for g in got if g is not None),
                sum(g[1] for g in got if g is not None)))
     command, start = await loop.run_in_executor(None, conn.recv)
@@ -378,7 +427,7 @@ async def client(conn, plan: Plan) -> None:
                      "frames": log, "inner": inner}
                     for s, g, log, inner in zip(plan.screens, got, logs, inners, strict=True)],
         "night": plan.night, "ended": ended, "last_frame": last_frame,
-        "closed": len(closed),
+        "closed": len(closed), "syncs": len(syncs),
         "tally": {k: (dict(v) if isinstance(v, Counter) else v)
                   for k, v in tally.__dict__.items()},
         "bells": bells,

@@ -255,7 +255,8 @@ def plans(target: Target, night: dict, scenario: Scenario, opts: dict,
             slots=[(t, n) for t, n in slots if n in mine], csrf=target.csrf,
             night=night["night"], bells=bells if w == 0 else [], bell_hold=opts["bell_hold"],
             host_cookies=target.host_cookies or {},
-            tap_workers={n: n % workers if pin is None else pin for n in mine}))
+            tap_workers={n: n % workers if pin is None else pin for n in mine},
+            sync=not opts.get("no_sync")))
     return out
 
 
@@ -500,6 +501,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         "frames_lost_first": every("missed")[:12],  # which, to find out why
         "frames": frames, "bytes_per_frame": round(size / frames) if frames else 0,
         "closed_by_server": sum(r["closed"] for r in run["results"]),
+        "syncs": sum(r.get("syncs", 0) for r in run["results"]),
         # how long after the room's last answer a client still heard pushes (until 2 s quiet)
         "drain_s": round(max([0.0, *(r["last_frame"] - r["ended"] for r in run["results"]
                                      if r["ended"])]), 2),
@@ -538,6 +540,8 @@ class Command(BaseCommand):
         parser.add_argument("--rate", type=float, default=None,
                             help="taps per second, instead of each scenario's own")
         parser.add_argument("--no-floor", action="store_true", help="skip the floor relay")
+        parser.add_argument("--no-sync", action="store_true", help=(
+            "screens never sync (the pages sync every 10 s, and so do the load test's)"))
         parser.add_argument("--out", type=Path, default=None,
                             help="also append each JSON line to this file")
         parser.add_argument("--plot", type=Path, default=None,
