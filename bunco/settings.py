@@ -127,6 +127,10 @@ INSTALLED_APPS = [
     "bunco",
     "tables",
 ]
+# The load tests and live benchmarks (manage.py loadtest, livebench): a checkout's, never
+# the package's (bench/ is not in the wheel).
+if (BASE_DIR / "bench" / "__init__.py").is_file():
+    INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

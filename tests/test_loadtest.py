@@ -59,7 +59,7 @@ def test_loadtest_runs_two_nights_and_counts_every_tap_of_each():
 
 def _nights_plans(route: str) -> list[list]:
     """Two nights of scenario 13 on two workers: each night's client processes' plans."""
-    from bunco.management.commands.loadtest import SCENARIOS, Target, plans
+    from bench.management.commands.loadtest import SCENARIOS, Target, plans
 
     target = Target([1, 2], ["ws://a", "ws://b"], ["http://a", "http://b"], 1)
     opts = {"clients": 2, "seconds": 2.0, "bells": 1, "bell_hold": 1.0, "route": route}
@@ -89,7 +89,7 @@ def test_spread_routing_puts_each_nights_screens_and_tables_on_the_workers_in_tu
         tv, = [w for path, w in screens if path.startswith("/ws/tv/")]
         assert tv == 0
         assert {n: w for p in night for n, w in p.tap_workers.items()} == {2: 0, 3: 1}
-    from bunco.management.commands.loadtest import SCENARIOS, room_screens
+    from bench.management.commands.loadtest import SCENARIOS, room_screens
 
     night = {"night": 1, "tv": "tv", "tables": {"1": "a", "2": "b", "3": "c"},
              "players": [{"token": f"p{n}{k}", "table": n} for n in (1, 2, 3) for k in range(4)]}
@@ -97,7 +97,7 @@ def test_spread_routing_puts_each_nights_screens_and_tables_on_the_workers_in_tu
 
 
 def test_a_screen_showed_a_fragment_when_it_got_it_or_a_later_one():
-    from bunco.management.commands.loadtest import Shown
+    from bench.management.commands.loadtest import Shown
 
     # A TV that fell behind got table 5 at #120 (10.0 s) and #125 (11.0 s), never #118.
     shown = Shown({"table-5": [(125, 11.0), (120, 10.0)], "banner": [(90, 9.0)]})
@@ -120,7 +120,7 @@ def _run(tv_frames: list, tv_inner: list, accepted: list) -> dict:
 
 
 def test_a_table_a_tv_showed_inside_a_room_wide_frame_is_not_lost():
-    from bunco.management.commands.loadtest import SCENARIOS, analyse
+    from bench.management.commands.loadtest import SCENARIOS, analyse
 
     # Table 5's tap became #7; the TV never got table 5 on its own, but the bell's frame that
     # drew every table had table 5 at #8 (the tap and one after it).
@@ -137,7 +137,7 @@ def test_a_table_a_tv_showed_inside_a_room_wide_frame_is_not_lost():
 
 
 def test_every_table_inside_a_frame_is_read_with_its_seq():
-    from bunco.management.loadclient import head, inner_tables
+    from bench.loadclient import head, inner_tables
 
     frame = (b'<div id="tv-tables" data-seq="9" hx-swap-oob="true">'
              b'<section id="table-1" class="table-live" data-seq="4" data-table="1">'
@@ -149,7 +149,7 @@ def test_every_table_inside_a_frame_is_read_with_its_seq():
 
 
 def test_a_frame_of_many_tables_records_each_and_a_tap_its_own():
-    from bunco.management.loadclient import record
+    from bench.loadclient import record
 
     table = b'<section id="table-%d" class="table-live" data-seq="%d" data-table="%d"></section>'
     log, inner = [], []
@@ -166,7 +166,7 @@ def test_the_client_waits_for_pushes_still_coming_after_the_last_answer(monkeypa
     import asyncio
     import time
 
-    from bunco.management import loadclient
+    from bench import loadclient
 
     monkeypatch.setattr(loadclient, "DRAIN_SECONDS", 0.3)
     heard = [time.time()]
@@ -193,7 +193,7 @@ def test_no_screen_stops_listening_until_every_process_has_its_taps_answered():
     import threading
     import time
 
-    from bunco.management import loadclient
+    from bench import loadclient
 
     # A client process whose own taps are all answered (it has none) while another
     # process's table is still retrying: its TV must go on listening.
@@ -278,7 +278,7 @@ def _outbox(server: FakeTable, monkeypatch):
     """A table's outbox (table 2) talking to ``server``, its retries made quick."""
     import httpx
 
-    from bunco.management import loadclient
+    from bench import loadclient
 
     monkeypatch.setattr(loadclient, "RETRY_FIRST", 0.01)
     monkeypatch.setattr(loadclient, "NETWORK_RETRY", 0.01)
@@ -344,7 +344,7 @@ def test_a_tap_given_up_before_it_was_sent_moves_the_taps_behind_it_down_one(mon
     import asyncio
     import time
 
-    from bunco.management import loadclient
+    from bench import loadclient
 
     monkeypatch.setattr(loadclient, "GIVE_UP_SECONDS", 5.0)
     server = FakeTable()
@@ -365,7 +365,7 @@ def test_a_tap_whose_answer_is_lost_is_sent_again_and_the_next_is_not_swallowed(
     import asyncio
     import time
 
-    from bunco.management.commands.loadtest import counted
+    from bench.management.commands.loadtest import counted
 
     # The first tap is written but answered 500; the second written but its answer never
     # comes. A client that gives up on a 500 (or names the position the table last showed
@@ -393,7 +393,7 @@ def test_a_tap_swallowed_as_already_recorded_is_a_merged_tap(monkeypatch):
     import asyncio
     import time
 
-    from bunco.management.commands.loadtest import counted
+    from bench.management.commands.loadtest import counted
 
     gate = asyncio.Event()
     server = FakeTable((gate, None))
@@ -418,7 +418,7 @@ def test_a_tap_swallowed_as_already_recorded_is_a_merged_tap(monkeypatch):
 
 
 def test_taps_are_counted_by_their_keys_in_the_log():
-    from bunco.management.commands.loadtest import counted
+    from bench.management.commands.loadtest import counted
 
     intents = [
         (2, "a", 0, "recorded", ""),
@@ -440,7 +440,7 @@ def test_taps_are_counted_by_their_keys_in_the_log():
 
 
 def test_a_line_that_merged_or_raced_a_tap_misses_its_targets():
-    from bunco.management.commands.loadtest import missed_targets
+    from bench.management.commands.loadtest import missed_targets
 
     line = {"frames_lost": 0, "failed_taps": 0, "merged_taps": 0, "refused_by_race": 0,
             "lost_taps": 0, "kib_per_socket": 33.0, "wanted_sockets": 405, "taps_per_s": 150,
@@ -456,8 +456,8 @@ def test_a_line_that_merged_or_raced_a_tap_misses_its_targets():
 def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs_nothing():
     """A TV of 100 tables says what it shows in the page's compact form; the server finds it
     up to date (no snapshot), and behind once the room has moved on."""
+    from bench.loadclient import shown_in, sync_message
     from bunco import broadcast, services
-    from bunco.management.loadclient import shown_in, sync_message
     from bunco.selectors import live_state
     from scoring import sample_names
 

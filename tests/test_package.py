@@ -119,6 +119,9 @@ def test_the_wheel_installed_in_a_fresh_environment_plays_a_round(tmp_path):
     assert venv in package.parents, f"bunco imported from {where}, not the installed wheel"
     assert (package / "_data" / "templates" / "jinja2" / "tables" / "_table.html").is_file()
     assert (package / "_data" / "static" / "vendor").is_dir()
+    # The load tests and live benchmarks stay in the checkout, out of what a host installs.
+    assert not (package.parent / "bench").exists()
+    assert not (package / "management" / "commands" / "loadtest.py").exists()
 
     port = free_port()
     out_path, err_path = tmp_path / "bunco.out", tmp_path / "bunco.err"

@@ -13,7 +13,7 @@ import time
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from bunco.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
+from bench.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
 from tests.reliability.test_real_server import check_log
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS

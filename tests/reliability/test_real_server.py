@@ -24,7 +24,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from bunco.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
+from bench.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
 
 CRASHES = int(os.environ.get("BUNCO_CRASHES", "3"))
 STORM_SCREENS = int(os.environ.get("BUNCO_STORM_SCREENS", "24"))

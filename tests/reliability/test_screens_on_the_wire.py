@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bunco.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
+from bench.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
 
 TABLES = 150  # a TV snapshot of ~240 KB
 

@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from bunco.management.commands.livebench import Server, bench_env
+from bench.management.commands.livebench import Server, bench_env
 
 REQUIRED = os.environ.get("BUNCO_SCALE_TESTS") == "1"
 

@@ -40,7 +40,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from bunco.management.commands.livebench import (
+from bench.management.commands.livebench import (
     SETUP_SCRIPT,
     bench_env,
     free_port,

@@ -3,12 +3,12 @@
 For each scenario it starts the server as a user does (daphne, DEBUG off, a fresh SQLite data
 folder, the in-memory channel layer), seats a night through the services, and opens every
 screen the way the pages do (per table its device and three player phones, the TVs, the host;
-the page's Origin), spread over several client processes (``bunco/management/loadclient.py``:
+the page's Origin), spread over several client processes (``bench/loadclient.py``:
 each its own asyncio loop; one clock, ``time.time()``). The tables tap "miss" as HTTP form
 posts (the phones' path while their socket is closed; CSRF included), open loop at a fixed
 rate; the host rings the bell under load (its own HTTP post, with a host session) and takes it
 back two seconds later so the round goes on. Then the same clients do the same against the
-floor (``bunco/management/floor.py``): a minimal ``websockets`` relay that broadcasts frames of
+floor (``bench/floor.py``): a minimal ``websockets`` relay that broadcasts frames of
 the same size to the same screens. Last, one JSON line per scenario.
 
 What is measured (docs/performance.md defines each): tap -> the last of its table's four
@@ -43,7 +43,9 @@ import httpx
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bunco.management.commands.livebench import (
+from bench.loadclient import DRAIN_AT_MOST, Plan, ScreenSpec
+from bench.loadclient import main as client_main
+from bench.management.commands.livebench import (
     HOST,
     PHONES_PER_TABLE,
     SETUP_SCRIPT,
@@ -52,8 +54,6 @@ from bunco.management.commands.livebench import (
     prepared_env,
     run_checked,
 )
-from bunco.management.loadclient import DRAIN_AT_MOST, Plan, ScreenSpec
-from bunco.management.loadclient import main as client_main
 
 # The keys of a night's log, asked of the server's own database (the command's settings name
 # another one): whether a tap counts is what the log holds, not what its answer said.
@@ -159,7 +159,7 @@ class Floor:
             "host": HOST, "ws_port": self.ws_port, "http_port": self.http_port,
             "origin": f"http://{HOST}:{self.http_port}", "room": self.night,
             "sizes": self.sizes}))
-        self.proc = subprocess.Popen([sys.executable, "-m", "bunco.management.floor",
+        self.proc = subprocess.Popen([sys.executable, "-m", "bench.floor",
                                       str(config)], cwd=settings.BASE_DIR,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      stdin=subprocess.DEVNULL, text=True)

@@ -10,7 +10,7 @@ every screen, each kind getting frames of the sizes the app sent it: the one tha
 banner, then what followed it for the same event. The answer to a tap
 carries a fragment of the app's size too.
 
-    python -m bunco.management.floor CONFIG.json
+    python -m bench.floor CONFIG.json
 
 CONFIG: {"host", "ws_port", "http_port", "origin", "room": {"tables": {n: token},
 "players": [{"token", "table"}], "tv", "night"}, "sizes": {"tap", "answer", "device", "phone",
