@@ -52,38 +52,47 @@ class OneTripASGIHandler(ASGIHandler):
             response.streaming_content = read_all()
         return response
 
-    #: HTTP requests this process is serving now (waiting for the sync thread or on it).
+    #: Taps this process is serving now (waiting for the lane or in it); pages, static files
+    #: and the host's posts are not counted: a phone's page load never makes a tap "busy".
     in_flight = 0
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}")
-        # The whole server is behind: a tap is answered "busy" at once (the phone keeps it
-        # and sends it again, as for "slow down") instead of joining a queue that only grows;
-        # everything else, the host's bell included, waits its turn behind a bounded queue.
-        tap = scope.get("method") == "POST" and TAP_PATH.match(scope.get("path", ""))
-        if tap and self.in_flight >= limits.SERVER_QUEUE:
-            await busy(send)
-            return
-        type(self).in_flight += 1
-        try:
-            if tap:
-                async with limits.TAP_LANE.enter():
-                    await self.handle(scope, receive, send)
-            elif scope.get("method") == "POST" and scope.get("path", "").startswith("/host/"):
+        path = scope.get("path", "")
+        tap = scope.get("method") == "POST" and TAP_PATH.match(path)
+        if not tap:
+            if scope.get("method") == "POST" and path.startswith("/host/"):
                 # The host's commands (the bell, a take-back) change the whole room: taps
                 # wait until its pushes are out (``limits.Lane``).
                 async with limits.TAP_LANE.held():
                     await self.handle(scope, receive, send)
             else:
                 await self.handle(scope, receive, send)
+            return
+        # A link over its share (limits.TAPS) is told to slow down, late and without Django:
+        # what the tap view would answer, at a fraction of the cost. The view counts the rest.
+        if not limits.TAPS.has_room(path.split("/")[2]):
+            await asyncio.sleep(limits.REFUSE_AFTER)
+            await answer(send, 429, limits.RETRY_LATER)
+            return
+        # The whole server is behind: a tap is answered "busy" at once (the phone keeps it
+        # and sends it again, as for "slow down") instead of joining a queue that only grows;
+        # everything else, the host's bell included, waits its turn.
+        if self.in_flight >= limits.SERVER_QUEUE:
+            await answer(send, 429, limits.SERVER_BUSY)
+            return
+        type(self).in_flight += 1
+        try:
+            async with limits.TAP_LANE.enter():
+                await self.handle(scope, receive, send)
         finally:
             type(self).in_flight -= 1
 
 
-async def busy(send) -> None:
-    body = json.dumps(limits.SERVER_BUSY).encode()
-    await send({"type": "http.response.start", "status": 429, "headers": [
+async def answer(send, status: int, content: dict) -> None:
+    body = json.dumps(content).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
         (b"retry-after", b"1")]})
     await send({"type": "http.response.body", "body": body})

@@ -132,12 +132,16 @@ class Bucket:
         self.tokens = self.burst
         self.stamp = self.clock()
 
-    def take(self) -> bool:
-        """Whether one more message fits now (it is counted if so)."""
+    def has_room(self) -> bool:
+        """Whether one more message would fit now (nothing counted)."""
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1:
+        return self.tokens >= 1
+
+    def take(self) -> bool:
+        """Whether one more message fits now (it is counted if so)."""
+        if self.has_room():
             self.tokens -= 1
             return True
         return False
@@ -159,6 +163,12 @@ class Buckets:
                 self._buckets.popitem(last=False)
             return bucket.take()
 
+    def has_room(self, key: str) -> bool:
+        """Whether ``key`` may send one more now (a key never seen may), counting nothing."""
+        with self._lock:
+            bucket = self._buckets.get(key)
+            return bucket is None or bucket.has_room()
+
     def clear(self) -> None:
         with self._lock:
             self._buckets.clear()
@@ -175,6 +185,11 @@ JOIN_CODES = Buckets(rate=0.5, burst=10)
 #: Taps posted over HTTP, per phone or table link: 5 a second, 20 at once (a queue of taps
 #: made offline is sent in a burst when the phone is back).
 TAPS = Buckets(rate=5, burst=20)
+
+#: A tap over its link's share is answered "slow down" this many seconds late, before any of
+#: Django runs: a script posting flat out gets one answer a second per connection it holds,
+#: where answering at once would let it take the server's core.
+REFUSE_AFTER = 1.0
 
 #: Websocket messages per connection: 5 a second, 30 at once.
 WS_RATE, WS_BURST = 5, 30

@@ -76,6 +76,61 @@ async def test_a_tap_goes_through_when_the_server_keeps_up():
     assert asgi.OneTripASGIHandler.in_flight == 0  # counted out again
 
 
+async def test_a_link_over_its_share_is_told_to_slow_down_late_and_without_django(
+        monkeypatch):
+    """A script posting flat out on one link: past the link's burst, each answer is "slow
+    down", a second late, and no view runs for it; another link's tap goes through."""
+    from tables import views
+
+    monkeypatch.setattr(limits, "REFUSE_AFTER", 0.3)
+    ran = []
+    real = views.table_tap
+    monkeypatch.setattr(views, "table_tap", lambda *a, **k: ran.append(1) or real(*a, **k))
+    for _ in range(int(limits.TAPS.burst)):
+        assert limits.TAPS.take("flooded")
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    status, answer = await post("/t/flooded/roll/")
+    assert status == 429 and answer == limits.RETRY_LATER
+    assert loop.time() - start >= 0.3
+    assert asgi.OneTripASGIHandler.in_flight == 0  # a refused tap holds no place in the queue
+    status, _ = await post("/t/another/roll/")
+    assert status != 429
+
+
+async def test_pages_in_flight_never_make_a_tap_busy(monkeypatch):
+    """Twenty-four page loads (and their static files) waiting on the server leave a tap's
+    place in the queue alone: only taps are counted."""
+    gate = asyncio.Event()
+    handle = asgi.OneTripASGIHandler.handle
+
+    async def slow_page(self, scope, receive, send):
+        if scope["method"] == "GET":
+            await gate.wait()
+        await handle(self, scope, receive, send)
+
+    monkeypatch.setattr(asgi.OneTripASGIHandler, "handle", slow_page)
+
+    async def get(path):
+        scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
+                 "query_string": b"", "headers": [(b"host", b"127.0.0.1")],
+                 "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80),
+                 "client": ("127.0.0.1", 5000)}
+        talk = ApplicationCommunicator(asgi.application, scope)
+        await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+        return talk
+
+    pages = [await get("/static/bunco/live.js") for _ in range(limits.SERVER_QUEUE + 6)]
+    await asyncio.sleep(0.05)
+    status, answer = await post("/t/sometoken/roll/")
+    assert status != 429, answer
+    gate.set()
+    for talk in pages:
+        await talk.receive_output(10)
+        await talk.send_input({"type": "http.disconnect"})
+        await talk.wait(10)
+
+
 async def test_a_screen_behind_by_hundreds_of_messages_loses_none():
     layer = PartyChannelLayer()
     channel = await layer.new_channel()
