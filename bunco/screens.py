@@ -497,6 +497,20 @@ def money(cents: int) -> str:
     return f"${cents / 100:,.2f}"
 
 
+def fees_note(night: Night, state: LiveNight) -> str:
+    """Whose entry fees make the pot: "13 fees: 12 at the start, 1 late arrival". A late
+    arrival came after the first round was played (or checked in and waits for a chair)."""
+    here = night.players.here().count()
+    stats = state.night.stats if state.night else {}
+    late = sum(1 for n in state.here()
+               if n in state.waiting or (n in stats and stats[n].late))
+    note = f"{here:,} fee{'s' if here != 1 else ''}"
+    if late:
+        note += (f": {here - late:,} at the start, {late:,} late "
+                 f"arrival{'s' if late != 1 else ''}")
+    return note
+
+
 def night_pot(night: Night, state: LiveNight) -> int:
     return pot_for(typed_cents=state.pot_cents, entry_fee_cents=state.entry_fee_cents,
                    players=night.players.here().count())

@@ -299,6 +299,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "pot_from_fees": screens.money(pot_for(typed_cents=None,
                                                entry_fee_cents=night.entry_fee_cents,
                                                players=night.players.here().count())),
+        "fees_note": screens.fees_note(night, live_state(night)),
     })
 
 

@@ -178,7 +178,8 @@ def player_arrive(*, night: Night, name: str, key=None) -> Player:
             raise IllegalMove("there is no ghost's chair to take: every seat has a player")
         return {"kind": Kind.ARRIVED, "data": {"name": clean, "ghost": ghost}}
 
+    now = timezone.now()  # here from now on: their entry fee counts in the pot
     _command(night=night, key=key, actor="host", build=build, also=lambda _row: made.append(
         Player.objects.create(night=night, name=clean, position=len(existing),
-                              person=person_for(clean))))
+                              person=person_for(clean), arrived_at=now)))
     return made[0]
