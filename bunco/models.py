@@ -27,7 +27,18 @@ def new_tv_code() -> str:
 
 class NightQuerySet(models.QuerySet):
     def open(self):
-        return self.exclude(status=Night.Status.FINISHED)
+        return self.exclude(status=Night.Status.FINISHED).filter(archived_at__isnull=True)
+
+    def listed(self):
+        """The host's list of nights: the archived ones are under "Archived"."""
+        return self.filter(archived_at__isnull=True)
+
+    def archived(self):
+        return self.filter(archived_at__isnull=False)
+
+    def in_season(self):
+        """The nights the season counts: every real night, archived or not; never a demo."""
+        return self.filter(demo=False)
 
 
 class Night(models.Model):
@@ -53,6 +64,10 @@ class Night(models.Model):
     revealed = models.PositiveSmallIntegerField(default=0, help_text="prizes shown on the TV")
     check_in_closes_at = models.DateTimeField(
         null=True, blank=True, help_text="after this the desk checks nobody in (the log's copy)")
+    demo = models.BooleanField(
+        default=False, help_text="a demo night of sample players: never in the season")
+    archived_at = models.DateTimeField(
+        null=True, blank=True, help_text="archived: off the host's main list, still in the season")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = NightQuerySet.as_manager()
