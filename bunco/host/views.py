@@ -168,6 +168,7 @@ def host_night(request: HttpRequest, pk: int) -> HttpResponse:
     state = live_state(night)
     board = screens.host_board(night, state, request.GET)
     board["start_key"] = uuid.uuid4()
+    board["calls_html"] = screens.host_calls_html(night.pk)
     return stick.remember_night(request, render(request, "bunco/host/night.html", board),
                                 night.pk)
 
