@@ -3,13 +3,16 @@ phone call the host over; the host's page shows each call at once (which table, 
 which phone), pressing twice is one call, a reload keeps it, and "On my way" / "Dismiss" go
 back to the table's phones."""
 
-from playwright.sync_api import expect
+import pytest
+from playwright.sync_api import expect, sync_playwright
 
 from bunco import services
 from bunco.models import HostCall, TableLink
 from bunco.selectors import live_state
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread
+from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .test_server_restart import served  # noqa: F401  (the real server, killed and restarted)
 
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 900}
@@ -74,3 +77,41 @@ class CallTheHost(BrowserTestCase):
         calls.first.get_by_role("button", name="Dismiss").click()
         expect(me.get_by_test_id("call-status")).to_contain_text("The host saw your call")
         expect(host.locator("#host-calls")).to_be_hidden()
+
+
+COUNT_OPENS = """
+window.opens = 0;
+document.addEventListener('htmx:wsOpen', function () { window.opens += 1; });
+"""
+
+
+@pytest.mark.browser
+def test_a_call_waits_through_a_restart_of_the_server(served):  # noqa: F811
+    """The real server killed while a call waits: once it is back, the host's page and the
+    table's phone, reconnected by themselves, still show the call, and answering it works."""
+    server, night, env = served
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        host = browser.new_context(viewport=LAPTOP).new_page()
+        host.add_init_script(COUNT_OPENS)
+        host.goto(f"{server.base}/host/{env['BUNCO_HOST_SECRET']}/")
+        host.goto(f"{server.base}/host/nights/{night['night']}/")
+        table1 = browser.new_context(viewport=PHONE).new_page()
+        table1.add_init_script(COUNT_OPENS)
+        table1.goto(f"{server.base}/t/{night['tables']['1']}/")
+        for page in (host, table1):
+            page.wait_for_function("window.opens >= 1")
+        table1.get_by_test_id("call-host").click()
+        expect(host.get_by_test_id("host-call")).to_have_count(1)
+
+        server.proc.kill()
+        server.proc.wait(timeout=10)
+        server.start(port=server.port)
+        for page in (host, table1):
+            page.wait_for_function("window.opens >= 2", timeout=10000)
+        expect(host.get_by_test_id("host-call")).to_contain_text("Table 1 asks you to come over")
+        expect(table1.get_by_test_id("call-status")).to_contain_text("waiting for them")
+        host.get_by_role("button", name="On my way").click()
+        expect(table1.get_by_test_id("call-status")).to_contain_text("The host is on the way")
+        browser.close()
+    assert server.problems() == []
