@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from bunco import broadcast, devices, groups, limits, screens, services
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
-from bunco.selectors import live_state, player_by_token, table_link_by_token
+from bunco.selectors import live_state, night_by_id, player_by_token, table_link_by_token
 from tables.views import NOT_YOURS, player_tap_answer, refusal, tap
 
 MAX_FIELDS = 12
@@ -62,7 +62,9 @@ class Calls:
         table = self.call_table()
         if table is None:
             return screens.call_host_html(self.night_id, None)
-        night = Night.objects.get(pk=self.night_id)
+        night = night_by_id(self.night_id)
+        if night is None:  # deleted meanwhile
+            return screens.call_host_html(self.night_id, None)
         try:
             services.host_call(night=night, table=table, by=self.caller())
         except services.CommandRefused as exc:
@@ -70,9 +72,10 @@ class Calls:
         return screens.call_host_html(self.night_id, table)
 
     def calls_behind(self, shows: dict) -> bool:
+        # Not equal, rather than older: a guest's phone that moved to another table shows the
+        # last table's call until a snapshot brings this one's.
         table, seq = self.call_table(), shows.get("call-host")
-        return table is not None and (
-            not isinstance(seq, int) or seq < screens.calls_seq(self.night_id, table))
+        return table is not None and seq != screens.calls_seq(self.night_id, table)
 
 
 class TableConsumer(Taps, Calls, ScreenConsumer):
@@ -109,7 +112,8 @@ class PlayerConsumer(Taps, Calls, ScreenConsumer):
     accepts = ("tap", "call")
 
     def call_table(self) -> int | None:
-        where = live_state(Night.objects.get(pk=self.night_id)).seat_of(self.player.name)
+        night = night_by_id(self.night_id)
+        where = live_state(night).seat_of(self.player.name) if night else None
         return where[0] if where else None
 
     def caller(self) -> str:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from bunco import screens, services
 from bunco.models import HostCall, ScoreEvent
+from bunco.selectors import live_state
 from bunco.services import CommandRefused
 from tests.tables.test_consumers import connect, make_night, shows
 
@@ -112,3 +113,25 @@ async def test_a_reconnecting_screen_gets_the_waiting_call_in_its_snapshot():
     assert "waiting for them" in await phone.receive_from()
     for ws in (host_ws, phone):
         await ws.disconnect()
+
+
+@pytestmark_ws
+async def test_a_guests_phone_calls_for_its_table_and_catches_up_with_another_tables_call():
+    night, links, _ = await database_sync_to_async(make_night)()
+
+    def ava():
+        return night.players.get(name="Ava"), live_state(night).seat_of("Ava")[0]
+
+    player, table = await database_sync_to_async(ava)()
+    phone = await connect(f"/ws/player/{player.token}/")
+    assert 'id="call-host"' in await phone.receive_from()
+    await phone.send_json_to({"type": "call"})
+    answered = await phone.receive_from()  # the push to the table, or the answer: either
+    assert "waiting for them" in answered
+    call = await database_sync_to_async(HostCall.objects.get)()
+    assert call.table == table and call.by == "Ava's phone"
+    await phone.receive_from()
+    # A phone showing another table's call (its owner just moved) is sent a snapshot.
+    await phone.send_json_to({"type": "sync", "shows": {"call-host": 1}})
+    assert "waiting for them" in await phone.receive_from()
+    await phone.disconnect()
