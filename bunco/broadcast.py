@@ -141,6 +141,15 @@ def stale(state: LiveNight, shows: dict, tables: list | None = None) -> bool:
 
 # -- after a command -----------------------------------------------------------------------------
 
+def call_frames(night: Night, table: int) -> Frames:
+    """A table's call for the host, made or answered: the host's list of calls, and the
+    table's call button on its phones (the table's own and its players')."""
+    out = Frames()
+    out.add(groups.host(night.pk), 0, screens.host_calls_html(night.pk))
+    out.add(groups.table(night.pk, table), 0, screens.call_host_html(night.pk, table))
+    return out
+
+
 def touched_tables(state: LiveNight, event: Event) -> list[int]:
     """The tables an event changed: those whose last change it is (its own table, a
     take-back's tables, the tables the fuzzy die left and reached, a pod's bell)."""

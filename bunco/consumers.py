@@ -23,6 +23,8 @@ NOT_UNDERSTOOD = "that message did not make sense; reload the page"
 #: ~2.5 KB, well inside a message's 8 KB), so an up-to-date screen of any size costs a lookup
 #: per fragment, not a snapshot.
 MAX_SHOWN, MAX_TABLES = 64, 2000
+#: The fragments of calls for the host: the host's list, a phone's button (``calls_behind``).
+CALL_PARTS = ("host-calls", "call-host")
 #: A screen joins its groups again at least every this many syncs (a minute), failure seen or
 #: not: members a shared layer lost without any worker noticing (flushed, evicted) come back.
 REJOIN_EVERY = 6
@@ -275,7 +277,17 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
 
     def behind(self, shows: dict, tables: list) -> bool:
         night = night_by_id(self.night_id)
-        return night is not None and broadcast.stale(live_state(night), shows, tables)
+        if night is None:
+            return False
+        calls = {k: shows.pop(k) for k in CALL_PARTS if k in shows}
+        if calls and self.calls_behind(calls):
+            return True
+        return broadcast.stale(live_state(night), shows, tables)
+
+    def calls_behind(self, shows: dict) -> bool:
+        """Whether the calls for the host this screen shows (id -> data-seq) are behind: the
+        calls are not in the log, so the fold cannot say (see ``screens.calls_seq``)."""
+        return False
 
     def behind_seq(self, seq) -> bool:
         night = night_by_id(self.night_id)

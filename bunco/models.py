@@ -38,7 +38,18 @@ def new_join_code() -> str:
 
 class NightQuerySet(models.QuerySet):
     def open(self):
-        return self.exclude(status=Night.Status.FINISHED)
+        return self.exclude(status=Night.Status.FINISHED).filter(archived_at__isnull=True)
+
+    def listed(self):
+        """The host's list of nights: the archived ones are under "Archived"."""
+        return self.filter(archived_at__isnull=True)
+
+    def archived(self):
+        return self.filter(archived_at__isnull=False)
+
+    def in_season(self):
+        """The nights the season counts: every real night, archived or not; never a demo."""
+        return self.filter(demo=False)
 
 
 class Night(models.Model):
@@ -67,6 +78,10 @@ class Night(models.Model):
     revealed = models.PositiveSmallIntegerField(default=0, help_text="prizes shown on the TV")
     check_in_closes_at = models.DateTimeField(
         null=True, blank=True, help_text="after this the desk checks nobody in (the log's copy)")
+    demo = models.BooleanField(
+        default=False, help_text="a demo night of sample players: never in the season")
+    archived_at = models.DateTimeField(
+        null=True, blank=True, help_text="archived: off the host's main list, still in the season")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = NightQuerySet.as_manager()
@@ -197,3 +212,36 @@ class ScoreEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"
+
+
+class HostCall(models.Model):
+    """A table asking the host to come over ("Host, please come to table 4": a dispute, a
+    spilled drink). Not an event of the score log: it changes nothing of the game, is never
+    replayed or taken back, and a finished night's file does not need it. It is kept in the
+    database (a page reload or a server restart still shows it) until the host answers: "On
+    my way" or dismissed. A table has at most one call waiting: pressing again is the same
+    call."""
+
+    class Answer(models.TextChoices):
+        COMING = "coming", "On my way"
+        DISMISSED = "dismissed", "Dismissed"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="host_calls")
+    table = models.PositiveSmallIntegerField()
+    by = models.CharField(max_length=60, help_text="the phone that called: the table's or a "
+                                                   "player's")
+    answer = models.CharField(max_length=10, choices=Answer.choices, blank=True)
+    created_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    changed_at = models.DateTimeField(help_text="the call's last change: its screens' data-seq")
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "table"],
+                                    condition=models.Q(answered_at__isnull=True),
+                                    name="one_waiting_call_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.night} table {self.table} calls the host"

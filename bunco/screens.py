@@ -7,12 +7,15 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.db.models import Max
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from bunco.fold import Kind, LiveNight
-from bunco.models import Night
+from bunco.models import HostCall, Night
 from bunco.names import matching, search_text
 from bunco.paging import paginate
 from bunco.selectors import table_links
@@ -497,6 +500,20 @@ def money(cents: int) -> str:
     return f"${cents / 100:,.2f}"
 
 
+def fees_note(night: Night, state: LiveNight) -> str:
+    """Whose entry fees make the pot: "13 fees: 12 at the start, 1 late arrival". A late
+    arrival came after the first round was played (or checked in and waits for a chair)."""
+    here = night.players.here().count()
+    stats = state.night.stats if state.night else {}
+    late = sum(1 for n in state.here()
+               if n in state.waiting or (n in stats and stats[n].late))
+    note = f"{here:,} fee{'s' if here != 1 else ''}"
+    if late:
+        note += (f": {here - late:,} at the start, {late:,} late "
+                 f"arrival{'s' if late != 1 else ''}")
+    return note
+
+
 def night_pot(night: Night, state: LiveNight) -> int:
     return pot_for(typed_cents=state.pot_cents, entry_fee_cents=state.entry_fee_cents,
                    players=night.players.here().count())
@@ -672,3 +689,46 @@ def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None =
         "has_ghost_chair": state.next_ghost() is not None,
         "ws_url": f"/ws/host/{night.pk}/",
     }
+
+
+# -- calls for the host ---------------------------------------------------------------------
+
+#: How long a table's phone says how the host answered its call.
+ANSWER_SHOWN = timedelta(minutes=10)
+
+
+def calls_seq(night_id: int, table: int | None = None) -> int:
+    """The data-seq of a calls fragment: when a call of the night (or of ``table``) last
+    changed, in milliseconds (calls are not events of the log, so they have no seq of it)."""
+    calls = HostCall.objects.filter(night_id=night_id)
+    if table is not None:
+        calls = calls.filter(table=table)
+    latest = calls.aggregate(latest=Max("changed_at"))["latest"]
+    return int(latest.timestamp() * 1000) if latest else 0
+
+
+def _at(moment) -> str:
+    return timezone.localtime(moment).strftime("%H:%M")
+
+
+def host_calls_html(night_id: int) -> str:
+    """The host's list of tables waiting for them, oldest first."""
+    calls = [{"id": c.pk, "table": c.table, "by": c.by, "at": _at(c.created_at)}
+             for c in HostCall.objects.filter(night_id=night_id, answered_at__isnull=True)]
+    return render_to_string("bunco/host/_calls.html",
+                            {"calls": calls, "seq": calls_seq(night_id)})
+
+
+def call_host_html(night_id: int, table: int | None, note: str = "") -> str:
+    """A table's "Call the host" button and how its last call stands: waiting, or how the
+    host answered (for a few minutes). ``table`` None: the phone has no table now."""
+    status, at = "", ""
+    if table is not None:
+        last = HostCall.objects.filter(night_id=night_id, table=table).order_by("-id").first()
+        if last is not None and last.answered_at is None:
+            status, at = "waiting", _at(last.created_at)
+        elif last is not None and timezone.now() - last.answered_at < ANSWER_SHOWN:
+            status, at = last.answer, _at(last.answered_at)
+    return render_to_string("tables/_call_host.html", {
+        "table": table, "status": status, "at": at, "note": note,
+        "seq": calls_seq(night_id, table) if table is not None else 0})

@@ -11,8 +11,9 @@ from scoring import standing_key
 
 
 def season(nights=None) -> list[dict]:
-    """One row per person who played, most wins first."""
-    nights = list(nights if nights is not None else Night.objects.all())
+    """One row per person who played, most wins first: every night but the demos (archived
+    nights included)."""
+    nights = list(nights if nights is not None else Night.objects.in_season())
     rows: dict[int, dict] = {}
     prizes: dict[int, list[str]] = defaultdict(list)
     for night in nights:

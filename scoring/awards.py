@@ -142,10 +142,11 @@ def decide_awards(
     splits: Sequence[str] = (),
 ) -> list[AwardResult]:
     """Every award's winners (and money). Ghosts are never eligible, nor (when the rules say
-    so) players who went home early. A tie follows the category's policy: split; a roll-off,
-    played with ``rng`` or taken from ``roll_offs`` (category -> winner); or the tied players'
-    choice, taken from ``roll_offs`` or ``splits`` (categories they chose to split; with
-    ``rng`` and no choice, the simulator splits). Without a decision the result lists the
+    so) players who went home early or came after the first round (``PlayerStats.late``).
+    A tie follows the category's policy: split; a roll-off, played with ``rng`` or taken from
+    ``roll_offs`` (category -> winner); or the tied players' choice, taken from ``roll_offs``
+    or ``splits`` (categories they chose to split; with ``rng`` and no choice, the simulator
+    splits). Without a decision the result lists the
     contenders to roll off."""
     awards = list(rules.awards if awards is None else awards)
     roll_offs = roll_offs or {}
@@ -157,6 +158,7 @@ def decide_awards(
             s for s in stats.values()
             if not s.ghost and not (rules.one_prize_per_person and s.name in already)
             and not (s.left and not rules.left_early_win_awards)
+            and not (s.late and not rules.late_arrivals_win_awards)
         ]
         contenders, value = _leaders(award, eligible, bunco_order, holder)
         winners, pending, can_split = contenders, (), False

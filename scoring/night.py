@@ -29,6 +29,12 @@ class PlayerStats:
     wipeouts: int = 0
     points: int = 0
     left: bool = False  # went home early: a ghost took the chair
+    joined_after: int = 0  # rounds played before they took a ghost's chair (0: from the start)
+
+    @property
+    def late(self) -> bool:
+        """Came after the first round was played: missed rounds at the start of the night."""
+        return self.joined_after > 0
 
 
 def standing_key(wins: int, buncos: int, points: int, name: str) -> tuple:
@@ -153,7 +159,9 @@ class Night:
 
     def set_stats(self, set_number: int) -> dict[str, PlayerStats]:
         """Every player's (and ghost's) totals in one set only, for the set's own awards."""
-        stats = {name: PlayerStats(name, ghost=s.ghost, left=s.left)
+        before = sum(1 for r in self.history if r.set_number < set_number)
+        stats = {name: PlayerStats(name, ghost=s.ghost, left=s.left,
+                                   joined_after=max(0, s.joined_after - before))
                  for name, s in self.stats.items()}
         for record in self.history:
             if record.set_number != set_number:
@@ -294,7 +302,8 @@ def _substitute(self: Night, old: str, new: Seat) -> None:
             seats[names.index(old)] = new
             self.tables[t] = _keep_ghosts_apart(
                 TableSpec(spec.number, tuple(seats), spec.individuals))
-            self.stats.setdefault(new.name, PlayerStats(new.name, ghost=new.ghost))
+            self.stats.setdefault(new.name, PlayerStats(
+                new.name, ghost=new.ghost, joined_after=0 if new.ghost else len(self.history)))
             if new.ghost and not self.stats[old].ghost:
                 self.stats[old].left = True  # went home early
             return

@@ -233,6 +233,10 @@ class HouseRules:
     one_prize_per_person: bool = False
     prize_roll_off: PrizeRollOff = PrizeRollOff.HIGH_TOTAL
     left_early_win_awards: bool = True  # players who went home early can win awards
+    # Players who came after the first round was played (they missed rounds) can win awards.
+    # Off for a new night: a doormat for "lowest score" must not go to the guest who played 2
+    # of 6 rounds. Rules saved before this setting existed keep it on (``_SAVED_BEFORE``).
+    late_arrivals_win_awards: bool = False
     set_awards: tuple[Award, ...] = ()  # decided for each set on its own (WM: the set winner)
     # The clock of a big event: a horn ends play after ``play_seconds`` at every table (0: no
     # clock), and the next round starts by itself ``move_seconds`` after the horn (0: at the
@@ -297,7 +301,7 @@ class HouseRules:
         if unknown:
             raise RulesError(unknown[0], "is not a house-rules setting")
         kwargs = {name: _coerce(known[name], value) for name, value in data.items()}
-        return cls(**kwargs)
+        return cls(**{**_SAVED_BEFORE, **kwargs})
 
     @classmethod
     def from_json(cls, text: str) -> HouseRules:
@@ -394,7 +398,7 @@ def _validate(rules: HouseRules) -> None:
     if not isinstance(rules.name, str) or not rules.name.strip():
         raise RulesError("name", "must not be empty")
     for name in ("wipeout", "at_least_one_roll_each", "fuzzy_die", "one_prize_per_person",
-                 "left_early_win_awards"):
+                 "left_early_win_awards", "late_arrivals_win_awards"):
         if not isinstance(getattr(rules, name), bool):
             raise RulesError(name, "must be true or false")
     if not rules.name.strip():
@@ -458,4 +462,8 @@ __all__ = [
 
 
 _AWARD_LISTS = ("awards", "set_awards")
+# Settings whose default for a new night differs from how nights saved before the setting
+# existed were played: rules read without the field keep the old behaviour, so a finished
+# night replays to the same prizes.
+_SAVED_BEFORE = {"late_arrivals_win_awards": True}
 _FIELDS = {f.name: f for f in dataclasses.fields(HouseRules)}

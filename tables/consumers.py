@@ -5,10 +5,10 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from bunco import broadcast, devices, groups, limits
+from bunco import broadcast, devices, groups, limits, screens, services
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
-from bunco.selectors import live_state, player_by_token, table_link_by_token
+from bunco.selectors import live_state, night_by_id, player_by_token, table_link_by_token
 from tables.views import NOT_YOURS, player_tap_answer, refusal, tap
 
 MAX_FIELDS = 12
@@ -49,7 +49,44 @@ class Taps:
                               **body})
 
 
-class TableConsumer(Taps, ScreenConsumer):
+class Calls:
+    """"Call the host" from a table's phone: one call per table waiting (pressing twice is
+    one call). The phone that pressed is answered with its button as it now stands (a
+    refusal in words on it); every phone of the table and the host get the push."""
+
+    async def on_call(self, content) -> None:
+        html = await database_sync_to_async(self.run_call)()
+        await self.send(text_data=html)
+
+    def run_call(self) -> str:
+        table = self.call_table()
+        if table is None:
+            return screens.call_host_html(self.night_id, None)
+        night = night_by_id(self.night_id)
+        if night is None:  # deleted meanwhile
+            return screens.call_host_html(self.night_id, None)
+        try:
+            services.host_call(night=night, table=table, by=self.caller())
+        except services.CommandRefused as exc:
+            return screens.call_host_html(self.night_id, table, note=str(exc))
+        return screens.call_host_html(self.night_id, table)
+
+    def calls_behind(self, shows: dict) -> bool:
+        # Not equal, rather than older: a guest's phone that moved to another table shows the
+        # last table's call until a snapshot brings this one's.
+        table, seq = self.call_table(), shows.get("call-host")
+        return table is not None and seq != screens.calls_seq(self.night_id, table)
+
+
+class TableConsumer(Taps, Calls, ScreenConsumer):
+    accepts = ("tap", "call")
+
+    def call_table(self) -> int:
+        return self.link.number
+
+    def caller(self) -> str:
+        return f"table {self.link.number}'s phone"
+
     def resolve(self) -> bool:
         self.link = table_link_by_token(self.scope["url_route"]["kwargs"]["token"])
         self.night_id = self.link.night_id if self.link else 0
@@ -60,7 +97,8 @@ class TableConsumer(Taps, ScreenConsumer):
         return [groups.table(self.night_id, self.link.number)]
 
     def snapshot(self, night, state) -> str:
-        return broadcast.table_snapshot(state, self.link.number)
+        return (broadcast.table_snapshot(state, self.link.number)
+                + screens.call_host_html(night.pk, self.link.number))
 
     def run_tap(self, action: str, fields: dict) -> tuple[int, dict]:
         night = Night.objects.get(pk=self.night_id)
@@ -68,8 +106,18 @@ class TableConsumer(Taps, ScreenConsumer):
                    device=True)
 
 
-class PlayerConsumer(Taps, ScreenConsumer):
+class PlayerConsumer(Taps, Calls, ScreenConsumer):
     """A player's own phone: it follows its owner from table to table."""
+
+    accepts = ("tap", "call")
+
+    def call_table(self) -> int | None:
+        night = night_by_id(self.night_id)
+        where = live_state(night).seat_of(self.player.name) if night else None
+        return where[0] if where else None
+
+    def caller(self) -> str:
+        return f"{self.player.name}'s phone"
 
     def resolve(self) -> bool:
         self.player = player_by_token(self.scope["url_route"]["kwargs"]["token"])
@@ -87,7 +135,9 @@ class PlayerConsumer(Taps, ScreenConsumer):
 
     def snapshot(self, night, state) -> str:
         self.player.refresh_from_db()
-        return broadcast.player_snapshot(state, self.player.name, self.player.left_early)
+        where = state.seat_of(self.player.name)
+        return (broadcast.player_snapshot(state, self.player.name, self.player.left_early)
+                + screens.call_host_html(night.pk, where[0] if where else None))
 
     def run_tap(self, action: str, fields: dict) -> tuple[int, dict]:
         player = Player.objects.select_related("night").get(pk=self.player.pk)

@@ -116,7 +116,9 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         return _not_yours(request, who)
     night = who.night
     state = live_state(night)
+    where = state.seat_of(who.name)
     return stick.remember_night(request, render(request, "bunco/player_page.html", {
+        "call_html": screens.call_host_html(night.pk, where[0] if where else None),
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
         "claimed": bool(who.device) and night.status != Night.Status.FINISHED,
@@ -136,6 +138,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     return stick.remember_night(request, render(request, "tables/table_page.html", {
         "night": night, "number": link.number,
         "table_html": screens.render_table(state, link.number),
+        "call_html": screens.call_host_html(night.pk, link.number),
         "banner": screens.round_banner(state), "ws_url": f"/ws/table/{link.token}/",
         **_pad(f"/t/{link.token}/"), "how_we_play": screens.house_rules_card(night),
     }), night.pk)

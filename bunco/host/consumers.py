@@ -1,12 +1,18 @@
-"""The host's websocket: every table's fragment and the host's room-wide display."""
+"""The host's websocket: every table's fragment, the host's room-wide display, and the calls
+of tables for the host, which the host answers here."""
 
-from bunco import broadcast, groups
+from channels.db import database_sync_to_async
+
+from bunco import broadcast, groups, screens, services
 from bunco.consumers import ScreenConsumer
 from bunco.host.auth import session_is_host
 from bunco.models import Night
+from bunco.selectors import night_by_id
 
 
 class HostConsumer(ScreenConsumer):
+    accepts = ("answer",)
+
     def resolve(self) -> bool:
         if not session_is_host(self.scope.get("session")):
             return False
@@ -17,4 +23,31 @@ class HostConsumer(ScreenConsumer):
         return [groups.host(self.night_id)]
 
     def snapshot(self, night, state) -> str:
-        return broadcast.host_snapshot(night, state)
+        return broadcast.host_snapshot(night, state) + screens.host_calls_html(night.pk)
+
+    def calls_behind(self, shows: dict) -> bool:
+        seq = shows.get("host-calls")
+        return not isinstance(seq, int) or seq < screens.calls_seq(self.night_id)
+
+    async def on_answer(self, content: dict) -> None:
+        """"On my way" or "Dismiss" on a table's call: the push brings every host page the
+        new list; a refusal is answered to this page only."""
+        call, answer = content.get("call"), content.get("answer")
+        if isinstance(call, str) and call.isdigit():
+            call = int(call)
+        if not isinstance(call, int) or isinstance(call, bool) or not isinstance(answer, str):
+            await self.send_json({"type": "error", "message": "that answer did not make sense"})
+            return
+        error = await database_sync_to_async(self.run_answer)(call, answer)
+        if error:
+            await self.send_json({"type": "error", "message": error})
+
+    def run_answer(self, call: int, answer: str) -> str | None:
+        night = night_by_id(self.night_id)
+        if night is None:
+            return "this night is gone"
+        try:
+            services.host_call_answer(night=night, call_id=call, answer=answer)
+        except services.CommandRefused as exc:
+            return str(exc)
+        return None

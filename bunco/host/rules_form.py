@@ -101,6 +101,9 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
                         "to_points": "First to the roll-off points, high total starts"}),
     "one_prize_per_person": ("One prize per person", "", {}),
     "left_early_win_awards": ("Players who went home early can win prizes", "", {}),
+    "late_arrivals_win_awards": ("Players who came after the first round can win prizes",
+                                 "Off in most groups: a guest who played 2 of 6 rounds should "
+                                 "not take home the prize for the lowest score.", {}),
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -113,7 +114,50 @@ def host_new_link(request: HttpRequest) -> HttpResponse:
 @host.host_required
 def host_dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "bunco/host/dashboard.html",
-                  {"presets": PRESETS, "nights": Night.objects.all()[:30]})
+                  {"presets": PRESETS, "nights": Night.objects.listed()[:30],
+                   "archived": Night.objects.archived().count()})
+
+
+@require_GET
+@host.host_required
+def host_archived(request: HttpRequest) -> HttpResponse:
+    return render(request, "bunco/host/archived.html", {"nights": Night.objects.archived()})
+
+
+@require_POST
+@host.host_required
+def host_night_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """Archive a night (off the main list) or, with ``restore``, bring it back."""
+    night = get_object_or_404(Night, pk=pk)
+    back = request.POST.get("restore") == "1"
+    services.night_archive(night=night, archived=not back)
+    if back:
+        messages.success(request, f"“{night.name}” is back on your list of nights.")
+        return redirect("host_archived" if Night.objects.archived().exists()
+                        else "host_dashboard")
+    messages.success(request, f"“{night.name}” is archived: it is under “Archived nights” "
+                              "and still counts in the season.")
+    return redirect("host_dashboard")
+
+
+@require_http_methods(["GET", "POST"])
+@host.host_required
+def host_night_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """A page naming the night asks first; a night in play needs one more tick."""
+    night = get_object_or_404(Night, pk=pk)
+    if request.method == "POST":
+        try:
+            saved = services.night_delete(night=night,
+                                          live_confirmed=request.POST.get("live") == "yes")
+        except CommandRefused as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"“{night.name}” is deleted. Its file was saved first: "
+                                      f"{saved} (“Open a saved night” brings it back).")
+            return redirect("host_dashboard")
+    return render(request, "bunco/host/delete.html", {
+        "night": night, "live": services.night_in_play(night),
+        "folder": backup.folder()})
 
 
 def _back(request, night: Night, error: Exception | None = None):
@@ -152,6 +196,7 @@ def host_night(request: HttpRequest, pk: int) -> HttpResponse:
     state = live_state(night)
     board = screens.host_board(night, state, request.GET)
     board["start_key"] = uuid.uuid4()
+    board["calls_html"] = screens.host_calls_html(night.pk)
     return stick.remember_night(request, render(request, "bunco/host/night.html", board),
                                 night.pk)
 
@@ -327,6 +372,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "pot_from_fees": screens.money(pot_for(typed_cents=None,
                                                entry_fee_cents=night.entry_fee_cents,
                                                players=night.players.here().count())),
+        "fees_note": screens.fees_note(night, live_state(night)),
     })
 
 
@@ -363,7 +409,9 @@ def host_reveal(request, night):
 def host_season(request: HttpRequest) -> HttpResponse:
     from bunco.season import season
 
-    people = Person.objects.prefetch_related("players__night")
+    real = Player.objects.filter(night__demo=False).select_related("night")
+    people = (Person.objects.filter(players__night__demo=False).distinct()
+              .prefetch_related(Prefetch("players", queryset=real)))
     return render(request, "bunco/host/season.html", {"rows": season(), "people": people})
 
 
@@ -388,7 +436,11 @@ def host_people_merge(request: HttpRequest) -> HttpResponse:
 @host.host_required
 def host_player_split(request: HttpRequest, player_pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_pk)
-    services.player_split(player=player)
+    try:
+        services.player_split(player=player)
+    except CommandRefused as exc:
+        messages.error(request, str(exc))
+        return redirect("host_season")
     messages.success(request, f"{player.name} of {player.night.name} is a person of their own.")
     return redirect("host_season")
 

@@ -1,12 +1,15 @@
 """Writes: every command that changes a night, for the host, the tables, the desk and the clock.
 
 The commands are grouped by what a host is doing when they run (``setup``, ``roster``,
-``desk``, ``play``, ``prizes``, ``restore``), so each part of the night reads on its own page;
-every one of them writes through the one runner (``runner._command``), so a command module
-only says what its event is and when it is refused. Callers keep importing from
-``bunco.services``: the modules are how the code is read, not an interface of their own.
+``desk``, ``play``, ``prizes``, ``restore``; ``nights``: the host's list of nights; ``calls``:
+a table calling the host over), so each part of the night reads on its own page; every one of
+them writes through the one runner (``runner._command``), so a command module only says what
+its event is and when it is refused (``nights`` and ``calls`` change no game: each writes its
+rows in one transaction of its own). Callers keep importing from ``bunco.services``: the
+modules are how the code is read, not an interface of their own.
 """
 
+from bunco.services.calls import host_call, host_call_answer
 from bunco.services.desk import (
     check_in_close,
     check_in_closed_message,
@@ -15,6 +18,7 @@ from bunco.services.desk import (
     waiting_seat,
     walk_in_check_in,
 )
+from bunco.services.nights import night_archive, night_delete, night_in_play
 from bunco.services.play import (
     BREAK_MINUTES,
     CLOCK_SLACK_MS,
@@ -73,6 +77,10 @@ __all__ = [
     # desk
     "check_in_close", "check_in_closed_message", "player_arrive", "player_check_in",
     "waiting_seat", "walk_in_check_in",
+    # calls for the host
+    "host_call", "host_call_answer",
+    # the list of nights
+    "night_archive", "night_delete", "night_in_play",
     # play
     "BREAK_MINUTES", "CLOCK_SLACK_MS", "TakeBack", "bell_ring", "break_end", "break_start",
     "clock_due", "event_void", "game_pause", "game_resume", "night_end", "night_seat",

@@ -16,7 +16,7 @@ from bunco.fold import Kind, LiveNight
 from bunco.models import Night, Player
 from bunco.names import find
 from bunco.selectors import CheckIn, check_in_status, live_state
-from bunco.services.roster import _new_names, person_for, players_add
+from bunco.services.roster import _new_names, person_at, players_add
 from bunco.services.runner import (
     Ack,
     CommandRefused,
@@ -104,7 +104,7 @@ def walk_in_check_in(*, night: Night, name: str, now=None, key=None,
     if len(existing) + 1 > most:
         raise CommandRefused(f"these house rules seat at most {most:,} players, and "
                              f"{len(existing):,} are on the list")
-    person = person_for(clean)
+    person = person_at(night, clean)
     made: list[Player] = []
 
     def add(row):
@@ -178,7 +178,8 @@ def player_arrive(*, night: Night, name: str, key=None) -> Player:
             raise IllegalMove("there is no ghost's chair to take: every seat has a player")
         return {"kind": Kind.ARRIVED, "data": {"name": clean, "ghost": ghost}}
 
+    now = timezone.now()  # here from now on: their entry fee counts in the pot
     _command(night=night, key=key, actor="host", build=build, also=lambda _row: made.append(
         Player.objects.create(night=night, name=clean, position=len(existing),
-                              person=person_for(clean))))
+                              person=person_at(night, clean), arrived_at=now)))
     return made[0]

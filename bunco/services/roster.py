@@ -55,7 +55,8 @@ def players_add(*, night: Night, names: Sequence[str], expected: bool = False) -
         raise CommandRefused(
             f"these house rules seat at most {most:,} players: {len(existing):,} are checked "
             f"in, so {len(cleaned):,} more is too many; nothing was added")
-    known = known_people(cleaned)  # read before the write lock is taken
+    # Read before the write lock is taken. A demo night's sample players are nobody's.
+    known = {} if night.demo else known_people(cleaned)
     arrived_at = None if expected else timezone.now()
     created: list[Player] = []
     for start in range(0, len(cleaned), PASTE_CHUNK):
@@ -63,9 +64,10 @@ def players_add(*, night: Night, names: Sequence[str], expected: bool = False) -
         offset = len(existing) + start
 
         def rows(_event, chunk=chunk, offset=offset):
-            people = {**known, **new_people([n for n in chunk if n not in known])}
+            people = {} if night.demo else {
+                **known, **new_people([n for n in chunk if n not in known])}
             created.extend(Player.objects.bulk_create([
-                Player(night=night, name=n, position=offset + i, person=people[n],
+                Player(night=night, name=n, position=offset + i, person=people.get(n),
                        expected=expected, arrived_at=arrived_at)
                 for i, n in enumerate(chunk)]))
 
@@ -81,7 +83,7 @@ def known_people(names: Sequence[str]) -> dict[str, Person]:
     latest: dict[str, Person] = {}
     lowered = sorted({n.lower() for n in names})
     for start in range(0, len(lowered), 500):
-        earlier = (Player.objects.filter(person__isnull=False)
+        earlier = (Player.objects.filter(person__isnull=False, night__demo=False)
                    .annotate(low=Lower("name")).filter(low__in=lowered[start:start + 500])
                    .select_related("person").order_by("night__created_at", "pk"))
         latest.update({p.low: p.person for p in earlier})
@@ -94,6 +96,11 @@ def new_people(names: Sequence[str]) -> dict[str, Person]:
 
 def person_for(name: str) -> Person:
     return known_people([name]).get(name) or new_people([name])[name]
+
+
+def person_at(night: Night, name: str) -> Person | None:
+    """The person a player added to ``night`` is: nobody on a demo night."""
+    return None if night.demo else person_for(name)
 
 
 @_refuse_on_domain_errors
@@ -110,6 +117,8 @@ def people_merge(*, keep: Person, other: Person) -> Person:
 @_refuse_on_domain_errors
 def player_split(*, player: Player) -> Person:
     """This player was someone else who shares the name: give them a person of their own."""
+    if player.night.demo:
+        raise CommandRefused("a demo night's sample players are not in the season")
     with transaction.atomic():
         person = Person.objects.create(name=player.name)
         player.person = person

@@ -34,6 +34,7 @@ def night_create(
     rules: HouseRules | None = None,
     entry_fee_cents: int = 0,
     player_names: Sequence[str] = (),
+    demo: bool = False,
 ) -> Night:
     name = _clean_night_name(name)
     if rules_id not in PRESETS:
@@ -45,7 +46,7 @@ def night_create(
     with transaction.atomic():
         night = Night.objects.create(
             name=name, rules_id=rules_id, rules_json=rules.to_dict(),
-            entry_fee_cents=entry_fee_cents,
+            entry_fee_cents=entry_fee_cents, demo=demo,
         )
         _command(night=night, key=None, actor="host", build=_simple(
             Kind.CREATED, data={"name": name, "rules_id": rules_id, "rules": rules.to_dict(),
@@ -77,12 +78,13 @@ def night_again(*, night: Night) -> Night:
     names = [p.name for p in night.players.here()]
     return night_create(name=f"{night.name} (next)", rules_id=night.rules_id,
                         rules=night.rules, entry_fee_cents=night.entry_fee_cents,
-                        player_names=names)
+                        player_names=names, demo=night.demo)
 
 
 def demo_night_create(*, rules_id: str = "babz") -> Night:
-    """Twelve sample players, seated, ready for the first bell."""
+    """Twelve sample players, seated, ready for the first bell. A demo night is never in the
+    season: its sample players are nobody's (``Night.demo``)."""
     night = night_create(name="Demo night", rules_id=rules_id, entry_fee_cents=1000,
-                         player_names=sample_names(12))
+                         player_names=sample_names(12), demo=True)
     night_seat(night=night)
     return night

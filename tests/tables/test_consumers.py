@@ -80,7 +80,7 @@ async def test_resync_compares_what_the_screen_shows_so_a_quiet_table_is_not_res
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
-    assert set(first) == {"banner", "table-1"}
+    assert set(first) == {"banner", "table-1", "call-host"}
     await database_sync_to_async(roll_record)(night=night, table=2, quick="hit1")
     await ws.send_json_to({"type": "sync", "shows": first})
     assert await ws.receive_nothing()  # another table tapped: this one is still current
