@@ -30,7 +30,7 @@ def mark_demo_nights(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bunco', '0012_late_arrivals_are_here'),
+        ('bunco', '0013_late_arrivals_are_here'),
     ]
 
     operations = [

@@ -19,7 +19,7 @@ def late_arrivals_here(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bunco', '0011_desk'),
+        ('bunco', '0012_night_join_code'),
     ]
 
     operations = [

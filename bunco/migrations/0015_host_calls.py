@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bunco', '0013_night_demo_and_archived'),
+        ('bunco', '0014_night_demo_and_archived'),
     ]
 
     operations = [
