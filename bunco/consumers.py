@@ -231,6 +231,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":  # a screen just woken asks whether this socket still reaches us
+            await self.send_json({"type": "pong"})
+            return
         if kind == "clock":
             await self.on_clock(content)
             return

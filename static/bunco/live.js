@@ -1,6 +1,6 @@
 // What every live screen shares (phones, the TV, the host): the websocket's state and capped
 // reconnect, the stale-fragment guard, the periodic resync, countdowns and the clock, the TV's
-// pager, the host's controls, the bell (sound + vibration) and keeping the screen awake.
+// pager, the host's controls, the bell (sound + vibration), keeping the screen awake and waking.
 // The phones' scorekeeping (the pad and the tap outbox) is outbox.js, which uses window.bunco.
 (function () {
   "use strict";
@@ -63,19 +63,24 @@
     return out;
   }
 
+  // A socket replaced on waking (below) that closes later is not news.
+  var current = null;
   document.body.addEventListener("htmx:wsOpen", function (e) {
+    current = e.detail.event.target;
     bunco.socket = e.detail.socketWrapper;
     bunco.open = true;
     document.body.classList.remove("offline");
     fire("open");
   });
-  document.body.addEventListener("htmx:wsClose", function () {
+  document.body.addEventListener("htmx:wsClose", function (e) {
+    if (current && e.detail.event.target !== current) return;
     bunco.open = false;
     document.body.classList.add("offline");
     fire("close");
   });
   document.body.addEventListener("htmx:wsBeforeMessage", function (e) {
     var text = e.detail.message;
+    heard = Date.now();
     if (typeof text === "string" && text.charAt(0) === "{") {
       e.preventDefault(); // an answer, not HTML to swap
       try { var json = JSON.parse(text); } catch (err) { return; }
@@ -326,9 +331,8 @@
     if (!audio && (window.AudioContext || window.webkitAudioContext)) {
       audio = new (window.AudioContext || window.webkitAudioContext)();
     }
-    if (audio && audio.state === "suspended") audio.resume();
+    if (audio && audio.state !== "running") audio.resume();
   }
-  document.addEventListener("pointerdown", unlockAudio, {once: true});
   function ding() {
     if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
     if (!audio) return;
@@ -369,12 +373,47 @@
 
   refresh();
 
-  // -- keep the screen awake while playing (where the browser allows it) ----------------------
-  function wake() {
-    if (navigator.wakeLock && document.visibilityState === "visible") {
-      navigator.wakeLock.request("screen").catch(function () {});
+  // -- awake: a wake lock (https only), else NoSleep.js's muted looping inline video, on a tap --
+  var lock, video, media = document.currentScript.src.replace(/bunco\/live\..*/, "vendor/nosleep-0.12.0.");
+  function keepAwake(tapped) {
+    if (document.hidden) return;
+    if (navigator.wakeLock) {
+      if (!lock || lock.released) navigator.wakeLock.request("screen").then(function (l) { lock = l; }, function () {});
+    } else if (video || tapped) {
+      if (!video) {
+        video = bunco.awakeVideo = document.createElement("video");
+        video.muted = video.loop = video.playsInline = true;
+        video.src = media + (video.canPlayType("video/webm") ? "webm" : "mp4");
+      }
+      if (video.paused) video.play().catch(function () {});
     }
   }
-  document.addEventListener("visibilitychange", wake);
-  wake();
+  ["touchend", "click", "keydown"].forEach(function (type) {  // a tap (its end, not its start)
+    document.addEventListener(type, function () { keepAwake(true); unlockAudio(); }, true);
+  });
+
+  // -- woken: a socket silent for 0.5 s after a ping, or closed, is replaced at once ----------
+  var heard = 0, probing = null;
+  function woken() {
+    keepAwake();
+    var el = document.querySelector("[ws-connect]"), data = el && el["htmx-internal-data"];
+    var conn = data && data.webSocket, ws = conn && conn.socket, asked = Date.now();
+    if (document.hidden || !ws || probing) return;
+    unlockAudio();
+    if (ws.readyState === 1) { ws.send('{"type":"ping"}'); bunco.sync(); }
+    probing = setTimeout(function () {
+      probing = null;
+      if (conn.socket !== ws || !ws.readyState || heard > asked) return;
+      if (!conn.init.once) {  // htmx's retry, set while asleep, opens no second socket
+        var init = conn.init;
+        conn.init = function () { if (this.socket.readyState > 1) init.call(this); };
+        conn.init.once = true;
+      }
+      ws.close();
+      conn.init();
+    }, ws.readyState === 1 ? 500 : 0);
+  }
+  document.addEventListener("visibilitychange", woken);
+  ["pageshow", "online", "focus"].forEach(function (type) { window.addEventListener(type, woken); });
+  keepAwake();
 })();

@@ -93,6 +93,17 @@ async def test_resync_compares_what_the_screen_shows_so_a_quiet_table_is_not_res
     await ws.disconnect()
 
 
+async def test_a_screen_just_woken_asks_whether_its_socket_still_reaches_the_app():
+    """A phone waking from sleep cannot tell a dead socket from a quiet one: it asks, and
+    the answer is a pong (a sync that finds the screen current says nothing)."""
+    night, links, _ = await database_sync_to_async(make_night)()
+    ws = await connect(f"/ws/table/{links[1]}/")
+    await ws.receive_from()
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.disconnect()
+
+
 def compact(shown: dict) -> dict:
     """The page's sync (live.js): tables in compact form, everything else by id."""
     tables = {int(i[6:]): seq for i, seq in shown.items() if re.fullmatch(r"table-\d+", i)}
