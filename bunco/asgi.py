@@ -14,10 +14,15 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
 from bunco import broadcast, limits  # noqa: E402
-from bunco.runtime import backlog, collector, wire  # noqa: E402
+from bunco.runtime import backlog, collector, stock, wire  # noqa: E402
 
-wire.install()  # frames to the sockets at once, and more (bunco/runtime/wire.py)
-backlog.install()  # a screen that stops reading costs bounded memory (bunco/runtime/)
+# Frames to the sockets at once, framed in one step, big ones deflated (bunco/runtime/wire.py);
+# a screen that stops reading costs bounded memory (backlog.py). BUNCO_STOCK leaves any out.
+wire.install(write=not stock("write"), framing=not stock("framing"),
+             deflate=not stock("deflate"))
+if not stock("backlog"):
+    backlog.install()
+GC_TUNED = not stock("collector")
 
 #: A tap posted over HTTP by a table's device or a player's phone.
 TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")
@@ -121,5 +126,6 @@ router = ProtocolTypeRouter(
 async def application(scope, receive, send):
     loop = asyncio.get_running_loop()
     broadcast.serve_on(loop)
-    collector.serve_on(loop)  # no long pauses of the garbage collector (bunco/runtime/collector.py)
+    if GC_TUNED:  # no long pauses of the garbage collector (collector.py)
+        collector.serve_on(loop)
     await router(scope, receive, send)

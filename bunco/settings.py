@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from bunco import lan, laptop
+from bunco import lan, laptop, runtime
 
 # The checkout (in an installed package: site-packages); the templates and static files are
 # read from APP_FILES, a checkout's top folder or the wheel's copy of it (bunco/laptop.py).
@@ -293,6 +293,9 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "bunco.layers.PartyChannelLayer"}}
+    if runtime.stock("layer"):
+        # Channels' own, to measure what the party's layer buys (bench/: loadtest --stock)
+        CHANNEL_LAYERS["default"]["BACKEND"] = "channels.layers.InMemoryChannelLayer"
 
 AUTH_PASSWORD_VALIDATORS = []
 

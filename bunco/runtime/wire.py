@@ -114,16 +114,17 @@ def _factory_init_deflating(self, *args, **kwargs) -> None:
     self.setProtocolOptions(perMessageCompressionAccept=accept_deflate)
 
 
-def install() -> None:
-    """For this process (the server calls it once, at start)."""
-    if tcp.Connection.write is not _write:
+def install(write: bool = True, framing: bool = True, deflate: bool = True) -> None:
+    """For this process (the server calls it once, at start); each piece may be left stock,
+    to measure what it buys (``bunco.runtime.stock``)."""
+    if write and tcp.Connection.write is not _write:
         tcp.Connection.write = _write
-    if WebSocketProtocol.serverSend is not _send:
+    if framing and WebSocketProtocol.serverSend is not _send:
         WebSocketProtocol.serverSend = _send
-    if WebSocketFactory.__init__ is not _factory_init_deflating:
+    if deflate and WebSocketFactory.__init__ is not _factory_init_deflating:
         if PerMessageDeflateOfferAccept is None:
             log.warning("autobahn has no permessage-deflate here: frames go uncompressed")
         else:
             WebSocketFactory.__init__ = _factory_init_deflating
-    if not hasattr(http._parseContentType, "cache_info"):
+    if framing and not hasattr(http._parseContentType, "cache_info"):
         http._parseContentType = lru_cache(maxsize=64)(http._parseContentType)

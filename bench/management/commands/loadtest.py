@@ -540,6 +540,10 @@ class Command(BaseCommand):
         parser.add_argument("--rate", type=float, default=None,
                             help="taps per second, instead of each scenario's own")
         parser.add_argument("--no-floor", action="store_true", help="skip the floor relay")
+        parser.add_argument("--stock", nargs="+", default=None, metavar="PIECES", help=(
+            "run each scenario once per value, the server with these pieces of its tuning "
+            "left stock (bunco/runtime: write, framing, deflate, backlog, collector, layer; "
+            "'none' for all of it, 'all' for none): e.g. --stock none write layer"))
         parser.add_argument("--no-sync", action="store_true", help=(
             "screens never sync (the pages sync every 10 s, and so do the load test's)"))
         parser.add_argument("--out", type=Path, default=None,
@@ -599,13 +603,17 @@ class Command(BaseCommand):
                     scenario = Scenario(f"{scenario.sockets}@{opts['rate']:g}",
                                         scenario.tables, scenario.tvs, scenario.host,
                                         opts["rate"])
-                line = self.scenario(scenario, opts, env, Path(tmp))
-                lines.append(line)
-                self.stdout.write(json.dumps(line))
-                self.stdout.flush()
-                if opts["out"] is not None:
-                    with opts["out"].open("a") as f:
-                        f.write(json.dumps(line) + "\n")
+                for i, stock in enumerate(opts["stock"] or ["none"]):
+                    # The floor once per scenario; each stock piece against the same.
+                    line = self.scenario(scenario, {**opts, "no_floor": opts["no_floor"] or i},
+                                         {**env, "BUNCO_STOCK": stock}, Path(tmp))
+                    line["stock"] = stock
+                    lines.append(line)
+                    self.stdout.write(json.dumps(line))
+                    self.stdout.flush()
+                    if opts["out"] is not None:
+                        with opts["out"].open("a") as f:
+                            f.write(json.dumps(line) + "\n")
         if opts["plot"] is not None:
             plot(lines, opts["plot"])
 

@@ -1,0 +1,51 @@
+"""BUNCO_STOCK leaves a piece of the server's tuning stock, to measure what it buys: the
+server then runs Channels' own layer, Twisted's own write, autobahn's own framing."""
+
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+PROBE = """
+import django, json
+django.setup()
+import bunco.asgi as asgi
+from django.conf import settings
+from daphne.ws_protocol import WebSocketProtocol
+from twisted.internet import tcp
+from bunco.runtime import backlog, wire
+print(json.dumps({
+    "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "write": tcp.Connection.write is wire._write,
+    # the backlog bound wraps whatever sends frames: look beneath it
+    "framing": (backlog._stock_send or WebSocketProtocol.serverSend) is wire._send,
+    "backlog": getattr(WebSocketProtocol.serverSend, "bounded", False),
+    "collector": asgi.GC_TUNED,
+}))
+"""
+
+
+def probe(stock: str) -> dict:
+    import json
+
+    env = {**os.environ, "BUNCO_STOCK": stock, "DJANGO_SETTINGS_MODULE": "bunco.settings"}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, cwd=settings.BASE_DIR,
+                         capture_output=True, text=True, timeout=60, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_the_server_runs_tuned_unless_told_otherwise():
+    tuned = probe("")
+    assert tuned == {"layer": "bunco.layers.PartyChannelLayer", "write": True,
+                     "framing": True, "backlog": True, "collector": True}
+
+
+def test_each_piece_can_be_left_stock():
+    assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
+                            "framing": False, "backlog": False, "collector": False}
+    some = probe("write,layer")
+    assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
+    assert some["framing"] and some["backlog"] and some["collector"]
