@@ -2,7 +2,14 @@
 ``bunco/asgi.py``. Each piece checks at start that the internals it leans on are there; if one
 is missing (a newer version renamed it) it warns once and the stock path runs instead."""
 
+import logging
 import os
+from importlib import metadata
+
+#: The versions the tuning here was measured on (constraints.txt pins the same; a test checks).
+#: Another version still runs it, each piece checking what it leans on, with one warning.
+MEASURED_ON = {"Twisted": "26.10.0", "daphne": "4.2.3", "autobahn": "26.10.2",
+               "channels": "4.3.2"}
 
 #: The pieces, each of which ``BUNCO_STOCK`` (a comma list, or "all") leaves stock, to measure
 #: what it buys (bench/: ``manage.py loadtest --stock``).
@@ -14,3 +21,20 @@ def stock(piece: str) -> bool:
     assert piece in PIECES, piece
     said = {p.strip() for p in os.environ.get("BUNCO_STOCK", "").split(",")}
     return piece in said or "all" in said
+
+
+def check_versions() -> list[str]:
+    """The packages whose installed version is not the one the tuning was measured on (one
+    warning names them)."""
+    other = []
+    for name, version in MEASURED_ON.items():
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed = None
+        if installed != version:
+            other.append(f"{name} {installed} (measured on {version})")
+    if other:
+        logging.getLogger(__name__).warning(
+            "the server's tuning was measured on other versions: %s", ", ".join(other))
+    return other

@@ -49,3 +49,14 @@ def test_each_piece_can_be_left_stock():
     some = probe("write,layer")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
     assert some["framing"] and some["backlog"] and some["collector"]
+
+
+def test_the_tuning_runs_on_the_versions_it_was_measured_on():
+    from bunco.runtime import MEASURED_ON, check_versions
+
+    pinned = dict(line.strip().split("==") for line in
+                  (settings.BASE_DIR / "constraints.txt").read_text().splitlines()
+                  if "==" in line and not line.startswith("#"))
+    for name, version in MEASURED_ON.items():
+        assert pinned[name] == version, f"constraints.txt pins {name} {pinned[name]}"
+    assert check_versions() == []
