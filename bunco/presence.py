@@ -34,7 +34,8 @@ def shared_layer() -> bool:
     every table, phone and TV, and each read of a setting goes through Django's lazy
     settings object (a tenth of a bell's drawing at 100 tables)."""
     backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
-    return backend not in ("bunco.layers.PartyChannelLayer", "channels.layers.InMemoryChannelLayer")
+    return backend not in ("bunco.runtime.layer.PartyChannelLayer",
+                           "channels.layers.InMemoryChannelLayer")
 
 
 @receiver(setting_changed)

@@ -292,7 +292,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "bunco.layers.PartyChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "bunco.runtime.layer.PartyChannelLayer"}}
     if runtime.stock("layer"):
         # Channels' own, to measure what the party's layer buys (bench/: loadtest --stock)
         CHANNEL_LAYERS["default"]["BACKEND"] = "channels.layers.InMemoryChannelLayer"

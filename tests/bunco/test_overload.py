@@ -11,7 +11,7 @@ from asgiref.testing import ApplicationCommunicator
 from channels.layers import get_channel_layer
 
 from bunco import asgi, broadcast, limits
-from bunco.layers import PartyChannelLayer
+from bunco.runtime.layer import PartyChannelLayer
 
 # A request that reaches Django closes its database connection when it ends.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -451,3 +451,33 @@ async def test_a_small_rooms_bell_taken_over_whole_by_a_tap_lets_the_taps_go(mon
     await asyncio.sleep(0.01)
     assert sent == [("table_1_1", 10), ("tv_1", 10), ("table_1_1", 11), ("tv_1", 11)]
     assert lane.holds == 0
+
+
+async def test_a_channels_without_what_the_party_layer_leans_on_runs_as_channels_own(
+        monkeypatch, caplog):
+    """A renamed internal upstream: one warning, and every push still arrives (queued and
+    read as Channels' own layer does), never a broken push."""
+    import logging
+
+    from bunco.runtime import layer as layer_module
+
+    monkeypatch.setattr(layer_module, "LEANS_ON", (*layer_module.LEANS_ON, "_renamed_upstream"))
+    monkeypatch.setattr(layer_module, "_warned", False)
+    with caplog.at_level(logging.WARNING, logger=layer_module.__name__):
+        layer = PartyChannelLayer()
+        PartyChannelLayer()
+    assert not layer.tuned and len(caplog.records) == 1
+    got = []
+
+    async def handler(message):
+        got.append(message)
+
+    channel = await layer.new_channel()
+    layer.direct(channel, handler)  # ignored: the message is queued as Channels would
+    await layer.group_add("tv", channel)
+    for i in range(3):
+        await layer.group_send("tv", {"type": "screen.update", "html": f"<p>{i}</p>",
+                                      "replaces": "table-1"})
+    assert got == []
+    assert [(await layer.receive(channel))["html"] for _ in range(3)] == [
+        "<p>0</p>", "<p>1</p>", "<p>2</p>"]

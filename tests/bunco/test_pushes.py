@@ -87,7 +87,7 @@ def test_the_rounds_close_draws_every_phone_its_own_result_and_next_seat(
 def test_the_layer_read_once_still_follows_a_changed_setting(settings):
     """Whether pushes may reach another process is read from the settings once, and read
     again when they change: with a shared layer every group counts as watched."""
-    party = {"default": {"BACKEND": "bunco.layers.PartyChannelLayer"}}
+    party = {"default": {"BACKEND": "bunco.runtime.layer.PartyChannelLayer"}}
     settings.CHANNEL_LAYERS = party
     assert not presence.watching("table_999_1")
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer"}}

@@ -39,7 +39,7 @@ def probe(stock: str) -> dict:
 
 def test_the_server_runs_tuned_unless_told_otherwise():
     tuned = probe("")
-    assert tuned == {"layer": "bunco.layers.PartyChannelLayer", "write": True,
+    assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
                      "framing": True, "backlog": True, "collector": True}
 
 
