@@ -27,6 +27,7 @@ from scoring import (
     turn_keeping_rolls,
 )
 from scoring.awards import decide_set_awards, set_key
+from scoring.explain import tie_break_name
 from scoring.night import totals
 from scoring.roll import QUICK_KINDS, dice_for
 from scoring.rules import AfterBell
@@ -340,12 +341,7 @@ def table_seq(state: LiveNight, number: int) -> int:
 
 
 def _tie_text(rules) -> str:
-    return {
-        "extra_turn_each": "Tied! One more turn each",
-        "one_die": "Tied! One die each, highest wins",
-        "first_to_hit": "Tied! Keep rolling: first to roll the target wins",
-        "roll_off": f"Tied! Roll off to {rules.roll_off_points}",
-    }[rules.tie_break.value]
+    return f"Tied! {tie_break_name(rules)}"
 
 
 def standings(state: LiveNight) -> list[dict]:

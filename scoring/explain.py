@@ -189,6 +189,22 @@ def _after_bell(rules: HouseRules) -> str:
     return _join([stop, once, win])
 
 
+#: Each tie-break's short name: the rules form's choices and a tied table's status line.
+TIE_BREAKS = {
+    TieBreak.EXTRA_TURN_EACH: "One more turn each, most points wins",
+    TieBreak.ONE_DIE: "One die each, highest wins",
+    TieBreak.FIRST_TO_HIT: "Keep rolling: first to roll the round's number wins",
+    TieBreak.ROLL_OFF: "Roll off to the roll-off points",
+}
+
+
+def tie_break_name(rules: HouseRules) -> str:
+    """The night's tie-break in a few words ("Roll off to 5 points")."""
+    if rules.tie_break is TieBreak.ROLL_OFF:
+        return f"Roll off to {_points(rules.roll_off_points)}"
+    return TIE_BREAKS[rules.tie_break]
+
+
 def _ties(rules: HouseRules) -> str:
     if rules.tie_break is TieBreak.ONE_DIE:
         return ("A tied table: one player of each team rolls one die, and the highest wins; "

@@ -146,3 +146,15 @@ def test_rules_are_not_reimplemented_outside_scoring():
             for line, what in _rule_logic(ast.parse(path.read_text())):
                 raise AssertionError(f"{module}:{line} works out a rule itself: ask scoring's "
                                      f"{what}")
+
+
+def test_each_tie_break_is_named_once():
+    """The rules form's choices and a tied table's status line both name a tie-break from
+    scoring's TIE_BREAKS: nowhere else spells one out."""
+    from scoring.explain import TIE_BREAKS
+
+    for package in ("bunco", "tables"):
+        for module, path in sources(package):
+            text = path.read_text()
+            for name in TIE_BREAKS.values():
+                assert name not in text, f"{module} names the tie-break {name!r} itself"

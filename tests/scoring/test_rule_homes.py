@@ -72,3 +72,12 @@ def test_the_roll_for_who_starts_a_roll_off_takes_the_dice_faces_only():
     assert not head.choosing_first and head.quick_allowed
     assert head.tapped(quick="hit1") == (3, 1, 2)
     assert FACES_ONLY.startswith("this roll decides who starts the roll-off")
+
+
+def test_each_tie_break_has_one_name_for_the_rules_form_and_a_tied_table():
+    from scoring.explain import TIE_BREAKS, tie_break_name
+    from scoring.rules import TieBreak
+
+    assert set(TIE_BREAKS) == set(TieBreak)
+    assert tie_break_name(PRESETS["ladder"]) == "One die each, highest wins"
+    assert tie_break_name(PRESETS["winning-moves"]) == "Roll off to 5 points"
