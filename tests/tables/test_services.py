@@ -132,5 +132,6 @@ def test_the_roll_for_who_starts_a_roll_off_refuses_a_quick_button(client, db):
     assert ScoreEvent.objects.filter(night=night).count() == count
     page = client.get(f"/t/{link.token}/").content.decode()
     assert 'data-quick=""' in page  # no quick button offered
+    assert 'value="die6"' in page  # the one-die buttons, from scoring's DIE_BUTTONS
     roll(night, 1, dice=[6, 6, 4])  # the faces are taken
     assert ScoreEvent.objects.filter(night=night).count() == count + 1
