@@ -11,6 +11,8 @@ INSTALL := $(PY) -m pip install --quiet -c $(CONSTRAINTS)
 WORKERS    ?= 2
 SCALE_HOST ?= localhost
 SCALE_PORT ?= 8443
+# nginx's plain HTTP port, redirecting to HTTPS (a free one if it is busy; 0: none)
+SCALE_HTTP_PORT ?= 8080
 
 .PHONY: run test lint benchmark scale test-scale lock dist clean
 
@@ -52,7 +54,8 @@ test-scale: $(VENV)/.test-deps
 
 # PostgreSQL, Redis, $(WORKERS) Daphne workers and nginx (HTTPS) on this machine; Ctrl+C stops.
 scale: $(VENV)/.scale-deps
-	$(PY) deploy/scale.py up --workers $(WORKERS) --host $(SCALE_HOST) --port $(SCALE_PORT)
+	$(PY) deploy/scale.py up --workers $(WORKERS) --host $(SCALE_HOST) --port $(SCALE_PORT) \
+	  --http-port $(SCALE_HTTP_PORT)
 
 lint: $(VENV)/.test-deps
 	$(PY) -m ruff check .

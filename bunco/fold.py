@@ -20,6 +20,7 @@ from typing import Any
 
 from scoring import HouseRules, IllegalMove, Night, RoomRound, Seat, TableSpec
 from scoring.awards import set_key
+from scoring.night import fuzzy_die_holder
 from scoring.seating import ghost_names
 
 
@@ -305,7 +306,7 @@ class LiveNight:
         included; None while the head table still holds it (or the rules have no fuzzy die)."""
         if not self.rules.fuzzy_die or self.last_bunco is None:
             return None
-        return self.last_bunco.roller
+        return fuzzy_die_holder((self.last_bunco.roller,))
 
     def fuzzy_die_table(self) -> int | None:
         """The table where the fuzzy die is now: its holder's, or the head table's."""

@@ -8,7 +8,7 @@ import secrets
 from django.db import models
 
 from bunco.fold import Kind
-from scoring import HouseRules, pot_for
+from scoring import HouseRules
 
 
 def new_token() -> str:
@@ -95,12 +95,6 @@ class Night(models.Model):
     @property
     def rules(self) -> HouseRules:
         return HouseRules.from_dict(self.rules_json)
-
-    @property
-    def pot(self) -> int:
-        """The pot in cents: the amount the host typed, or the entry fee of every player."""
-        return pot_for(typed_cents=self.pot_cents, entry_fee_cents=self.entry_fee_cents,
-                       players=self.players.here().count())
 
 
 class Person(models.Model):

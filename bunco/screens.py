@@ -30,6 +30,8 @@ from scoring import (
     turn_keeping_rolls,
 )
 from scoring.awards import decide_set_awards, set_key
+from scoring.explain import tie_break_name
+from scoring.night import totals
 from scoring.roll import QUICK_KINDS, dice_for
 from scoring.rules import AfterBell
 from scoring.seating import pods_of
@@ -263,7 +265,7 @@ def table_context(state: LiveNight, number: int) -> dict:
     if playing and playing.choosing_first and phase == "tie_break":
         status = "Tied! Everyone rolls three dice: the high total starts the roll-off (not scored)"
     quick: tuple[str, ...] = ()
-    if playing and playing.dice_expected == 3:
+    if playing and playing.quick_allowed:
         quick = _quick_buttons(state.rules, playing.round_number)
     entries = [
         {"seq": r.seq, "roller": r.roller, "ghost": r.ghost,
@@ -293,9 +295,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         if state.phase == "between_rounds":
             next_teams = [[spec.seats[i].name for i in seats] for seats in spec.teams]
     can_roll = bool(playing and not playing.done and not state.paused)
-    fuzzy = None
-    if state.fuzzy_die_table() == number:
-        fuzzy = state.fuzzy_die_holder or "the head table"
+    fuzzy = fuzzy_die_at(state) if state.fuzzy_die_table() == number else None
     pod, is_head = pod_of(state, number)
     return {
         "number": number,
@@ -329,6 +329,14 @@ def table_context(state: LiveNight, number: int) -> dict:
     }
 
 
+def fuzzy_die_at(state: LiveNight) -> str | None:
+    """Who holds the fuzzy die, as a screen names it: its holder, or "the head table" before
+    the first bunco; None without a fuzzy die."""
+    if not state.rules.fuzzy_die:
+        return None
+    return state.fuzzy_die_holder or "the head table"
+
+
 def table_seq(state: LiveNight, number: int) -> int:
     """The data-seq of table ``number``'s fragment: the last event that changed it (its own
     taps, or anything every screen shows)."""
@@ -336,12 +344,7 @@ def table_seq(state: LiveNight, number: int) -> int:
 
 
 def _tie_text(rules) -> str:
-    return {
-        "extra_turn_each": "Tied! One more turn each",
-        "one_die": "Tied! One die each, highest wins",
-        "first_to_hit": "Tied! Keep rolling: first to roll the target wins",
-        "roll_off": f"Tied! Roll off to {rules.roll_off_points}",
-    }[rules.tie_break.value]
+    return f"Tied! {tie_break_name(rules)}"
 
 
 def standings(state: LiveNight) -> list[dict]:
@@ -443,10 +446,7 @@ def round_result(state: LiveNight, name: str) -> dict | None:
 def scorecard(state: LiveNight, name: str, rows: list[dict] | None = None) -> dict:
     if rows is None:
         rows = state.night.scorecard(name) if state.night else []
-    totals = {k: sum(r[k] for r in rows) for k in ("points", "buncos", "mini_buncos")}
-    totals["wins"] = sum(r["result"] == "W" for r in rows)
-    totals["losses"] = len(rows) - totals["wins"]
-    return {"rows": rows, "totals": totals}
+    return {"rows": rows, "totals": totals(rows)}
 
 
 CATEGORY_LABELS = {
@@ -576,10 +576,7 @@ def pending_ties(night: Night, state: LiveNight) -> dict[str, dict]:
 def tv_room(night: Night, state: LiveNight) -> dict:
     """The TV's room-wide parts: standings, prize races, the movement board, the prizes.
     They change on round events only, never on a single table's tap."""
-    holder = None
-    if state.rules.fuzzy_die and state.night:
-        order = state.night.bunco_order
-        holder = order[-1] if order else None
+    holder = state.night.fuzzy_die_holder if state.rules.fuzzy_die and state.night else None
     return {
         "sets": set_winners(state),
         "standings": standings(state), "movement": movement(state),
@@ -601,9 +598,7 @@ def tv_bunco(state: LiveNight) -> dict:
     seq = max(state.room_seq, void.seq if void else 0)
     bunco = state.last_bunco
     # The fuzzy die passes with each bunco (and back with a take-back): shown with them.
-    fuzzy = None
-    if state.rules.fuzzy_die and state.seated:
-        fuzzy = state.fuzzy_die_holder or "the head table"
+    fuzzy = fuzzy_die_at(state) if state.seated else None
     if bunco is None or state.room is None or bunco not in state.rolls:
         return {"bunco": None, "seq": seq, "fuzzy": fuzzy}
     return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},

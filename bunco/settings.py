@@ -134,6 +134,8 @@ if (BASE_DIR / "bench" / "__init__.py").is_file():
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A Content-Security-Policy on every response (static files' too): bunco/middleware.py.
+    "bunco.middleware.ContentSecurityPolicy",
     # Static files: pre-compressed, with hashed names cached for a year (a phone's first load
     # is small, and later pages fetch nothing again). Served by the app itself, Daphne alone.
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -10,6 +10,7 @@ from bunco.models import Night, ScoreEvent
 from bunco.screens import set_winners
 from bunco.selectors import as_event
 from scoring import ROUNDS_PER_SET, round_of
+from scoring.night import totals
 
 CSV_COLUMNS = ["player", "set", "round", "table", "partner", "result", "points", "buncos",
                "mini_buncos"]
@@ -37,15 +38,7 @@ def master_sheet(night: Night, state: LiveNight, names: list[str] | None = None)
         for name in names:
             played = {r["round"]: r for r in cards[name] if r["set"] == set_number}
             cells = [played.get(n) for n in range(1, ROUNDS_PER_SET + 1)]
-            done = [c for c in cells if c]
-            rows.append({
-                "name": name, "cells": cells,
-                "wins": sum(c["result"] == "W" for c in done),
-                "losses": sum(c["result"] == "L" for c in done),
-                "points": sum(c["points"] for c in done),
-                "buncos": sum(c["buncos"] for c in done),
-                "mini_buncos": sum(c["mini_buncos"] for c in done),
-            })
+            rows.append({"name": name, "cells": cells, **totals([c for c in cells if c])})
         sets.append({"number": set_number, "rounds": range(1, ROUNDS_PER_SET + 1), "rows": rows,
                      "awards": set_awards.get(set_number, [])})
     return sets

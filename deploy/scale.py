@@ -1,6 +1,7 @@
 """Several workers on this machine: PostgreSQL, Redis, Daphne workers and an nginx TLS proxy.
 
-    python deploy/scale.py up [--workers 2] [--host localhost] [--port 8443]   (make scale)
+    python deploy/scale.py up [--workers 2] [--host localhost] [--port 8443] [--http-port 8080]
+        (make scale)
     python deploy/scale.py test [pytest arguments]                             (make test-scale)
 
 ``up`` runs the app as docs/deploy.md lays it out for a server, on one machine: it starts the
@@ -67,6 +68,20 @@ def listening(host: str, port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(0.5)
         return s.connect_ex((host, port)) == 0
+
+
+def plain_port(wanted: int) -> int:
+    """nginx's plain HTTP port: ``wanted`` if nothing holds it, else a free one (0: none)."""
+    if not wanted:
+        return 0
+    with socket.socket() as s:
+        try:
+            s.bind(("", wanted))
+        except OSError:
+            port = free_port()
+            say(f"Port {wanted} is busy: plain HTTP redirects to HTTPS from port {port} instead.")
+            return port
+    return wanted
 
 
 def is_root() -> bool:
@@ -457,7 +472,8 @@ def up(options) -> int:
             workers.append((worker, worker_port))
         for worker, worker_port in workers:
             wait_healthy(worker, worker_port)
-        stack.children.append(start_nginx(host, port, options.http_port, ports))
+        http_port = plain_port(options.http_port)
+        stack.children.append(start_nginx(host, port, http_port, ports))
         status = through_proxy(f"https://127.0.0.1:{port}/healthz")
         if status != 200:
             raise Trouble(f"the health check through nginx answered {status}")
@@ -466,6 +482,8 @@ def up(options) -> int:
         say(f"  Host (keep this link to yourself): {public}/host/{values['BUNCO_HOST_SECRET']}/")
         say(f"  Phones: {public}/   (a self-signed certificate: accept it once)")
         say(f"  Health check: {public}/healthz")
+        if http_port:
+            say(f"  Plain HTTP (redirects to HTTPS): http://{host}:{http_port}/")
         say(f"  Logs: {LOGS}/")
         say("Press Ctrl+C to stop.")
         while True:
@@ -525,7 +543,8 @@ def main(argv: list[str]) -> int:
                      help="the name or address phones use (default localhost)")
     run.add_argument("--port", type=int, default=8443, help="nginx's HTTPS port (default 8443)")
     run.add_argument("--http-port", type=int, default=8080,
-                     help="nginx's plain HTTP port, redirecting to HTTPS (0: none)")
+                     help="nginx's plain HTTP port, redirecting to HTTPS (default 8080; a "
+                          "free one if it is busy; 0: none)")
     sub.add_parser("test", help="the suite on PostgreSQL and Redis; what follows goes to "
                                 "pytest (default: tests)")
     if argv[:1] == ["test"]:

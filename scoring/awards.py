@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 
 from .errors import IllegalMove
-from .night import Night, PlayerStats
+from .night import Night, PlayerStats, fuzzy_die_holder
 from .roll import ALL_DICE, BUNCO, HITS, roll_table
 from .rules import Award, AwardTies, Category, HouseRules, PrizeRollOff, Stat
 
@@ -152,7 +152,7 @@ def decide_awards(
     roll_offs = roll_offs or {}
     already: set[str] = set()
     results: list[AwardResult] = []
-    holder = bunco_order[-1] if bunco_order else None
+    holder = fuzzy_die_holder(bunco_order)
     for award in awards:
         eligible = [
             s for s in stats.values()

@@ -11,12 +11,16 @@ from .rules import (
     AfterBell,
     AfterMini,
     AtLeastOnce,
+    Award,
+    AwardTies,
     BuncoEffect,
+    Category,
     HeadTableWinner,
     HouseRules,
     Layout,
     Partners,
     PointsPerHit,
+    PrizeRollOff,
     RollOffOrder,
     Rotation,
     RoundEnd,
@@ -49,6 +53,9 @@ def how_we_play(rules: HouseRules) -> list[tuple[str, str]]:
         ("Ties", _ties(rules)),
         ("How you move", _moves(rules)),
         ("Ghosts", _ghosts(rules)),
+        *([("The fuzzy die", _fuzzy_die())] if rules.fuzzy_die else []),
+        ("Who wins", _winning(rules)),
+        ("Tonight's prizes", _prizes(rules)),
     ]
 
 
@@ -68,8 +75,9 @@ def _scores(rules: HouseRules) -> str:
     else:
         hit = "Each die showing the round's number scores 1 point."
     if rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE:
+        where = "" if rules.layout is Layout.ONE_TABLE else " at every table"
         bunco = (f"Three of the round's number is a bunco: {_points(rules.bunco_points)}, and it "
-                 "ends the round at every table.")
+                 f"ends the round{where}.")
     else:
         bunco = (f"Three of the round's number is a bunco: {_points(rules.bunco_points)}, and you "
                  "keep rolling.")
@@ -181,6 +189,22 @@ def _after_bell(rules: HouseRules) -> str:
     return _join([stop, once, win])
 
 
+#: Each tie-break's short name: the rules form's choices and a tied table's status line.
+TIE_BREAKS = {
+    TieBreak.EXTRA_TURN_EACH: "One more turn each, most points wins",
+    TieBreak.ONE_DIE: "One die each, highest wins",
+    TieBreak.FIRST_TO_HIT: "Keep rolling: first to roll the round's number wins",
+    TieBreak.ROLL_OFF: "Roll off to the roll-off points",
+}
+
+
+def tie_break_name(rules: HouseRules) -> str:
+    """The night's tie-break in a few words ("Roll off to 5 points")."""
+    if rules.tie_break is TieBreak.ROLL_OFF:
+        return f"Roll off to {_points(rules.roll_off_points)}"
+    return TIE_BREAKS[rules.tie_break]
+
+
 def _ties(rules: HouseRules) -> str:
     if rules.tie_break is TieBreak.ONE_DIE:
         return ("A tied table: one player of each team rolls one die, and the highest wins; "
@@ -242,3 +266,90 @@ def _ghosts(rules: HouseRules) -> str:
             or rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE):
         text += " A ghost's bunco does not end the round."
     return text
+
+
+def _fuzzy_die() -> str:
+    return ("The head table starts the night with the fuzzy die. Whoever rolls a bunco takes "
+            "it from whoever has it, and keeps it until the next bunco (a ghost's bunco does "
+            "not pass it).")
+
+
+_CATEGORY = {
+    Category.MOST_BUNCOS: "the most buncos",
+    Category.MOST_WINS: "the most wins",
+    Category.MOST_LOSSES: "the most losses",
+    Category.MOST_MINI_BUNCOS: "the most baby buncos",
+    Category.HIGHEST_POINTS: "the highest score",
+    Category.LOWEST_POINTS: "the lowest score",
+    Category.FUZZY_DIE: "the fuzzy die at the end",
+    Category.MOST_WIPEOUTS: "the most wipeouts",
+    Category.FIRST_BUNCO: "the night's first bunco",
+    Category.LAST_BUNCO: "the night's last bunco",
+    Category.MOST_BUNCOS_AND_WINS: "the most buncos and wins added together",
+}
+
+_STAT = {"wins": "wins", "losses": "losses", "buncos": "buncos", "mini_buncos": "baby buncos",
+         "points": "points", "wipeouts": "wipeouts"}
+
+
+def _category(rules: HouseRules, award: Award) -> str:
+    text = _CATEGORY[award.category]
+    if award.category is Category.MOST_MINI_BUNCOS and rules.triples is Triples.LOW_HIGH:
+        text = "the most low and high buncos"
+    return text
+
+
+def _roll_off(rules: HouseRules) -> str:
+    """How a tied prize is rolled off."""
+    if rules.prize_roll_off is PrizeRollOff.TO_POINTS:
+        return (f"a roll-off: the first to {_points(rules.roll_off_points)} wins (the round's "
+                "number and buncos count), and the highest total of three dice starts")
+    return ("a roll-off: three dice each, and the highest total wins (the lowest, for the "
+            "lowest score)")
+
+
+def _winning(rules: HouseRules) -> str:
+    """How the set winner (Winning Moves) and the night's winner are decided."""
+    parts = []
+    for award in rules.set_awards:
+        steps = [f"the most {_STAT[str(s)]} among them" for s in award.then_by]
+        steps.append(_roll_off(rules))
+        then = "".join(f"; {'tied' if i == 0 else 'still tied'}, {step}"
+                       for i, step in enumerate(steps))
+        parts.append(f"Each set's winner is the player with {_category(rules, award)}{then}.")
+    if rules.awards:
+        first = rules.awards[0]
+        name = f" ({first.prize})" if first.prize else ""
+        parts.append(f"The night's winner{name} is the player with "
+                     f"{_category(rules, first)}.")
+    elif not rules.set_awards:
+        parts.append("The night's winner is the player at the top of the standings.")
+    parts.append("The standings put the most wins first, then the most buncos, then the most "
+                 "points.")
+    return _join(parts)
+
+
+def _prize(award: Award) -> str:
+    share = f"{award.share_percent:g}% of the pot" if award.share_percent is not None else ""
+    what = " and ".join(p for p in (award.prize, share) if p)
+    return what or "A prize"
+
+
+def _prizes(rules: HouseRules) -> str:
+    """Tonight's prize list, as the host set it, and how its ties are settled."""
+    if not rules.awards:
+        return "No prizes are set for tonight."
+    listed = "; ".join(f"{_prize(a)} for {_category(rules, a)}" for a in rules.awards)
+    roll_off = f"A tie is settled by {_roll_off(rules)}"
+    if rules.award_ties is AwardTies.ROLL_OFF or all(a.named for a in rules.awards):
+        ties = roll_off
+    else:
+        ties = ("A tie shares the money" if rules.award_ties is AwardTies.SPLIT
+                else "A tie: the tied players choose at the end of the night to share the "
+                     "money or roll off")
+        if any(a.named for a in rules.awards):
+            ties += f". A named prize always goes to one player, by {_roll_off(rules)}"
+    once = "Nobody wins more than one prize." if rules.one_prize_per_person else ""
+    left = ("" if rules.left_early_win_awards
+            else "Players who go home early cannot win a prize.")
+    return _join([f"Tonight's prizes: {listed}.", f"{ties}.", once, left])

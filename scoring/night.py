@@ -10,7 +10,7 @@ from .errors import IllegalMove
 from .rotation import TableOutcome, first_seats, rotate
 from .round import RoomRound
 from .rules import HouseRules
-from .seating import seat_night
+from .seating import ghosts_partnered, seat_night
 from .table import Seat, TableRound, TableSpec
 
 ROUNDS_PER_SET = 6
@@ -47,6 +47,22 @@ def ranked(stats) -> list[PlayerStats]:
     rows = [s for s in stats.values() if not s.ghost]
     rows.sort(key=lambda s: standing_key(s.wins, s.buncos, s.points, s.name))
     return rows
+
+
+def totals(rows: Sequence[dict]) -> dict[str, int]:
+    """A scorecard's totals (rows as ``Night.scorecards`` gives them): wins and losses
+    counted from the W/L results, points, buncos and baby buncos added up."""
+    out = {k: sum(r[k] for r in rows) for k in ("points", "buncos", "mini_buncos")}
+    out["wins"] = sum(r["result"] == "W" for r in rows)
+    out["losses"] = sum(r["result"] == "L" for r in rows)
+    return out
+
+
+def fuzzy_die_holder(bunco_rollers: Sequence[str]) -> str | None:
+    """Who holds the fuzzy die after these buncos (their rollers, first to last): the last
+    bunco's roller (seed 000: "she will shout "bunco", and receive the fuzzy die"); None while
+    the head table still holds it ("The head table holds the bell and fuzzy die")."""
+    return bunco_rollers[-1] if bunco_rollers else None
 
 
 def round_of(number: int) -> tuple[int, int]:
@@ -151,11 +167,8 @@ class Night:
 
     @property
     def fuzzy_die_holder(self) -> str | None:
-        """Who holds the fuzzy die after the rounds played: the last bunco roller (seed 000:
-        "she will shout "bunco", and receive the fuzzy die"); None while the head table still
-        holds it ("The head table holds the bell and fuzzy die")."""
-        order = self.bunco_order
-        return order[-1] if order else None
+        """Who holds the fuzzy die after the rounds played (``fuzzy_die_holder``)."""
+        return fuzzy_die_holder(self.bunco_order)
 
     def set_stats(self, set_number: int) -> dict[str, PlayerStats]:
         """Every player's (and ghost's) totals in one set only, for the set's own awards."""
@@ -283,7 +296,7 @@ def _keep_ghosts_apart(spec: TableSpec) -> TableSpec:
     if len(ghosts) > 2:
         raise IllegalMove(f"table {spec.number} would have only one real player")
     seats = list(spec.seats)
-    if len(ghosts) == 2 and ghosts[1] == ghosts[0] + 2:
+    if ghosts_partnered(spec):
         i = ghosts[1]
         j = (i + 1) % 4
         seats[i], seats[j] = seats[j], seats[i]

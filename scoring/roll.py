@@ -106,6 +106,31 @@ def turn_keeping_rolls(rules: HouseRules, round_number: int) -> frozenset[str]:
 
 QUICK_KINDS = ("miss", "hit1", "hit2", "mini", "low", "high", "bunco", "wipeout")
 
+#: A one-die tie-break's buttons, one per face: ``die4`` is a single die showing 4.
+DIE_BUTTONS: dict[str, int] = {f"die{n}": n for n in range(1, 7)}
+
+FACES_ONLY = ("this roll decides who starts the roll-off by its total: tap the three dice as "
+              "they fell, not a quick button")
+
+
+def tapped_dice(rules: HouseRules, round_number: int, *, dice: Sequence[int] | None = None,
+                quick: str | None = None, count: int = 3,
+                quick_allowed: bool = True) -> tuple[int, ...]:
+    """The dice a tap stands for: the faces tapped, a one-die button's face, or a quick
+    button's made-up dice (only where ``quick_allowed``: a roll whose total counts takes the
+    faces only). Raises IllegalMove, which the tapper reads, for anything else."""
+    rolled = dice
+    if quick is not None:
+        if quick in DIE_BUTTONS:
+            rolled = (DIE_BUTTONS[quick],)
+        elif not quick_allowed:
+            raise IllegalMove(FACES_ONLY)
+        else:
+            rolled = dice_for(rules, round_number, quick)
+    if rolled is None:
+        raise IllegalMove("tap three dice or a button")
+    return check_dice(list(rolled), count=count)
+
 
 def dice_for(rules: HouseRules, round_number: int, quick: str) -> tuple[int, int, int]:
     """Dice that stand for a quick button (``miss``, ``hit1``, ``hit2``, ``mini``, ``low``,

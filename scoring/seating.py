@@ -27,6 +27,14 @@ WM_SIZES: dict[int, tuple[int, ...]] = {
 }
 
 
+def ghosts_partnered(spec: TableSpec) -> bool:
+    """Two ghosts would be partners at this table: nobody would be there to roll for them
+    (a ghost's partner rolls for it), so seatings and swaps may not do it."""
+    return not spec.individuals and any(
+        len(team) > 1 and all(i < len(spec.seats) and spec.seats[i].ghost for i in team)
+        for team in spec.teams)
+
+
 def uses_wm_layout(rules: HouseRules, player_count: int) -> bool:
     return rules.layout is Layout.WM_LAYOUTS and player_count in WM_SIZES
 

@@ -23,6 +23,7 @@ from .roll import (
     check_dice,
     roll_table,
     scores_in_order,
+    tapped_dice,
 )
 from .rules import (
     AfterBell,
@@ -224,6 +225,19 @@ class TableRound:
         if self.phase is _TIE_BREAK and self.rules.tie_break is _ONE_DIE:
             return 1
         return 3
+
+    @property
+    def quick_allowed(self) -> bool:
+        """Whether the next roll may be entered with a quick button (made-up dice of the
+        kind tapped): not in a one-die tie-break, nor in the roll for who starts a roll-off,
+        where the three dice's total decides (seed 000: "High total will roll first")."""
+        return self.dice_expected == 3 and not self.choosing_first
+
+    def tapped(self, dice: Sequence[int] | None = None,
+               quick: str | None = None) -> tuple[int, ...]:
+        """The dice a scorekeeper's tap stands for at this table now (``tapped_dice``)."""
+        return tapped_dice(self.rules, self.round_number, dice=dice, quick=quick,
+                           count=self.dice_expected or 3, quick_allowed=self.quick_allowed)
 
     @property
     def winners(self) -> tuple[int, ...]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django import forms
 
-from scoring.roll import QUICK_KINDS
+from scoring import ROUNDS_PER_SET
+from scoring.roll import DIE_BUTTONS, QUICK_KINDS
 
-QUICK_CHOICES = [(k, k) for k in QUICK_KINDS] + [(f"die{n}", f"die{n}") for n in range(1, 7)]
+QUICK_CHOICES = [(k, k) for k in (*QUICK_KINDS, *DIE_BUTTONS)]
 
 
 class ClaimForm(forms.Form):
@@ -16,7 +17,7 @@ class ClaimForm(forms.Form):
     key = forms.UUIDField(required=False, error_messages={
         "invalid": "this tap carried a broken id; reload the page"})
     set = forms.IntegerField(required=False, min_value=0, max_value=99)  # 0: practice
-    round = forms.IntegerField(min_value=1, max_value=6, error_messages={
+    round = forms.IntegerField(min_value=1, max_value=ROUNDS_PER_SET, error_messages={
         "required": "this screen is out of date; reload the page"})
     table = forms.IntegerField(min_value=1, max_value=9999, error_messages={
         "required": "this screen is out of date; reload the page"})

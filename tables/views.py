@@ -20,7 +20,7 @@ from bunco.selectors import (
     table_link_by_token,
 )
 from bunco.services import Ack, Claim, CommandRefused
-from scoring.roll import QUICK_KINDS
+from scoring.roll import DIE_BUTTONS, QUICK_KINDS
 from tables.forms import ClaimForm, PickNameForm, RollForm
 
 NOT_YOURS = ("{name} is on another phone; that tap was not counted. If that phone died, "
@@ -29,7 +29,7 @@ QUICK_BUTTONS = [{"kind": k, "label": screens.QUICK_LABELS[k]} for k in QUICK_KI
 
 
 def _pad(tap_base: str) -> dict:
-    return {"quick_buttons": QUICK_BUTTONS, "tap_base": tap_base}
+    return {"quick_buttons": QUICK_BUTTONS, "die_buttons": DIE_BUTTONS, "tap_base": tap_base}
 
 
 @require_http_methods(["GET", "POST"])

@@ -68,16 +68,93 @@ def test_scoring_and_the_fold_are_pure():
         assert not bad, f"{module} must be pure Python but imports {bad}"
 
 
+def _name(node) -> str:
+    """The last name of ``x``, ``a.x``, ``a["x"]`` ("" for anything else)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return str(node.slice.value)
+    return ""
+
+
+def _rule_logic(tree: ast.AST):
+    """Where code re-derives a rule scoring owns, as (line, what scoring function it should
+    have asked)."""
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Call) and _name(node.func) == "divmod":
+            yield line, "round_of (set and round numbering)"
+        if isinstance(node, ast.Call) and _name(node.func) == "partner_of" and any(
+                _name(a) == "current" for a in node.args):  # the chair now rolling
+            yield line, "TableSpec.roller_of (who rolls for a ghost)"
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and _name(
+                node.operand) in ("wins", "buncos"):
+            yield line, "standing_key (the standings order)"
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
+                "entry_fee_cents" in (_name(node.left), _name(node.right))):
+            yield line, "pot_for (the pot)"
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) and sum(
+                _name(v) == "ghost" for v in node.values) > 1:
+            yield line, "ghosts_partnered (ghosts may not be partners)"
+        if isinstance(node, ast.Subscript) and _name(node.value) in (
+                "bunco_order", "order") and isinstance(node.slice, ast.UnaryOp):
+            yield line, "fuzzy_die_holder (who holds the fuzzy die)"
+        if isinstance(node, ast.Compare) and _name(node.left) == "result" and any(
+                isinstance(c, ast.Constant) and c.value in ("W", "L") for c in node.comparators):
+            yield line, "totals (a scorecard's wins and losses)"
+        if isinstance(node, ast.keyword) and node.arg == "max_value" and isinstance(
+                node.value, ast.Constant) and node.value.value == 6:
+            yield line, "ROUNDS_PER_SET (six rounds a set)"
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+                node.value.startswith("die") and node.value[3:].isdigit()):
+            yield line, "DIE_BUTTONS / tapped_dice (a one-die tie-break's buttons)"
+        if isinstance(node, ast.JoinedStr) and node.values and isinstance(
+                node.values[0], ast.Constant) and node.values[0].value == "die":
+            yield line, "DIE_BUTTONS (a one-die tie-break's buttons)"
+
+
+def test_the_rule_checks_find_a_rule_reimplemented():
+    """The check below can fail: each rule, written out the way it once was outside scoring,
+    is caught."""
+    old = """
+set_number, round_number = divmod(n - 1, 6)
+roller = spec.seats[spec.partner_of(playing.current)]
+rows.sort(key=lambda s: (-s.wins, -s.buncos))
+pot = night.entry_fee_cents * players
+two = seats[0]["ghost"] and seats[2]["ghost"]
+holder = bunco_order[-1] if bunco_order else None
+wins = sum(r["result"] == "W" for r in rows)
+round = forms.IntegerField(min_value=1, max_value=6)
+QUICK_CHOICES = [(f"die{n}", f"die{n}") for n in range(1, 7)]
+"""
+    found = {what.split(" ")[0] for _, what in _rule_logic(ast.parse(old))}
+    assert found == {"round_of", "TableSpec.roller_of", "standing_key", "pot_for",
+                     "ghosts_partnered",
+                     "fuzzy_die_holder", "totals", "ROUNDS_PER_SET", "DIE_BUTTONS"}
+
+
 def test_rules_are_not_reimplemented_outside_scoring():
-    """Standings order, set/round numbering, the pot rule and who rolls for a ghost are
-    asked of scoring, not re-derived in the web layers."""
+    """Set/round numbering, the standings order, the pot, who rolls for a ghost, ghosts never
+    partners, the fuzzy die's holder, win/loss totals, six rounds a set and the one-die
+    buttons are asked of scoring, never worked out again in the core or a face."""
+    for package in ("bunco", "tables"):
+        for module, path in sources(package):
+            if module.startswith("bunco.management"):
+                continue  # the benchmarks' own arithmetic, no rules
+            for line, what in _rule_logic(ast.parse(path.read_text())):
+                raise AssertionError(f"{module}:{line} works out a rule itself: ask scoring's "
+                                     f"{what}")
+
+
+def test_each_tie_break_is_named_once():
+    """The rules form's choices and a tied table's status line both name a tie-break from
+    scoring's TIE_BREAKS: nowhere else spells one out."""
+    from scoring.explain import TIE_BREAKS
+
     for package in ("bunco", "tables"):
         for module, path in sources(package):
             text = path.read_text()
-            assert "divmod(" not in text, f"{module} numbers sets and rounds itself"
-            assert "-s.wins, -s.buncos" not in text and '-r["wins"]' not in text, (
-                f"{module} orders the standings itself")
-            assert "entry_fee_cents * " not in text, (
-                f"{module} computes the pot itself")
-            assert "partner_of(playing.current)" not in text, (
-                f"{module} decides who rolls for a ghost itself")
+            for name in TIE_BREAKS.values():
+                assert name not in text, f"{module} names the tie-break {name!r} itself"

@@ -145,3 +145,102 @@ def test_times_are_read_in_the_laptops_time_zone(tz, zone):
                     "from django.conf import settings; print(settings.TIME_ZONE)", TZ=tz)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == zone
+
+
+# -- the files in deploy/ ----------------------------------------------------------------------
+
+NGINX = "/usr/sbin/nginx"
+DEPLOY = ROOT / "deploy"
+
+
+def unit(name: str) -> dict[str, list[str]]:
+    """A systemd unit's settings, each name with every value it is given."""
+    found: dict[str, list[str]] = {}
+    for line in (DEPLOY / "systemd" / name).read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            found.setdefault(key.strip(), []).append(value.strip())
+    return found
+
+
+def test_restarting_the_setup_unit_leaves_the_workers_running():
+    """After an update `systemctl restart bunco-setup` runs the migrations again; with
+    Requires= systemd would restart every worker with it, all at once, and the room would lose
+    every screen together. A worker wants the setup and starts after it."""
+    worker = unit("bunco@.service")
+    assert "Requires" not in worker and "BindsTo" not in worker
+    assert worker["Wants"] == ["bunco-setup.service"]
+    assert "bunco-setup.service" in worker["After"][0].split()
+    guide = (ROOT / "docs" / "deploy.md").read_text()
+    assert "sudo systemctl restart 'bunco@*'" not in guide
+    assert "sudo systemctl restart bunco@$port" in guide  # one at a time
+
+
+def nginx_t(tmp_path, site: str) -> subprocess.CompletedProcess:
+    """``nginx -t`` of a site file as /etc/nginx/nginx.conf includes it (paths in tmp_path)."""
+    main = tmp_path / "main.conf"
+    main.write_text(f"""
+pid {tmp_path}/nginx.pid;
+events {{}}
+http {{
+    access_log {tmp_path}/access.log;
+    client_body_temp_path {tmp_path}/body;
+    proxy_temp_path {tmp_path}/proxy;
+    fastcgi_temp_path {tmp_path}/fastcgi;
+    uwsgi_temp_path {tmp_path}/uwsgi;
+    scgi_temp_path {tmp_path}/scgi;
+    include {site};
+}}
+""")
+    return subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(main),
+                           "-e", str(tmp_path / "error.log")],
+                          capture_output=True, text=True, timeout=30)
+
+
+@pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx is not installed")
+def test_the_first_nginx_stage_passes_nginx_t_before_there_is_a_certificate(tmp_path):
+    """docs/deploy.md: nginx-http.conf first (certbot needs plain HTTP), then nginx.conf once
+    the certificate exists: each step's `nginx -t` passes."""
+    first = nginx_t(tmp_path, DEPLOY / "nginx-http.conf")
+    assert first.returncode == 0, first.stderr
+    assert "test is successful" in first.stderr
+    # The HTTPS file needs the certificate: before certbot it fails, naming it.
+    early = nginx_t(tmp_path, DEPLOY / "nginx.conf")
+    assert early.returncode != 0 and "/etc/letsencrypt/live/" in early.stderr
+    # ...and passes once a certificate is where it points.
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=bunco.example.org", "-keyout", str(tmp_path / "privkey.pem"),
+                    "-out", str(tmp_path / "fullchain.pem")], check=True, capture_output=True)
+    site = tmp_path / "bunco"
+    site.write_text((DEPLOY / "nginx.conf").read_text().replace(
+        "/etc/letsencrypt/live/bunco.example.org", str(tmp_path)))
+    later = nginx_t(tmp_path, site)
+    assert later.returncode == 0, later.stderr
+    guide = (ROOT / "docs" / "deploy.md").read_text()
+    assert guide.index("deploy/nginx-http.conf") < guide.index("certbot certonly") < guide.index(
+        "sudo cp deploy/nginx.conf")
+
+
+def scale_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("scale", DEPLOY / "scale.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_scale_takes_its_plain_http_port_and_moves_off_a_busy_one():
+    import socket
+
+    scale = scale_module()
+    wanted = scale.free_port()
+    assert scale.plain_port(wanted) == wanted
+    assert scale.plain_port(0) == 0  # no plain HTTP at all
+    with socket.socket() as busy:
+        busy.bind(("", wanted))
+        busy.listen()
+        other = scale.plain_port(wanted)
+        assert other not in (wanted, 0)
+    made = subprocess.run(["make", "-n", "scale", "SCALE_HTTP_PORT=9090", "VENV=/nonexistent"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert "--http-port 9090" in made.stdout

@@ -7,7 +7,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 
 from bunco.host.rules_form import EXPLAINED, rule_fields
-from scoring import PRESETS, HouseRules, RulesError
+from scoring import PRESETS, ROUNDS_PER_SET, HouseRules, RulesError
 
 
 class JoinCodeForm(forms.Form):
@@ -31,7 +31,7 @@ class RoundClaimForm(forms.Form):
 
     key = forms.UUIDField(required=False)
     set = forms.IntegerField(required=False, min_value=0, max_value=99)  # 0: practice
-    round = forms.IntegerField(required=False, min_value=1, max_value=6)
+    round = forms.IntegerField(required=False, min_value=1, max_value=ROUNDS_PER_SET)
     practice = forms.BooleanField(required=False)  # a round before round 1 that does not count
 
 

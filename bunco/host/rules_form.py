@@ -6,6 +6,7 @@ import dataclasses
 from enum import StrEnum
 
 from scoring import PRESETS, HouseRules
+from scoring.explain import TIE_BREAKS
 from scoring.rules import INT_BOUNDS
 
 EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
@@ -51,11 +52,7 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
     "head_table_winner": ("Who wins the head table", "",
                           {"higher_total": "The higher score",
                            "trigger_wins": "The team that ended the round, even if behind"}),
-    "tie_break": ("Ties at a table", "",
-                  {"extra_turn_each": "One more turn each, most points wins",
-                   "one_die": "One die each, highest wins",
-                   "first_to_hit": "Keep rolling, first to roll the target wins",
-                   "roll_off": "Roll off to a few points"}),
+    "tie_break": ("Ties at a table", "", {t.value: name for t, name in TIE_BREAKS.items()}),
     "roll_off_points": ("Roll-off points", "For the roll-off tie-break.", {}),
     "roll_off_order": ("Who starts a roll-off", "",
                        {"in_turn": "The next tied player",

@@ -17,7 +17,15 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bunco.fold import CORRECTABLE, PRACTICE_SET, Event, Kind, LiveNight, tables_to_data
+from bunco.fold import (
+    CORRECTABLE,
+    PRACTICE_SET,
+    Event,
+    Kind,
+    LiveNight,
+    tables_from_data,
+    tables_to_data,
+)
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.names import find
 from bunco.selectors import folds, live_state
@@ -34,8 +42,7 @@ from bunco.services.runner import (
     _where,
 )
 from scoring import IllegalMove, seat_night
-from scoring.roll import check_dice, dice_for
-from scoring.seating import seat_drawn
+from scoring.seating import ghosts_partnered, seat_drawn
 
 
 @_refuse_on_domain_errors
@@ -85,11 +92,8 @@ def seats_swap(*, night: Night, first: str, second: str, key=None,
         a, b = chairs[names[0]], chairs[names[1]]
         a["name"], b["name"] = b["name"], a["name"]
         a["ghost"], b["ghost"] = b["ghost"], a["ghost"]
-        for table in data:  # a ghost may not end up partnering a ghost
-            seats = table["seats"]
-            if (len(seats) == 4 and not table["individuals"]
-                    and any(seats[i]["ghost"] and seats[i + 2]["ghost"] for i in range(2))):
-                raise IllegalMove("that swap would make two ghosts partners")
+        if any(ghosts_partnered(spec) for spec in tables_from_data(data)):
+            raise IllegalMove("that swap would make two ghosts partners")
         return {"kind": Kind.SEATED, "data": {"tables": data}}
 
     return _command(night=night, key=key, actor=actor, build=build).row
@@ -261,15 +265,7 @@ def roll_record(
         table = state.room.tables[claim.table - 1]
         if table.done:
             raise IllegalMove(f"table {claim.table} has finished this round")
-        rolled = dice
-        if quick is not None:
-            if quick.startswith("die") and quick[3:].isdigit() and len(quick) == 4:
-                rolled = (int(quick[3:]),)
-            else:
-                rolled = dice_for(state.rules, claim.round_number, quick)
-        if rolled is None:
-            raise IllegalMove("tap three dice or a button")
-        rolled = check_dice(list(rolled), count=table.dice_expected or 3)
+        rolled = table.tapped(dice=dice, quick=quick)
         spec = table.spec
         chair = spec.seats[table.current]
         player = spec.seats[spec.roller_of(table.current)].name

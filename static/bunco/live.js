@@ -209,13 +209,16 @@
       return st;
     },
     rule: function (id, from, to) {
-      if (!this.style) {
-        this.style = document.createElement("style");
-        document.head.appendChild(this.style);
+      if (!this.style) {  // a constructed sheet: the Content-Security-Policy allows no inline <style>
+        this.style = document.adoptedStyleSheets ? new CSSStyleSheet() : document.createElement("style");
+        if (this.style.replaceSync) document.adoptedStyleSheets = document.adoptedStyleSheets.concat(this.style);
+        else document.head.appendChild(this.style);
       }
       this.rules = this.rules || {};
       this.rules[id] = "#" + id + " > :not(:nth-child(n+" + from + "):nth-child(-n+" + to + ")) { display: none !important; }";
-      this.style.textContent = Object.keys(this.rules).map(function (k) { return this.rules[k]; }, this).join("\n");
+      var text = Object.keys(this.rules).map(function (k) { return this.rules[k]; }, this).join("\n");
+      if (this.style.replaceSync) this.style.replaceSync(text);
+      else this.style.textContent = text;
     },
     apply: function (remeasure) {
       var self = this;

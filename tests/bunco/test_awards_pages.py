@@ -8,6 +8,8 @@ import pytest
 from bunco import services
 from bunco.host.auth import host_secret
 from bunco.models import Night
+from bunco.screens import night_pot
+from bunco.selectors import live_state
 from tests.playing import finish_night
 
 
@@ -42,7 +44,8 @@ def test_the_host_adds_removes_reorders_and_prices_the_prizes(host_client, seate
     assert [str(a.category) for a in awards] == ["most_wins", "most_buncos", "lowest_points"]
     assert [a.share_percent for a in awards][:2] == [40, 60]
     assert awards[2].prize == "Pineapple doormat"
-    assert seated_night.rules.one_prize_per_person and seated_night.pot == 15_000
+    assert seated_night.rules.one_prize_per_person
+    assert night_pot(seated_night, live_state(seated_night)) == 15_000
 
 
 def test_shares_that_do_not_add_up_are_refused_at_setup(host_client, seated_night):
@@ -56,7 +59,7 @@ def test_shares_that_do_not_add_up_are_refused_at_setup(host_client, seated_nigh
 
 
 def test_the_pot_defaults_to_the_entry_fee_of_every_player(seated_night):
-    assert seated_night.pot == 1000 * 12
+    assert night_pot(seated_night, live_state(seated_night)) == 1000 * 12
 
 
 def test_the_tv_shows_who_leads_each_prize_during_the_night(client, seated_night):

@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from bunco import backup, services
-from bunco.models import Night, Player, ScoreEvent
+from bunco.models import Player, ScoreEvent
+from bunco.screens import night_pot
 from bunco.selectors import folds, live_state
 from bunco.services import CommandRefused
 from scoring.seating import CHAIRS
@@ -203,7 +204,7 @@ def test_the_pot_counts_the_guests_who_came(db):
     night = services.night_create(name="Gala", rules_id="babz", entry_fee_cents=1000)
     services.players_add(night=night, names=["A", "B", "C", "D"], expected=True)
     services.player_check_in(night=night, player=guest(night, "A"), now=NOW)
-    assert Night.objects.get(pk=night.pk).pot == 1000
+    assert night_pot(night, live_state(night)) == 1000
 
 
 def test_expected_guests_are_not_on_the_player_list_of_scores(db):

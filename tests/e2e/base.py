@@ -53,6 +53,27 @@ class ForkedDaphne(DaphneProcess):
         super().run()
 
 
+class PolicyFreeBrowser:
+    """Chromium whose new pages skip the Content-Security-Policy unless asked to keep it
+    (``bypass_csp=False``): Playwright's ``wait_for_function`` runs its test's expression with
+    eval, which the policy forbids. tests/e2e/test_csp.py keeps the policy and waits without
+    it."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("bypass_csp", True)
+        return self._browser.new_context(**options)
+
+    def new_page(self, **options):
+        options.setdefault("bypass_csp", True)
+        return self._browser.new_page(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.mark.browser
 @override_settings(LAN_ADDRESS=LAN_ADDRESS, PUBLIC_URL="")
 class BrowserTestCase(ChannelsLiveServerTestCase):
@@ -64,7 +85,8 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
     def setUpClass(cls):
         super().setUpClass()
         cls._pw = sync_playwright().start()
-        cls.browser = cls._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        cls.browser = PolicyFreeBrowser(
+            cls._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
 
     @classmethod
     def tearDownClass(cls):

@@ -5,7 +5,7 @@ import pytest
 from scoring import PRESETS, how_we_play, preset
 
 HEADINGS = ["The night", "What scores", "What ends your turn", "What ends the round",
-            "After the bell", "Ties", "How you move", "Ghosts"]
+            "After the bell", "Ties", "How you move", "Ghosts", "Who wins", "Tonight's prizes"]
 
 
 def card(rules) -> dict[str, str]:
@@ -15,7 +15,7 @@ def card(rules) -> dict[str, str]:
 @pytest.mark.parametrize("preset_id", list(PRESETS))
 def test_every_preset_explains_every_part(preset_id):
     parts = how_we_play(PRESETS[preset_id])
-    assert [h for h, _ in parts] == HEADINGS
+    assert [h for h, _ in parts if h != "The fuzzy die"] == HEADINGS
     for heading, text in parts:
         assert text.strip() and text.endswith("."), heading
         assert text.isascii(), heading  # plain text: no emoji
@@ -90,3 +90,61 @@ def test_custom_changes_show():
     assert "Nobody changes table." in c["How you move"]
     assert c["What ends the round"] == "Only the host's bell ends the round."
     assert "reach 23" in card(preset("babz").replace(team_target=23))["What ends the round"]
+
+
+# -- what each card once left out -------------------------------------------------------------
+
+def test_the_fuzzy_die_card_explains_the_fuzzy_die():
+    """Seed 000: "The head table holds the bell and fuzzy die" and a bunco roller "receive[s]
+    the fuzzy die"."""
+    c = card(preset("fuzzy-die"))
+    assert c["The fuzzy die"].startswith("The head table starts the night with the fuzzy die. "
+                                         "Whoever rolls a bunco takes it")
+    assert "The fuzzy die" not in card(preset("babz"))
+
+
+def test_winning_moves_says_how_the_set_winner_is_decided():
+    """Seed 000: "The winner of the Set is the player with the most W's", then the most B's
+    among the tied, then a roll-off to 5 points, the high total rolling first."""
+    assert card(preset("winning-moves"))["Who wins"].startswith(
+        "Each set's winner is the player with the most wins; tied, the most buncos among "
+        "them; still tied, a roll-off: the first to 5 points wins (the round's number and "
+        "buncos count), and the highest total of three dice starts.")
+
+
+def test_one_table_bunco_never_speaks_of_other_tables():
+    c = card(preset("winning-moves-solo"))
+    assert not [h for h, text in c.items() if "every table" in text or "any table" in text]
+    assert "21 points, and it ends the round." in c["What scores"]
+
+
+def test_the_ladder_says_how_the_nights_winner_is_chosen():
+    """Seed 002: "The player with either the most Buncos ... is declared the winner"."""
+    assert ("The night's winner (Winner) is the player with the most buncos."
+            in card(preset("ladder"))["Who wins"])
+
+
+@pytest.mark.parametrize("preset_id", list(PRESETS))
+def test_every_card_lists_tonights_prizes(preset_id):
+    rules = PRESETS[preset_id]
+    text = card(rules)["Tonight's prizes"]
+    if not rules.awards:
+        assert text == "No prizes are set for tonight."
+    for a in rules.awards:
+        assert (a.prize or f"{a.share_percent:g}% of the pot") in text
+
+
+def test_the_prizes_card_follows_the_hosts_prize_list():
+    rules = preset("babz")
+    assert card(rules)["Tonight's prizes"].startswith(
+        "Tonight's prizes: 40% of the pot for the most buncos; 20% of the pot for the highest "
+        "score;")
+    assert "Upside-down pineapple doormat for the lowest score." in card(rules)[
+        "Tonight's prizes"]
+    assert "Players who go home early cannot win a prize." in card(rules)["Tonight's prizes"]
+    mine = rules.replace(awards=[{"category": "fuzzy_die", "prize": "Pink flamingo"}],
+                         one_prize_per_person=True)
+    assert card(mine)["Tonight's prizes"].startswith(
+        "Tonight's prizes: Pink flamingo for the fuzzy die at the end. A tie is settled by a "
+        "roll-off")
+    assert "Nobody wins more than one prize." in card(mine)["Tonight's prizes"]

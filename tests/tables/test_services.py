@@ -101,3 +101,37 @@ def test_finishing_after_the_bell_when_nobody_was_rolling(finishing_night):
     assert live_state(finishing_night).room.tables[1].phase.value == "tie_break"
     with pytest.raises(CommandRefused, match="only a table finishing"):
         finish(finishing_night, 2)
+
+
+def test_the_roll_for_who_starts_a_roll_off_refuses_a_quick_button(client, db):
+    """Winning Moves: the high total of three dice starts a roll-off, so the table's phone
+    offers no quick buttons there and a quick tap is refused, nothing recorded."""
+    import random
+
+    from bunco.models import TableLink
+    from scoring import sample_names
+
+    night = services.night_create(name="Roll-off", rules_id="winning-moves",
+                                  player_names=sample_names(8))
+    services.night_seat(night=night, rng=random.Random(1))
+    services.round_start(night=night)
+    roll(night, 2, dice=[1, 1, 1])  # a bunco at table 2 ends the head table at 0-0
+    state = live_state(night)
+    assert state.room.tables[0].choosing_first
+    count = ScoreEvent.objects.filter(night=night).count()
+    with pytest.raises(CommandRefused, match="tap the three dice as they fell"):
+        roll(night, 1, quick="hit1")
+    assert ScoreEvent.objects.filter(night=night).count() == count
+    link = TableLink.objects.get(night=night, number=1)
+    claim = claim_for(state, 1)
+    answer = client.post(f"/t/{link.token}/roll/", {
+        "quick": "miss", "set": claim.set_number, "round": claim.round_number, "table": 1,
+        "pos": claim.position})
+    assert answer.status_code == 409
+    assert "not a quick button" in answer.json()["error"]
+    assert ScoreEvent.objects.filter(night=night).count() == count
+    page = client.get(f"/t/{link.token}/").content.decode()
+    assert 'data-quick=""' in page  # no quick button offered
+    assert 'value="die6"' in page  # the one-die buttons, from scoring's DIE_BUTTONS
+    roll(night, 1, dice=[6, 6, 4])  # the faces are taken
+    assert ScoreEvent.objects.filter(night=night).count() == count + 1
