@@ -21,6 +21,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -43,6 +44,7 @@ def night_file(night: Night) -> dict:
     events = ScoreEvent.objects.filter(night=night).order_by("seq")
     return {
         "format": FORMAT, "version": VERSION, "saved_at": timezone.now().isoformat(),
+        "address": phones_address(),
         "links": {"tv": night.tv_token, "join": night.join_token, "tv_code": night.tv_code,
                   "tables": {str(t.number): t.token for t in night.table_links.all()}},
         "night": {"name": night.name, "rules_id": night.rules_id, "rules": night.rules_json,
@@ -57,6 +59,14 @@ def night_file(night: Night) -> dict:
         "events": [{**{f: _plain(getattr(e, f)) for f in EVENT_FIELDS},
                     "created_at": e.created_at.isoformat()} for e in events],
     }
+
+
+def phones_address() -> str:
+    """The host name phones reach the app at (their claims' cookies belong to it); "" when
+    not known (a laptop on no network yet)."""
+    if settings.PUBLIC_URL:
+        return urlsplit(settings.PUBLIC_URL).hostname or ""
+    return settings.LAN_ADDRESS if settings.LAN_FOUND else ""
 
 
 def _plain(value):

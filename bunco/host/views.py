@@ -433,10 +433,14 @@ def host_night_restore(request: HttpRequest) -> HttpResponse:
         messages.error(request, f"That night could not be opened: {exc}.")
         return redirect("host_dashboard")
     messages.success(request, f"{night.name} is back, exactly as it was. "
-                              + RESTORED_LINKS[night.links])
+                              + (MOVED if night.freed else RESTORED_LINKS[night.links]))
     return redirect("host_night", pk=night.pk)
 
 
+#: A night opened where phones reach another address than they did.
+MOVED = ("This laptop's address is not the one the phones knew: everyone scans the new code "
+         "below and taps their name again (every name is free to pick). Rolls a phone was "
+         "still waiting to send are entered again on its new page.")
 #: What a restored night's links are, said on its page.
 RESTORED_LINKS = {
     "kept": "Same links as before: the phones and the TV carry on by themselves (a phone "

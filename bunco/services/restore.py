@@ -15,6 +15,7 @@ night gets new links, as a version 1 file always does, and ``night.links`` says 
 from __future__ import annotations
 
 import re
+import uuid
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -99,6 +100,7 @@ def night_restore(*, data) -> Night:
         new_names([], names)  # the same checks as typing them
     except (_FileError, RulesError) as exc:
         raise CommandRefused(str(exc).removeprefix("players: ")) from None
+    players, freed = _claims_at(data.get("address"), players, rows)
     logged = [
         ScoreEvent(seq=e["seq"], key=_key(e.get("key")), kind=e["kind"], table=e.get("table"),
                    set_number=e.get("set_number"), round_number=e.get("round_number"),
@@ -141,8 +143,26 @@ def night_restore(*, data) -> Night:
         _write(night, logged, rows, info, names, players, len(state.tables), None)
     backup.copy_soon(night.pk, now=True)
     night.refresh_from_db()
-    night.links = made_with
+    night.links, night.freed = made_with, freed
     return night
+
+
+def _claims_at(address, players: list, rows: list) -> tuple[list, list[str]]:
+    """A phone keeps its claim in a cookie of the address it opened the night at: a night
+    opened where phones reach another address (the new laptop got another one) has no phone
+    that could show its claim, so every claim is released, in the log as the host's, and each
+    guest picks their name again at the new address. At the same address (or one not known:
+    a laptop on no network yet) the claims stay."""
+    here = backup.phones_address()
+    if not (isinstance(address, str) and address and here and address != here):
+        return players, []
+    freed = [p["name"] for p in players if isinstance(p.get("device"), str) and p["device"]]
+    now = timezone.now().isoformat()
+    for name in freed:
+        rows.append({"seq": len(rows) + 1, "key": str(uuid.uuid4()), "kind": Kind.RELEASED.value,
+                     "data": {"name": name, "moved": f"{address} to {here}"}, "actor": "host",
+                     "created_at": now})
+    return [{**p, "device": ""} for p in players], freed
 
 
 def _write(night: Night, logged: list, rows: list, info: dict, names: list, players: list,

@@ -151,3 +151,27 @@ def test_a_copy_folder_that_cannot_be_written_says_so(tmp_path):
     not_a_folder.write_text("")
     assert "Bunco cannot keep copies in" in backup.check_copy_folder(not_a_folder / "bunco")
     assert backup.check_copy_folder(tmp_path / "new" / "bunco") == ""
+
+
+def test_at_another_address_every_claim_is_freed_and_a_guest_picks_their_name_again(
+        host, settings):
+    settings.LAN_ADDRESS, settings.LAN_FOUND = "192.168.1.20", True
+    night = services.demo_night_create()
+    _, ann, _ = mid_round(night)
+    data = json.loads(json.dumps(backup.night_file(night)))
+    assert data["address"] == "192.168.1.20"
+    laptop_dies(night)
+    settings.LAN_ADDRESS = "192.168.1.57"  # the new laptop: the phones' cookies are not its
+
+    page = upload(host, data)
+    assert "taps their name again" in page
+    restored = Night.objects.get()
+    assert not restored.players.exclude(device="").exists()
+    released = ScoreEvent.objects.filter(night=restored, kind="released")
+    assert [e.data["name"] for e in released] == [ann.name]
+    assert restored.last_seq == len(data["events"]) + 1
+    # Ann's phone, at the new address without its old cookie, picks her name.
+    phone = Client()
+    picked = phone.post(f"/j/{restored.join_token}/", {"player": restored.players.get(
+        name=ann.name).pk})
+    assert picked.status_code == 302 and picked["Location"] == f"/p/{ann.token}/"

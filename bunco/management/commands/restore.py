@@ -70,6 +70,9 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(
             f"Opened {night.name!r} as night {night.pk}: /host/nights/{night.pk}/"))
         self.stdout.write(LINKS[night.links])
+        if night.freed:
+            self.stdout.write("This laptop's address is not the one the phones knew: every "
+                              "guest scans the new code and taps their name again.")
 
 
 LINKS = {

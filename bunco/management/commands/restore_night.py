@@ -11,6 +11,7 @@ from pathlib import Path
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from bunco import backup
 from bunco.management.commands.restore import Command as Restore
 
 
@@ -28,3 +29,4 @@ class Command(BaseCommand):
         restore = Restore(stdout=self.stdout, stderr=self.stderr)
         restore.style = self.style
         restore.open_night(path)
+        backup.copy_wait()  # with a copy folder set, the night's file is there before exit
