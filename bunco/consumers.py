@@ -65,6 +65,10 @@ class PingConsumer(JsonWebsocketConsumer):
             self.send_json({"type": "error", "message": "unknown message"})
 
 
+#: A screen that shows more of the night than its log holds (``broadcast.ahead``).
+AHEAD = "ahead"
+
+
 class ScreenConsumer(AsyncJsonWebsocketConsumer):
     """Shared behaviour of every live screen.
 
@@ -246,7 +250,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         else:  # an older page: it says only the last seq it saw
             seq = content.get("seq")
             behind = await database_sync_to_async(self.behind_seq)(seq)
-        if behind:
+        if behind == AHEAD:  # the night went back to an older copy: draw the page anew
+            await self.send_json({"type": "reload"})
+        elif behind:
             await self.send_snapshot()
 
     async def on_clock(self, content: dict) -> None:
@@ -273,9 +279,13 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
             return str(exc)
         return None
 
-    def behind(self, shows: dict, tables: list) -> bool:
+    def behind(self, shows: dict, tables: list) -> bool | str:
         night = night_by_id(self.night_id)
-        return night is not None and broadcast.stale(live_state(night), shows, tables)
+        if night is None:
+            return False
+        if broadcast.ahead(night.last_seq, shows, tables):
+            return AHEAD
+        return broadcast.stale(live_state(night), shows, tables)
 
     def behind_seq(self, seq) -> bool:
         night = night_by_id(self.night_id)

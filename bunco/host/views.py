@@ -85,7 +85,8 @@ def host_new_link(request: HttpRequest) -> HttpResponse:
 @host.host_required
 def host_dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "bunco/host/dashboard.html",
-                  {"presets": PRESETS, "nights": Night.objects.all()[:30]})
+                  {"presets": PRESETS, "nights": Night.objects.all()[:30],
+                   "copy_to": backup.copy_folder()})
 
 
 def _back(request, night: Night, error: Exception | None = None):

@@ -175,3 +175,21 @@ def test_at_another_address_every_claim_is_freed_and_a_guest_picks_their_name_ag
     picked = phone.post(f"/j/{restored.join_token}/", {"player": restored.players.get(
         name=ann.name).pk})
     assert picked.status_code == 302 and picked["Location"] == f"/p/{ann.token}/"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_screen_that_saw_more_than_an_older_copy_holds_is_told_to_reload():
+    from channels.db import database_sync_to_async
+
+    from tests.bunco.test_consumers import table_screen
+
+    night, ws = await table_screen()
+    last = night.last_seq
+    await ws.send_json_to({"type": "sync", "shows": {"table-1": last, "banner": last}})
+    assert await ws.receive_nothing()  # in step: nothing to say
+    # The night as an older copy had it: the screen shows two entries the log has not.
+    await ws.send_json_to({"type": "sync", "shows": {"table-1": last + 2, "banner": last}})
+    assert json.loads(await ws.receive_from()) == {"type": "reload"}
+    rolls = await database_sync_to_async(lambda: night.events.filter(kind="roll").count())()
+    assert rolls == 0
+    await ws.disconnect()
