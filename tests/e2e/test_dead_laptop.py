@@ -5,7 +5,9 @@ The server is the real one (Daphne in its own process, its own data folder, a co
 ``bunco --copy-to`` gives it). It is killed with SIGKILL and its data folder deleted; a table's
 phone taps two rolls while it is down; a fresh install (a new data folder, a new host link)
 starts on the same address, and the host opens the copy folder's file through the host page's
-upload. The phone's page, never reloaded, sends its waiting taps, which count exactly once."""
+upload. The phone's page, never reloaded, sends its waiting taps, which count exactly once.
+Restored from the host's browser's copy, a roll older than the phone saw, the phone redraws
+itself and its waiting tap is entered again in one tap."""
 
 import json
 import re
@@ -47,6 +49,24 @@ def copied(stick: Path, entries: int) -> Path:
     raise AssertionError(f"no copy with {entries} entries in {sorted(stick.iterdir())}")
 
 
+KEPT = """entries => new Promise(function (done) {
+  var open = indexedDB.open("bunco-kept", 1);
+  open.onupgradeneeded = function () { open.transaction.abort(); };  // not made yet: not here
+  open.onsuccess = function () {
+    var all = open.result.transaction("files").objectStore("files").getAll();
+    all.onsuccess = function () {
+      done(all.result.length === 1 && all.result[0].entries === entries);
+    };
+  };
+  open.onerror = function () { done(false); };
+})"""
+
+
+def kept_in_browser(host, entries: int) -> None:
+    """Wait until the host's page keeps the night's file with ``entries`` entries."""
+    host.wait_for_function(KEPT, arg=entries)
+
+
 @pytest.fixture
 def laptops(tmp_path):
     servers = []
@@ -83,11 +103,7 @@ def test_a_dead_laptop_is_replaced_and_the_phones_carry_on(laptops):
         host = browser.new_context(**LAPTOP).new_page()
         host.goto(f"{old.base}/host/{old.secret}/")
         host.goto(f"{old.base}/host/nights/{night['night']}/")
-        host.wait_for_function(
-            "new Promise(function (done) { var open = indexedDB.open('bunco-kept', 1);"
-            " open.onsuccess = function () { var r = open.result.transaction('files')"
-            ".objectStore('files').getAllKeys(); r.onsuccess = function () {"
-            " done(r.result.length === 1); }; }; })")
+        kept_in_browser(host, entries)
         expect(host.locator("#kept-file")).to_be_hidden()
 
         # The laptop dies, and its disk with it.
@@ -133,4 +149,75 @@ def test_a_dead_laptop_is_replaced_and_the_phones_carry_on(laptops):
     assert log["last_seq"] == entries + 2  # each waiting roll recorded exactly once
     assert log["seqs"] == list(range(1, entries + 3)) and len(log["keys"]) == entries + 2
     assert log["fold_seq"] == log["last_seq"]
+    assert new.problems() == []
+
+
+@pytest.mark.browser
+def test_a_copy_older_than_the_phone_saw_redraws_the_phone_and_its_tap_is_entered_again(
+        laptops):
+    """The host's phone kept the night a roll ago: the restored night lacks the table's last
+    roll. The table phone redraws itself as the night now is; the roll it tapped while the
+    laptop was down is listed Not counted (its position is past the table's), and Enter again
+    counts it."""
+    tmp_path, servers = laptops
+    stick = tmp_path / "stick"
+    env = install(tmp_path / "laptop", stick)
+    night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, "2"], env,
+                                   "night setup").strip().splitlines()[-1])
+    old = Server(tmp_path / "old-server", env)
+    servers.append(old)
+    old.start()
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(f"{old.base}/t/{night['tables']['1']}/")
+        phone.locator(".pad [data-quick-kind=hit1]").tap()
+        expect(phone.locator("#table-1 .score").first).to_have_text("1")
+        kept_entries = check_log(env, night)["last_seq"]
+        host = browser.new_context(**LAPTOP).new_page()
+        host.goto(f"{old.base}/host/{old.secret}/")
+        host.goto(f"{old.base}/host/nights/{night['night']}/")
+        expect(host.locator("#table-1 .score").first).to_have_text("1")
+        kept_in_browser(host, kept_entries)
+        phone.wait_for_timeout(600)
+        phone.locator(".pad [data-quick-kind=hit1]").tap()  # recorded, not in the host's copy
+        expect(phone.locator("#table-1 .score").first).to_have_text("2")
+        phone.evaluate("window.neverReloaded = true")
+
+        old.proc.kill()
+        old.proc.wait(timeout=10)
+        shutil.rmtree(tmp_path / "laptop")
+        expect(phone.locator("body")).to_have_class(OFFLINE, timeout=10000)
+        phone.wait_for_timeout(600)
+        phone.locator(".pad [data-quick-kind=hit1]").tap()
+        expect(phone.get_by_test_id("waiting")).to_have_count(1)
+        kept = host.locator("#kept-file")
+        expect(kept).to_contain_text(f"({kept_entries} entries)", timeout=15000)
+        with host.expect_download() as download:
+            kept.get_by_role("button", name="Save the night file").click()
+
+        new_env = install(tmp_path / "new-laptop", stick)
+        new = Server(tmp_path / "new-server", new_env)
+        servers.append(new)
+        new.start(port=old.port)
+        host.goto(f"{new.base}/host/{new.secret}/")
+        host.locator("input[name=file]").set_input_files(download.value.path())
+        host.get_by_role("button", name="Open the night").click()
+        expect(host.locator("main")).to_contain_text("Same links as before")
+
+        # The phone redraws itself as the night is now, and lists its tap as not counted.
+        phone.wait_for_function("window.neverReloaded === undefined", timeout=20000)
+        expect(phone.locator("#table-1 .score").first).to_have_text("1")
+        refused = phone.get_by_test_id("refused")
+        expect(refused).to_have_count(1, timeout=15000)
+        expect(refused).to_contain_text("ahead of the table")
+        refused.locator("[data-again]").click()
+        expect(phone.locator("#table-1 .score").first).to_have_text("2")
+        expect(host.locator("#table-1 .score").first).to_have_text("2")
+        expect(phone.get_by_test_id("waiting")).to_have_count(0)
+        browser.close()
+
+    log = check_log(new_env, night)
+    assert log["last_seq"] == kept_entries + 1 == log["fold_seq"]
     assert new.problems() == []
