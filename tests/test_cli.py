@@ -100,3 +100,10 @@ def test_a_backup_before_the_first_start_says_there_is_nothing_yet(monkeypatch, 
         cli.main(["backup"])
     assert stopped.value.code == 1
     assert "there is no database to snapshot yet" in capsys.readouterr().err
+
+
+def test_restore_night_is_the_restore_night_command(monkeypatch):
+    ran = []
+    monkeypatch.setattr("django.core.management.execute_from_command_line", ran.append)
+    assert cli.main(["restore-night", "March-night.json"]) == 0
+    assert ran == [["bunco", "restore_night", "March-night.json"]]
