@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 import threading
 import time
@@ -159,7 +161,8 @@ def restore(snapshot_path: Path, target: Path) -> None:
 # -- the copy folder: each live night's latest file, off the laptop -----------------------------
 
 #: A night's file is written at most this often while its rolls come in (a round's end and the
-#: night's end are written at once).
+#: night's end are written at once), and never more often than ten times as long as writing it
+#: took: a big night's file costs the server at most a tenth of its time.
 COPY_EVERY = 3.0
 
 
@@ -192,11 +195,8 @@ def copy_name(night: Night) -> str:
 
 def write_copy(night: Night, path: Path) -> Path:
     """The night's file into the folder, whole or not at all (written aside, then renamed)."""
-    import json
-    import os
-
     target = path / copy_name(night)
-    partial = path / f".{target.name}.partial"
+    partial = path / f".{target.name}.{os.getpid()}.partial"  # a worker's own: never shared
     with open(partial, "w", encoding="utf-8") as out:
         json.dump(night_file(night), out, indent=1)
         out.flush()
@@ -213,13 +213,15 @@ class _Copier:
     def __init__(self) -> None:
         self.due: dict[int, float] = {}
         self.written: dict[int, int] = {}
+        self.cost: dict[int, float] = {}  # how long the night's last copy took to write
         self.busy = False
         self.cond = threading.Condition()
         self.thread: threading.Thread | None = None
 
     def soon(self, night_id: int, now: bool) -> None:
         with self.cond:
-            when = time.monotonic() + (0 if now else COPY_EVERY)
+            when = time.monotonic() + (0 if now else max(COPY_EVERY,
+                                                          10 * self.cost.get(night_id, 0)))
             self.due[night_id] = min(self.due.get(night_id, when), when)
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self.run, name="bunco-copy", daemon=True)
@@ -252,6 +254,7 @@ class _Copier:
         night = Night.objects.filter(pk=night_id).first()
         if path is None or night is None or self.written.get(night_id) == night.last_seq:
             return
+        started = time.monotonic()
         try:
             path.mkdir(parents=True, exist_ok=True)
             write_copy(night, path)
@@ -261,6 +264,7 @@ class _Copier:
             logging.getLogger(__name__).exception("copy to %s failed", path)
             return
         self.written[night_id] = night.last_seq
+        self.cost[night_id] = time.monotonic() - started
 
     def wait(self, timeout: float = 30) -> None:
         """Until every due copy is written (tests)."""

@@ -67,11 +67,13 @@ def _links_of(data: dict, players: list, tables: int) -> dict | None:
 
 
 def _taken(links: dict) -> bool:
-    """Whether any of the links is already some night's on this install."""
+    """Whether any of the links is already some night's on this install. The TV's short code
+    is not a link (a TV's page keeps its token): one another night has here is made anew."""
     night_tokens = [links["tv"], links["join"]]
+    if Night.objects.filter(tv_code=links["tv_code"]).exists():
+        links["tv_code"] = new_tv_code()
     return (Night.objects.filter(tv_token__in=night_tokens).exists()
             or Night.objects.filter(join_token__in=night_tokens).exists()
-            or Night.objects.filter(tv_code=links["tv_code"]).exists()
             or TableLink.objects.filter(token__in=links["tables"]).exists()
             or Player.objects.filter(token__in=links["players"]).exists())
 

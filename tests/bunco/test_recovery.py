@@ -193,3 +193,17 @@ async def test_a_screen_that_saw_more_than_an_older_copy_holds_is_told_to_reload
     rolls = await database_sync_to_async(lambda: night.events.filter(kind="roll").count())()
     assert rolls == 0
     await ws.disconnect()
+
+
+def test_a_tv_code_another_night_has_here_is_made_anew_and_the_links_are_kept(host):
+    night = services.demo_night_create()
+    mid_round(night)
+    data = json.loads(json.dumps(backup.night_file(night)))
+    laptop_dies(night)
+    other = services.demo_night_create()
+    Night.objects.filter(pk=other.pk).update(tv_code=data["links"]["tv_code"])
+
+    assert "Same links as before" in upload(host, data)
+    restored = Night.objects.exclude(pk=other.pk).get()
+    assert restored.tv_token == data["links"]["tv"]
+    assert restored.tv_code != data["links"]["tv_code"]  # the other night keeps its code
