@@ -139,6 +139,14 @@ def stale(state: LiveNight, shows: dict, tables: list | None = None) -> bool:
     return False
 
 
+def ahead(last_seq: int, shows: dict, tables: list | None = None) -> bool:
+    """Whether a screen shows entries the night's log does not have: the night was opened
+    again from a file (or a snapshot) older than what the screen last saw. Its fragments are
+    newer by their seq than any the server draws, so only a reload shows the night as it is."""
+    seqs = [*shows.values(), *(tables or ())]
+    return any(isinstance(seq, int) and seq > last_seq for seq in seqs)
+
+
 # -- after a command -----------------------------------------------------------------------------
 
 def call_frames(night: Night, table: int) -> Frames:

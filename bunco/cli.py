@@ -4,7 +4,10 @@
                                host link, the phones' address and a QR code, and open the host
                                page in this computer's browser (what ``make run`` does)
     bunco --port 9000 --bind 127.0.0.1 --no-qr --no-browser
-    bunco backup | restore … | simulate …   the management commands of the same names
+    bunco --copy-to E:\\bunco    also keep each live night's latest file in that folder (a USB
+                               stick, a synced folder): on another laptop it is the night again
+    bunco backup | restore … | restore-night FILE | simulate …   the management commands of
+                               the same names
 
 It runs on Windows, macOS and Linux; the data goes in the user's data folder
 (``bunco/laptop.py``) unless ``BUNCO_DATA_DIR`` says otherwise.
@@ -21,6 +24,7 @@ import sys
 COMMANDS = {
     "backup": "take a snapshot of the database now (safe while Bunco is running)",
     "restore": "put back a snapshot ('latest', --list) or open a night's file",
+    "restore-night": "open a night's file (the laptop that ran it died): same links",
     "simulate": "play nights with virtual dice: how long will our night take?",
 }
 
@@ -38,6 +42,9 @@ def parser() -> argparse.ArgumentParser:
     found.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     found.add_argument("--no-browser", action="store_true",
                        help="do not open the host page in this computer's browser")
+    found.add_argument("--copy-to", metavar="FOLDER", default=None,
+                       help="also keep each live night's latest file in this folder (a USB "
+                            "stick, a synced folder); default: $BUNCO_COPY_TO")
     return found
 
 
@@ -49,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] in COMMANDS:
             from django.core.management import execute_from_command_line
 
-            execute_from_command_line(["bunco", *argv])
+            execute_from_command_line(["bunco", argv[0].replace("-", "_"), *argv[1:]])
             return 0
         return run(parser().parse_args(argv))
     except KeyboardInterrupt:  # Ctrl+C before the server was up (it handles its own)
@@ -74,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         django.setup()
         call_command("migrate", interactive=False, verbosity=0)
         call_command("serve", port=args.port, bind=args.bind, no_qr=args.no_qr,
-                     browser=not args.no_browser)
+                     browser=not args.no_browser, copy_to=args.copy_to)
     except (CommandError, ImproperlyConfigured) as exc:
         print(f"Bunco cannot start: {exc}", file=sys.stderr)
         return 1

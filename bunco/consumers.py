@@ -67,6 +67,10 @@ class PingConsumer(JsonWebsocketConsumer):
             self.send_json({"type": "error", "message": "unknown message"})
 
 
+#: A screen that shows more of the night than its log holds (``broadcast.ahead``).
+AHEAD = "ahead"
+
+
 class ScreenConsumer(AsyncJsonWebsocketConsumer):
     """Shared behaviour of every live screen.
 
@@ -251,7 +255,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         else:  # an older page: it says only the last seq it saw
             seq = content.get("seq")
             behind = await database_sync_to_async(self.behind_seq)(seq)
-        if behind:
+        if behind == AHEAD:  # the night went back to an older copy: draw the page anew
+            await self.send_json({"type": "reload"})
+        elif behind:
             await self.send_snapshot()
 
     async def on_clock(self, content: dict) -> None:
@@ -278,13 +284,16 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
             return str(exc)
         return None
 
-    def behind(self, shows: dict, tables: list) -> bool:
+    def behind(self, shows: dict, tables: list) -> bool | str:
         night = night_by_id(self.night_id)
         if night is None:
             return False
         calls = {k: shows.pop(k) for k in CALL_PARTS if k in shows}
         if calls and self.calls_behind(calls):
             return True
+        # (the calls are not the log's: taken out above, before the log's seq is compared)
+        if broadcast.ahead(night.last_seq, shows, tables):
+            return AHEAD
         return broadcast.stale(live_state(night), shows, tables)
 
     def calls_behind(self, shows: dict) -> bool:

@@ -22,6 +22,9 @@ BUNCO_PUBLIC_URL         the whole public origin (https://bunco.example.org) beh
                          redirected, HSTS is on, and the origin is trusted for CSRF
 BUNCO_CSRF_TRUSTED_ORIGINS  more origins pages may post from, comma separated
 BUNCO_HSTS_SECONDS       HSTS max-age behind a TLS proxy (default 86400)
+BUNCO_COPY_TO            a folder off the laptop (a USB stick, a synced folder) where the
+                         latest night file of each live night is kept as the night goes
+                         (``bunco --copy-to``; bunco/backup.py)
 
 docs/deploy.md shows them together for several workers behind nginx.
 """
@@ -316,6 +319,8 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+BUNCO_COPY_TO = os.environ.get("BUNCO_COPY_TO", "").strip()
 
 LOGGING = {
     "version": 1,

@@ -27,7 +27,8 @@ def test_no_arguments_migrates_and_serves_on_port_8000_and_opens_the_browser(com
     assert cli.main([]) == 0
     assert commands == [
         ("migrate", {"interactive": False, "verbosity": 0}),
-        ("serve", {"port": 8000, "bind": "0.0.0.0", "no_qr": False, "browser": True}),
+        ("serve", {"port": 8000, "bind": "0.0.0.0", "no_qr": False, "browser": True,
+                   "copy_to": None}),
     ]
 
 
@@ -36,9 +37,9 @@ def test_the_options_are_the_serve_commands(commands):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     assert cli.main(["--port", str(port), "--bind", "127.0.0.1", "--no-qr",
-                     "--no-browser"]) == 0
+                     "--no-browser", "--copy-to", "/media/stick/bunco"]) == 0
     assert commands[-1] == ("serve", {"port": port, "bind": "127.0.0.1", "no_qr": True,
-                                      "browser": False})
+                                      "browser": False, "copy_to": "/media/stick/bunco"})
 
 
 def test_a_busy_port_stops_it_before_the_database_is_touched(commands, capsys):
@@ -57,7 +58,8 @@ def test_help_lists_the_other_commands(capsys):
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     out = capsys.readouterr().out
-    for name in ("backup", "restore", "simulate", "--no-browser", "--no-qr", "--port"):
+    for name in ("backup", "restore", "restore-night", "simulate", "--no-browser", "--no-qr",
+                 "--port", "--copy-to"):
         assert name in out
 
 
@@ -98,3 +100,10 @@ def test_a_backup_before_the_first_start_says_there_is_nothing_yet(monkeypatch, 
         cli.main(["backup"])
     assert stopped.value.code == 1
     assert "there is no database to snapshot yet" in capsys.readouterr().err
+
+
+def test_restore_night_is_the_restore_night_command(monkeypatch):
+    ran = []
+    monkeypatch.setattr("django.core.management.execute_from_command_line", ran.append)
+    assert cli.main(["restore-night", "March-night.json"]) == 0
+    assert ran == [["bunco", "restore_night", "March-night.json"]]

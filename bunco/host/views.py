@@ -115,7 +115,8 @@ def host_new_link(request: HttpRequest) -> HttpResponse:
 def host_dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "bunco/host/dashboard.html",
                   {"presets": PRESETS, "nights": Night.objects.listed()[:30],
-                   "archived": Night.objects.archived().count()})
+                   "archived": Night.objects.archived().count(),
+                   "copy_to": backup.copy_folder()})
 
 
 @require_GET
@@ -487,8 +488,16 @@ def _attachment(night: Night, suffix: str) -> str:
 def host_night_file(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole night as one file, to keep or to open on another laptop."""
     night = get_object_or_404(Night, pk=pk)
-    response = JsonResponse(backup.night_file(night), json_dumps_params={"indent": 1})
-    response["Content-Disposition"] = _attachment(night, "night.json")
+    # The host's page keeps the latest file in its browser and asks again now and then: the
+    # log's last entry says whether anything changed since (then the answer is a bare 304).
+    tag = f'"seq-{night.last_seq}"'
+    if request.headers.get("If-None-Match") == tag:
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse(backup.night_file(night), json_dumps_params={"indent": 1})
+        response["Content-Disposition"] = _attachment(night, "night.json")
+    response["ETag"] = tag
+    response["Cache-Control"] = "no-store"
     return response
 
 
@@ -504,9 +513,24 @@ def host_night_restore(request: HttpRequest) -> HttpResponse:
     except CommandRefused as exc:
         messages.error(request, f"That night could not be opened: {exc}.")
         return redirect("host_dashboard")
-    messages.success(request, f"{night.name} is back, exactly as it was. Its table and TV "
-                              "links are new.")
+    messages.success(request, f"{night.name} is back, exactly as it was. "
+                              + (MOVED if night.freed else RESTORED_LINKS[night.links]))
     return redirect("host_night", pk=night.pk)
+
+
+#: A night opened where phones reach another address than they did.
+MOVED = ("This laptop's address is not the one the phones knew: everyone scans the new code "
+         "below and taps their name again (every name is free to pick). Rolls a phone was "
+         "still waiting to send are entered again on its new page.")
+#: What a restored night's links are, said on its page.
+RESTORED_LINKS = {
+    "kept": "Same links as before: the phones and the TV carry on by themselves (a phone "
+            "that shows \u201cwaiting to send\u201d sends its rolls now).",
+    "taken": "This night is already open on this laptop, so this copy got new links: "
+             "phones and the TV must scan its new codes.",
+    "new": "Its table and TV links are new (an older night file has none): phones and the TV "
+           "must scan its new codes.",
+}
 
 
 @require_GET

@@ -4,16 +4,25 @@ Not a command through the runner: the file's log is written as it stands, not re
 event, so the night folds to the identical night on any install and keeps when things
 happened. The whole file is checked (and its log replayed) before anything is written; a file
 that is not a whole night is refused and leaves nothing behind.
+
+A file of version 2 holds the night's links (the TV's, the join link, each table's and each
+player's). Where none of them is taken on this install (a fresh laptop after the host's died)
+the night keeps them: the phones' and the TV's pages carry on, and a phone's claim still
+matches the hash the file keeps. Where one is taken (the same night opened twice here) the
+night gets new links, as a version 1 file always does, and ``night.links`` says which.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
+import re
+import uuid
+
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bunco import backup
 from bunco.fold import Kind, fold
-from bunco.models import Night, Player, ScoreEvent, TableLink
+from bunco.models import Night, Player, ScoreEvent, TableLink, new_token, new_tv_code
 from bunco.names import new_names
 from bunco.selectors import as_event
 from bunco.services.roster import known_people, new_people
@@ -36,14 +45,49 @@ def _need(data, key: str, kind, where: str = "the file"):
     return value
 
 
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+_CODE = re.compile(r"^[0-9a-f]{1,12}$")
+
+
+def _links_of(data: dict, players: list, tables: int) -> dict | None:
+    """The file's links, when they are all there and well formed (None: make new ones)."""
+    links = data.get("links")
+    if not isinstance(links, dict):
+        return None
+    table_tokens = links.get("tables") if isinstance(links.get("tables"), dict) else {}
+    found = {"tv": links.get("tv"), "join": links.get("join"), "tv_code": links.get("tv_code"),
+             "tables": [table_tokens.get(str(n)) for n in range(1, tables + 1)],
+             "players": [p.get("token") for p in players]}
+    tokens = [found["tv"], found["join"], *found["tables"], *found["players"]]
+    if not all(isinstance(t, str) and _TOKEN.match(t) for t in tokens) \
+            or len(set(tokens)) != len(tokens) \
+            or not (isinstance(found["tv_code"], str) and _CODE.match(found["tv_code"])):
+        return None
+    return found
+
+
+def _taken(links: dict) -> bool:
+    """Whether any of the links is already some night's on this install. The TV's short code
+    is not a link (a TV's page keeps its token): one another night has here is made anew."""
+    night_tokens = [links["tv"], links["join"]]
+    if Night.objects.filter(tv_code=links["tv_code"]).exists():
+        links["tv_code"] = new_tv_code()
+    return (Night.objects.filter(tv_token__in=night_tokens).exists()
+            or Night.objects.filter(join_token__in=night_tokens).exists()
+            or TableLink.objects.filter(token__in=links["tables"]).exists()
+            or Player.objects.filter(token__in=links["players"]).exists())
+
+
 def night_restore(*, data) -> Night:
     """A night downloaded from any install, made again here: the same rules, roster and log,
-    so it folds to the identical night (master sheet, tally history, prizes). It gets new
-    links. A file that is not a whole night is refused and nothing is written."""
+    so it folds to the identical night (master sheet, tally history, prizes), with the same
+    links when the file has them and they are free here. ``night.links`` says which: "kept",
+    "taken" (new links: the file's are another night's here) or "new" (a file without them).
+    A file that is not a whole night is refused and nothing is written."""
     try:
         if not isinstance(data, dict) or data.get("format") != backup.FORMAT:
             raise _FileError("this is not a night downloaded from Bunco")
-        if data.get("version") != backup.VERSION:
+        if data.get("version") not in backup.READS:
             raise _FileError("this night file comes from a newer version of Bunco")
         info = _need(data, "night", dict)
         players = _need(data, "players", list)
@@ -58,6 +102,7 @@ def night_restore(*, data) -> Night:
         new_names([], names)  # the same checks as typing them
     except (_FileError, RulesError) as exc:
         raise CommandRefused(str(exc).removeprefix("players: ")) from None
+    players, freed = _claims_at(data.get("address"), players, rows)
     logged = [
         ScoreEvent(seq=e["seq"], key=_key(e.get("key")), kind=e["kind"], table=e.get("table"),
                    set_number=e.get("set_number"), round_number=e.get("round_number"),
@@ -85,12 +130,59 @@ def night_restore(*, data) -> Night:
         for name, value in _projection(row.kind, state).items():
             setattr(night, name, value)
     night.last_seq = len(logged)
+    links = _links_of(data, players, len(state.tables)) if data["version"] >= 2 else None
+    made_with = "new" if links is None else "taken" if _taken(links) else "kept"
+    try:
+        _write(night, logged, rows, info, names, players, len(state.tables),
+               links if made_with == "kept" else None)
+    except IntegrityError:
+        if made_with != "kept":
+            raise
+        made_with = "taken"  # taken meanwhile (the same file opened twice at once)
+        night.pk = None
+        for row in logged:
+            row.pk = None
+        _write(night, logged, rows, info, names, players, len(state.tables), None)
+    backup.copy_soon(night.pk, now=True)
+    night.refresh_from_db()
+    night.links, night.freed = made_with, freed
+    return night
+
+
+def _claims_at(address, players: list, rows: list) -> tuple[list, list[str]]:
+    """A phone keeps its claim in a cookie of the address it opened the night at: a night
+    opened where phones reach another address (the new laptop got another one) has no phone
+    that could show its claim, so every claim is released, in the log as the host's, and each
+    guest picks their name again at the new address. At the same address (or one not known:
+    a laptop on no network yet) the claims stay."""
+    here = backup.phones_address()
+    if not (isinstance(address, str) and address and here and address != here):
+        return players, []
+    freed = [p["name"] for p in players if isinstance(p.get("device"), str) and p["device"]]
+    now = timezone.now().isoformat()
+    for name in freed:
+        rows.append({"seq": len(rows) + 1, "key": str(uuid.uuid4()), "kind": Kind.RELEASED.value,
+                     "data": {"name": name, "moved": f"{address} to {here}"}, "actor": "host",
+                     "created_at": now})
+    return [{**p, "device": ""} for p in players], freed
+
+
+def _write(night: Night, logged: list, rows: list, info: dict, names: list, players: list,
+           tables: int, links: dict | None) -> None:
+    """The night's rows in one transaction: with the file's links, or new ones."""
+    if links:
+        night.tv_token, night.join_token = links["tv"], links["join"]
+        night.tv_code = links["tv_code"]
+    else:
+        night.tv_token, night.join_token = new_token(), new_token()
+        night.tv_code = new_tv_code()
     known = known_people(names)
     with transaction.atomic():
-        night.save()
+        night.save(force_insert=True)
         people = {**known, **new_people([n for n in names if n not in known])}
         Player.objects.bulk_create([
             Player(night=night, name=n, person=people[n],
+                   token=links["players"][i] if links else new_token(),
                    position=p["position"] if isinstance(p.get("position"), int) else i,
                    left_early=bool(p.get("left_early")),
                    # the phone that claimed the player (a hash), as the log's claims say
@@ -103,8 +195,10 @@ def night_restore(*, data) -> Night:
                    drawn_table=p["drawn_table"] if isinstance(p.get("drawn_table"), int)
                    and 0 < p["drawn_table"] < 10_000 else None)
             for i, (n, p) in enumerate(zip(names, players, strict=True))])
-        TableLink.objects.bulk_create([TableLink(night=night, number=n)
-                                       for n in range(1, len(state.tables) + 1)])
+        TableLink.objects.bulk_create([
+            TableLink(night=night, number=n,
+                      token=links["tables"][n - 1] if links else new_token())
+            for n in range(1, tables + 1)])
         for row in logged:
             row.night = night
         made = ScoreEvent.objects.bulk_create(logged)
@@ -114,5 +208,3 @@ def night_restore(*, data) -> Night:
         ScoreEvent.objects.bulk_update(made, ["created_at"], batch_size=500)
         Night.objects.filter(pk=night.pk).update(
             created_at=_when(info.get("created_at")) or night.created_at)
-    night.refresh_from_db()
-    return night

@@ -143,9 +143,11 @@ def _command(
                 return answer
             frames = broadcast.frames(night, answer.after, answer.event, answer.before)
             transaction.on_commit(lambda frames=frames: broadcast.send(frames))
-            if answer.closed_round or answer.event.kind == Kind.NIGHT_ENDED:
+            ends = answer.closed_round or answer.event.kind == Kind.NIGHT_ENDED
+            if ends:
                 transaction.on_commit(
                     lambda seq=answer.event.seq: backup.snapshot_soon(f"seq{seq}"))
+            transaction.on_commit(lambda ends=ends: backup.copy_soon(night.pk, now=ends))
             return Ack(answer.row, applied=True, state=answer.after, frames=frames)
     raise RuntimeError(f"night {night.pk}'s log kept moving under its lock")
 

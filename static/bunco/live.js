@@ -85,6 +85,9 @@
       e.preventDefault(); // an answer, not HTML to swap
       try { var json = JSON.parse(text); } catch (err) { return; }
       if (json.type === "ack") fire("ack", json);
+      // The night was opened again from an older copy (a laptop that died): this page shows
+      // entries the log does not have, so it is drawn anew (waiting taps stay in the outbox).
+      if (json.type === "reload") location.reload();
       return;
     }
     bellWatch.before();

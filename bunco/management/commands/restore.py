@@ -3,7 +3,8 @@
   manage.py restore --list                 the snapshots kept (newest first)
   manage.py restore latest                 the newest snapshot over the database
   manage.py restore var/backups/X.sqlite3  that snapshot over the database
-  manage.py restore March-night.json       a downloaded night, added as a new night
+  manage.py restore March-night.json       a downloaded night, added as a new night (also
+                                           ``manage.py restore_night``)
 
 Stop the app (Ctrl+C on ``make run``) before putting a snapshot back; the database as it was
 is kept as a snapshot of its own first, so a restore can be undone.
@@ -68,3 +69,16 @@ class Command(BaseCommand):
             raise CommandError(f"{path} could not be opened: {exc}") from None
         self.stdout.write(self.style.SUCCESS(
             f"Opened {night.name!r} as night {night.pk}: /host/nights/{night.pk}/"))
+        self.stdout.write(LINKS[night.links])
+        if night.freed:
+            self.stdout.write("This laptop's address is not the one the phones knew: every "
+                              "guest scans the new code and taps their name again.")
+
+
+LINKS = {
+    "kept": "Same links as before: start Bunco and the phones and the TV carry on.",
+    "taken": "This night is already on this laptop, so this copy has new links: phones and "
+             "the TV scan its new codes (on its host page).",
+    "new": "Its links are new (an older night file has none): phones and the TV scan its new "
+           "codes (on its host page).",
+}

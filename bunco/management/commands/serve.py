@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from bunco import laptop
+from bunco import backup, laptop
 from bunco.host.auth import host_secret
 from bunco.lan import port_problem, public_url
 
@@ -34,6 +34,9 @@ class Command(BaseCommand):
         parser.add_argument("--no-qr", action="store_true", help="skip the terminal QR code")
         parser.add_argument("--browser", action="store_true",
                             help="open the host page in this computer's browser once serving")
+        parser.add_argument("--copy-to", metavar="FOLDER", default=None,
+                            help="also keep each live night's latest file in this folder (a "
+                                 "USB stick, a synced folder); default: $BUNCO_COPY_TO")
 
     def handle(self, *args, **options) -> None:
         port, bind = options["port"], options["bind"]
@@ -43,6 +46,12 @@ class Command(BaseCommand):
         # Static files are served compressed and with long-lived hashed names: collect them
         # (quick, and a no-op when nothing changed) so `manage.py serve` alone is enough.
         call_command("collectstatic", interactive=False, verbosity=0)
+        if options.get("copy_to"):
+            settings.BUNCO_COPY_TO = options["copy_to"]
+        copy_to = backup.copy_folder()
+        if copy_to is not None and (problem := backup.check_copy_folder(copy_to)):
+            self.stderr.write(problem)
+            raise SystemExit(1)
         secret = host_secret()
         if settings.LAN_FOUND or settings.PUBLIC_URL:
             # Every link is the LAN address, even the host's: a QR code the host's page shows
@@ -63,6 +72,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 "  Phones: connect this laptop to the party's Wi-Fi, then stop Bunco (Ctrl+C) "
                 "and start it again; it will print the address and QR code phones open.")
+        if copy_to is not None:
+            self.stdout.write(f"  Each night's latest file is also kept in: {copy_to}")
         self.stdout.write("Press Ctrl+C to stop.")
         self.stdout.flush()
         if options["browser"]:
