@@ -52,7 +52,7 @@ def night_file(night: Night) -> dict:
         "night": {"name": night.name, "rules_id": night.rules_id, "rules": night.rules_json,
                   "entry_fee_cents": night.entry_fee_cents, "pot_cents": night.pot_cents,
                   "roll_offs": night.roll_offs, "revealed": night.revealed,
-                  "created_at": night.created_at.isoformat()},
+                  "demo": night.demo, "created_at": night.created_at.isoformat()},
         "players": [{"name": p.name, "token": p.token, "position": p.position,
                      "left_early": p.left_early, "device": p.device, "expected": p.expected,
                      "arrived_at": p.arrived_at.isoformat() if p.arrived_at else None,

@@ -118,7 +118,8 @@ def night_restore(*, data) -> Night:
                   roll_offs=info.get("roll_offs") if isinstance(info.get("roll_offs"), dict)
                   else {},
                   revealed=info["revealed"] if isinstance(info.get("revealed"), int)
-                  and 0 <= info["revealed"] < 1000 else 0)
+                  and 0 <= info["revealed"] < 1000 else 0,
+                  demo=info.get("demo") is True)  # a demo stays out of the season
     try:
         state = fold(rules, [as_event(row) for row in logged], name=night.name,
                      rules_id=night.rules_id, entry_fee_cents=night.entry_fee_cents,
@@ -176,10 +177,11 @@ def _write(night: Night, logged: list, rows: list, info: dict, names: list, play
     else:
         night.tv_token, night.join_token = new_token(), new_token()
         night.tv_code = new_tv_code()
-    known = known_people(names)
+    known = {} if night.demo else known_people(names)
     with transaction.atomic():
         night.save(force_insert=True)
-        people = {**known, **new_people([n for n in names if n not in known])}
+        people = ({n: None for n in names} if night.demo
+                  else {**known, **new_people([n for n in names if n not in known])})
         Player.objects.bulk_create([
             Player(night=night, name=n, person=people[n],
                    token=links["players"][i] if links else new_token(),

@@ -57,6 +57,19 @@ def test_a_demo_night_is_not_in_the_season_nor_its_sample_players_people(host_cl
 
 
 @pytest.mark.django_db
+def test_a_demo_night_opened_from_its_file_stays_a_demo_out_of_the_season():
+    from bunco import backup
+
+    demo = services.demo_night_create()
+    finish_night(demo)
+    file = backup.night_file(demo)
+    demo.delete()
+    again = services.night_restore(data=file)
+    assert again.demo and not again.players.exclude(person=None).exists()
+    assert not Person.objects.exists() and not season()
+
+
+@pytest.mark.django_db
 def test_a_late_arrival_on_a_demo_night_is_nobody_and_cannot_be_split_off():
     demo = services.demo_night_create()
     services.walk_in_check_in(night=demo, name="Quin")
