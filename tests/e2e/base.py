@@ -11,7 +11,7 @@ from daphne.testing import DaphneProcess
 from django.test import override_settings
 from playwright.sync_api import sync_playwright
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PolicyFreeBrowser
 
 # The host's secret link, for every browser test (the live server process reads it too).
 HOST_SECRET = "browser-tests-host-secret"
@@ -51,27 +51,6 @@ class ForkedDaphne(DaphneProcess):
     def run(self):
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         super().run()
-
-
-class PolicyFreeBrowser:
-    """Chromium whose new pages skip the Content-Security-Policy unless asked to keep it
-    (``bypass_csp=False``): Playwright's ``wait_for_function`` runs its test's expression with
-    eval, which the policy forbids. tests/e2e/test_csp.py keeps the policy and waits without
-    it."""
-
-    def __init__(self, browser) -> None:
-        self._browser = browser
-
-    def new_context(self, **options):
-        options.setdefault("bypass_csp", True)
-        return self._browser.new_context(**options)
-
-    def new_page(self, **options):
-        options.setdefault("bypass_csp", True)
-        return self._browser.new_page(**options)
-
-    def __getattr__(self, name):
-        return getattr(self._browser, name)
 
 
 @pytest.mark.browser

@@ -15,6 +15,33 @@ CHROMIUM_ARGS = [
 ]
 
 
+class PolicyFreeBrowser:
+    """Chromium whose new pages skip the Content-Security-Policy unless asked to keep it
+    (``bypass_csp=False``): Playwright's ``wait_for_function`` runs its test's expression with
+    eval, which the policy forbids. tests/e2e/test_csp.py keeps the policy and waits without
+    it."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("bypass_csp", True)
+        return self._browser.new_context(**options)
+
+    def new_page(self, **options):
+        options.setdefault("bypass_csp", True)
+        return self._browser.new_page(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
+def launch(pw, *args):
+    """The system Chromium, its pages skipping the policy (``PolicyFreeBrowser``)."""
+    return PolicyFreeBrowser(pw.chromium.launch(executable_path=CHROMIUM,
+                                                args=[*CHROMIUM_ARGS, *args]))
+
+
 def pytest_collection_modifyitems(items):
     """Everything here drives a real browser: ``-m "not e2e"`` (or ``"not browser"``) leaves
     the whole folder out for a quick run."""

@@ -11,7 +11,7 @@ from bunco.models import HostCall, TableLink
 from bunco.selectors import live_state
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .conftest import launch
 from .test_server_restart import served  # noqa: F401  (the real server, killed and restarted)
 
 PHONE = {"width": 360, "height": 740}
@@ -91,7 +91,7 @@ def test_a_call_waits_through_a_restart_of_the_server(served):  # noqa: F811
     table's phone, reconnected by themselves, still show the call, and answering it works."""
     server, night, env = served
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(pw)
         host = browser.new_context(viewport=LAPTOP).new_page()
         host.add_init_script(COUNT_OPENS)
         host.goto(f"{server.base}/host/{env['BUNCO_HOST_SECRET']}/")

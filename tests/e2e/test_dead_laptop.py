@@ -22,7 +22,7 @@ from playwright.sync_api import expect, sync_playwright
 from bench.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
 from tests.reliability.test_real_server import check_log
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .conftest import launch
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 900}, "accept_downloads": True}
@@ -88,7 +88,7 @@ def test_a_dead_laptop_is_replaced_and_the_phones_carry_on(laptops):
     old.start()
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(pw)
         phone = browser.new_context(**PHONE).new_page()
         phone.goto(f"{old.base}/t/{night['tables']['1']}/")
         expect(phone.locator("body")).not_to_have_class(OFFLINE)
@@ -169,7 +169,7 @@ def test_a_copy_older_than_the_phone_saw_redraws_the_phone_and_its_tap_is_entere
     old.start()
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(pw)
         phone = browser.new_context(**PHONE).new_page()
         phone.goto(f"{old.base}/t/{night['tables']['1']}/")
         phone.locator(".pad [data-quick-kind=hit1]").tap()

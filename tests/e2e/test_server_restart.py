@@ -16,7 +16,7 @@ from playwright.sync_api import expect, sync_playwright
 from bench.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
 from tests.reliability.test_real_server import check_log
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .conftest import launch
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 TV = {"viewport": {"width": 1920, "height": 1080}}
@@ -44,7 +44,7 @@ def test_every_screen_reconnects_within_5_s_of_a_restart_and_nothing_is_lost(ser
     server, night, env = served
     guest = next(p for p in night["players"] if p["table"] == 1)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(pw)
         pages = {}
         for name, path, device in [
             ("table 1", f"/t/{night['tables']['1']}/", PHONE),

@@ -14,7 +14,7 @@ from bunco.selectors import live_state
 from scoring import sample_names
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .conftest import launch
 
 PHONE = {"width": 360, "height": 740}
 
@@ -56,9 +56,7 @@ class SleepingScreens(BrowserTestCase):
         super().setUpClass()
         # As a phone's browser: sound and video start only after a gesture (a tap).
         cls.browser.close()
-        cls.browser = cls._pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[*CHROMIUM_ARGS, "--autoplay-policy=user-gesture-required"])
+        cls.browser = launch(cls._pw, "--autoplay-policy=user-gesture-required")
 
     def night(self):
         def setup():
