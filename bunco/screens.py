@@ -81,6 +81,8 @@ def round_banner(state: LiveNight) -> Banner:
     elif state.phase == "between_rounds" and state.next_at:
         banner.clock_ends, banner.clock_what, banner.clock_label = (
             state.next_at, "next", "Next round in")
+        # The clock starts it, not the host (whose bell could still start it sooner).
+        banner.detail = f"Next: {_upcoming(state)} starts by itself when the clock runs out."
     if state.room is not None and state.room.bell_rung and state.horn:
         banner.detail = "Time's up! " + banner.detail
     return banner
@@ -101,9 +103,13 @@ def up_next(state: LiveNight) -> str:
     return f"{what}, when the host rings the bell"
 
 
+def _upcoming(state: LiveNight) -> str:
+    n, s = state.night.round_number, state.night.set_number
+    return f"set {s}, round {n}" if state.rules.sets > 1 else f"round {n}"
+
+
 def _banner(state: LiveNight) -> Banner:
     phase = state.phase
-    sets = state.rules.sets
     history = state.night.history if state.night else []
     last_bell = f"{history[-1].set_number}-{history[-1].round_number}" if history else ""
     if phase == "playing":
@@ -125,9 +131,8 @@ def _banner(state: LiveNight) -> Banner:
         head = "Practice over: nothing counted" if state.practices else "Find your seat"
         if phase == "between_rounds":
             head = f"Round {history[-1].round_number} over"
-        upcoming = f"set {s}, round {n}" if sets > 1 else f"round {n}"
         return Banner(phase, n, s, n, False, head,
-                      f"Next: {upcoming}, at the host's bell.", last_bell)
+                      f"Next: {_upcoming(state)}, at the host's bell.", last_bell)
     if phase == "over":
         return Banner(phase, None, None, 0, False, "That was the last round!",
                       "Stay where you are: the host will announce the prizes.", last_bell)
