@@ -66,9 +66,13 @@ def round_banner(state: LiveNight) -> Banner:
     banner = _banner(state)
     banner.seq = state.room_seq
     banner.paused = state.paused
-    # Between rounds the round's close is what the host takes back ("Reopen the round").
-    banner.can_take_back_bell = state.bell_by is not None and state.room is not None
-    banner.can_reopen = state.room is None and state.closed_by is not None and not state.ended
+    # Between rounds the round's close is what the host takes back: "Take back the bell" when
+    # the bell closed it at once (play stops at the bell), else "Reopen the round".
+    closed = state.room is None and state.closed_by is not None and not state.ended
+    bell_closed = closed and state.closed_by == state.bell_by
+    banner.can_take_back_bell = state.bell_by is not None and (
+        state.room is not None or bell_closed)
+    banner.can_reopen = closed and not bell_closed
     if state.break_ends is not None:
         banner.break_ends, banner.break_minutes = state.break_ends, state.break_minutes
         banner.headline = "Break"
