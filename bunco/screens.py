@@ -250,6 +250,7 @@ def table_context(state: LiveNight, number: int) -> dict:
             "score": score,
             "progress": min(100, round(100 * score / target)) if target else 0,
             "winner": bool(playing and playing.done and playing.winner_team == t),
+            "players": _own_tallies(playing, seats) if playing else None,
         })
     roller = ghost_for = None
     if playing and not playing.done:
@@ -293,11 +294,14 @@ def table_context(state: LiveNight, number: int) -> dict:
                   "round_number": last.round_number}
         teams = [{"label": _team_label(n), "names": n, "score": last.team_scores[t],
                   "progress": min(100, round(100 * last.team_scores[t] / last.target)),
-                  "winner": last.winner_team == t}
+                  "winner": last.winner_team == t,
+                  "players": _own_tallies(last, last.spec.teams[t])}
                  for t, n in enumerate([last.spec.seats[i].name for i in seats]
                                        for seats in last.spec.teams)]
         if state.phase == "between_rounds":
             next_teams = [[spec.seats[i].name for i in seats] for seats in spec.teams]
+    decided = playing if playing and playing.done else (
+        state.last_room.tables[number - 1] if state.last_room and not room else None)
     can_roll = bool(playing and not playing.done and not state.paused)
     fuzzy = None
     if state.fuzzy_die_table() == number:
@@ -331,8 +335,37 @@ def table_context(state: LiveNight, number: int) -> dict:
         "turns": turn_preview(state, playing)
         if can_roll and playing.phase is Phase.PLAYING and playing.dice_expected == 3 else None,
         "fuzzy_die": fuzzy,
+        "won_by": _won_by(decided) if decided else None,
         "seq": table_seq(state, number),
     }
+
+
+def _own_tallies(table: TableRound, seats) -> list[dict] | None:
+    """Seed 004: each player's own points this round (their own 21 ends it), and who is close
+    to it, as the engine counts them; None when only team totals count."""
+    if not table.tallies_by_player:
+        return None
+    return [{"name": table.spec.seats[i].name, "points": table.seat_points[i],
+             "close": table.close_to_target(i)} for i in seats]
+
+
+def _won_by(table: TableRound) -> dict | None:
+    """Why a team without the most points won this table: whose roll decided it."""
+    won = table.won_by_trigger()
+    if won is None:
+        return None
+    seat, bunco = won
+    return {"name": table.spec.seats[seat].name,
+            "what": "rolled a bunco" if bunco else f"reached {table.target}"}
+
+
+#: The longest name four tables to a row on the TV show whole beside a score (characters).
+TV_SHORT_NAME = 14
+
+
+def longest_name(state: LiveNight) -> int:
+    """The longest name seated tonight (the TV gives long names wider tables)."""
+    return max((len(s.name) for spec in state.tables for s in spec.seats), default=0)
 
 
 def table_seq(state: LiveNight, number: int) -> int:

@@ -167,3 +167,46 @@ class TvForAnyRoom(BrowserTestCase):
         expect(tv.locator("#banner .headline")).to_have_text("Round 2")
         expect(board).to_have_count(0)
         expect(tv.locator("#table-1")).to_be_visible()
+
+    def test_every_name_at_twelve_tables_reads_in_full_on_the_tv(self):
+        """48 guests with names as long as ordinary names get (20 or so characters): on the
+        TV's tables each one shows whole, wrapped if need be, never cut with an ellipsis."""
+        firsts = ["Brenda", "Catherine", "Margaret", "Josephine", "Elizabeth", "Christine",
+                  "Bernadette", "Alexandra"]
+        lasts = ["Jones", "Worthington", "Fitzgerald", "Whitaker", "Kowalczyk", "Richards"]
+        names = [f"{f} {la}" for f in firsts for la in lasts]
+        assert len(names) == 48 and max(map(len, names)) == 22
+
+        def setup():
+            night = services.night_create(name="Long names", rules_id="babz",
+                                          player_names=names)
+            services.night_seat(night=night, rng=random.Random(9))
+            services.round_start(night=night)
+            return night
+        night = in_thread(setup)
+        page = self.tv(night)
+        expect(page.locator("#banner .headline")).to_have_text("Round 1")
+        page.wait_for_timeout(300)
+        page.screenshot(path="test-artifacts/tv-12-tables-long-names.png")
+        self.fits(page)
+        seen = set()
+        for _ in range(3):  # every page of tables, should the TV page through them
+            shown = page.eval_on_selector_all(
+                "#tv-tables > .table-live .tally .who bdi",
+                """els => els.filter(e => e.offsetParent).map(e => {
+                  const r = e.getBoundingClientRect(), who = e.closest('.who');
+                  return {text: e.textContent, cut: e.scrollWidth > e.clientWidth
+                            || who.scrollWidth > who.clientWidth,
+                          ellipsis: getComputedStyle(e).textOverflow === 'ellipsis'
+                            || getComputedStyle(who).textOverflow === 'ellipsis',
+                          inside: r.left >= 0 && r.right <= innerWidth && r.top >= 0
+                            && r.bottom <= innerHeight && r.width > 0};
+                })""")
+            for name in shown:
+                assert name["text"] in names
+                assert not name["cut"] and not name["ellipsis"] and name["inside"], name
+            seen |= {name["text"] for name in shown}
+            if len(seen) == 48:
+                break
+            page.wait_for_timeout(8500)  # the next page of tables
+        assert seen == set(names)
