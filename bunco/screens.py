@@ -27,6 +27,7 @@ from scoring import (
     turn_keeping_rolls,
 )
 from scoring.awards import decide_set_awards, set_key
+from scoring.explain import award_rule
 from scoring.roll import QUICK_KINDS, dice_for
 from scoring.rules import AfterBell
 from scoring.seating import pods_of
@@ -574,10 +575,27 @@ def set_winners(state: LiveNight) -> list[dict]:
         awards = [{"category": set_key(result.set_number, str(a.category)),
                    "label": a.prize or CATEGORY_LABELS[str(a.category)],
                    "winners": list(a.winners), "roll_off": list(a.roll_off),
-                   "can_split": a.can_split} for a in result.awards]
+                   "can_split": a.can_split, "value": _counted(str(a.category), a.value),
+                   "rule": award_rule(state.rules, rule, "in the set")}
+                  for a, rule in zip(result.awards, state.rules.set_awards, strict=True)]
         out.append({"number": result.set_number, "winner": ", ".join(result.winner),
                     "awards": awards})
     return out
+
+
+_COUNTS = {"most_wins": ("win", "wins"), "most_buncos": ("bunco", "buncos"),
+           "most_losses": ("loss", "losses"), "most_mini_buncos": ("mini bunco", "mini buncos"),
+           "highest_points": ("point", "points"), "lowest_points": ("point", "points"),
+           "most_wipeouts": ("wipeout", "wipeouts"),
+           "most_buncos_and_wins": ("bunco or win", "buncos and wins")}
+
+
+def _counted(category: str, value: int | None) -> str:
+    """An award's winning count in words ("7 wins"); empty where it has none."""
+    if value is None or category not in _COUNTS:
+        return ""
+    one, many = _COUNTS[category]
+    return f"{value} {one if value == 1 else many}"
 
 
 def pending_ties(night: Night, state: LiveNight) -> dict[str, dict]:
