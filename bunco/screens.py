@@ -414,8 +414,7 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
     ``table_html`` is their table's fragment when it has been rendered already; ``room``
     what every phone's page reads of the room, when many phones are drawn at once."""
     room = room or RoomView(state, (name,))
-    seated = room.seats.get(name)
-    where = seated if state.phase not in ("over", "ended") else None
+    where = room.seats.get(name) if state.phase not in ("over", "ended") else None
     stats = state.night.stats.get(name) if state.night else None
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
            "card": scorecard(state, name, room.cards.get(name)), "seq": state.seats_seq,
@@ -428,15 +427,12 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
         ctx.update(table=number, seat=chair + 1, individuals=spec.individuals,
                    partner=spec.seats[partner].name if partner is not None else None,
                    partner_ghost=bool(partner is not None and spec.seats[partner].ghost))
+        if ctx["result"] is None:  # between rounds the result stands in for the table
+            ctx["table_html"] = table_html if table_html is not None else render_table(
+                state, number)
         moves = room.moves
         if name in moves and moves[name]["from"] not in (None, number):
             ctx["moved_from"] = moves[name]["from"]
-    if seated:
-        # The phone hears its table's pushes: the table is on the page, hidden while the
-        # round's result (between rounds) or the night's end stands in for it.
-        ctx["table_html"] = table_html if table_html is not None else render_table(
-            state, seated[0])
-        ctx["table_hidden"] = ctx["result"] is not None or where is None
     return ctx
 
 

@@ -84,3 +84,23 @@ class EveryPartHasItsPlace(BrowserTestCase):
         assert all(not m for m in misses.values()), misses
         errors = {name: e for name, (_, e) in screens.items() if e}
         assert not errors, errors
+
+    def test_a_big_rooms_host_page_shows_a_page_of_tables_and_takes_no_others(self):
+        def setup():
+            night = services.night_create(name="Big", rules_id="babz",
+                                          player_names=sample_names(52))
+            services.night_seat(night=night, rng=random.Random(5))
+            services.round_start(night=night)
+            return night
+        night = in_thread(setup)
+        token = TableLink.objects.get(night=night, number=13).token
+        host, _ = self.open(f"/host/{HOST_SECRET}/", viewport={"width": 1280, "height": 900})
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")  # tables 1-12
+        expect(host.locator("#table-12")).to_be_attached()
+        expect(host.locator("#table-13")).to_have_count(0)
+        host.wait_for_function("window.htmx && document.querySelector('#banner')")
+        table, _ = self.open(f"/t/{token}/", **PHONE)
+        tap_like_a_person(table, table.locator(".pad .quick button", has_text="2 hits").first)
+        host.wait_for_timeout(1000)  # table 13's push has reached the host's page
+        assert host.evaluate("window.oobMisses") == []
+        expect(host.locator("#table-13")).to_have_count(0)
