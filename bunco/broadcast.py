@@ -70,6 +70,7 @@ def tv_bunco_html(state: LiveNight) -> str:
 def tv_tables_html(state: LiveNight, tables: dict[int, str]) -> str:
     return render_to_string("bunco/_tv_tables.html", {"tables": [
         tables[n] for n in sorted(tables)], "seq": state.room_seq,
+        "long_names": screens.longest_name(state) > screens.TV_SHORT_NAME,
         # During a break the TV shows the countdown, next seats and standings instead.
         "ended": state.ended or state.break_ends is not None})
 
@@ -105,8 +106,8 @@ def tv_snapshot(night: Night, state: LiveNight) -> str:
 
 
 def host_snapshot(night: Night, state: LiveNight) -> str:
-    return (banner_html(state) + "".join(all_tables(state).values())
-            + host_room_html(night, state))
+    tables = "" if state.ended else "".join(all_tables(state).values())
+    return banner_html(state) + tables + host_room_html(night, state)
 
 
 #: Fragments that change with the seats, results and standings only (``seats_seq``).
@@ -248,8 +249,8 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
         if tv_on:
             rest.add(tv, seq, tv_tables_html(now, tables)
                      + ("" if seats_kept else tv_room_html(night, now)) + tv_bunco_html(now))
-        if host_on:
-            rest.add(host, seq, "".join(tables.values())
+        if host_on:  # the host's page has no table cards once the night has ended
+            rest.add(host, seq, ("" if now.ended else "".join(tables.values()))
                      + ("" if seats_kept else host_room_html(night, now)))
         if seats_kept:  # nobody's own seat changed: the phones have what they need
             return rest

@@ -30,7 +30,7 @@ from scoring import (
     turn_keeping_rolls,
 )
 from scoring.awards import decide_set_awards, set_key
-from scoring.explain import tie_break_name
+from scoring.explain import award_rule, tie_break_name
 from scoring.night import totals
 from scoring.roll import QUICK_KINDS, dice_for
 from scoring.rules import AfterBell
@@ -71,9 +71,13 @@ def round_banner(state: LiveNight) -> Banner:
     banner = _banner(state)
     banner.seq = state.room_seq
     banner.paused = state.paused
-    # Between rounds the round's close is what the host takes back ("Reopen the round").
-    banner.can_take_back_bell = state.bell_by is not None and state.room is not None
-    banner.can_reopen = state.room is None and state.closed_by is not None and not state.ended
+    # Between rounds the round's close is what the host takes back: "Take back the bell" when
+    # the bell closed it at once (play stops at the bell), else "Reopen the round".
+    closed = state.room is None and state.closed_by is not None and not state.ended
+    bell_closed = closed and state.closed_by == state.bell_by
+    banner.can_take_back_bell = state.bell_by is not None and (
+        state.room is not None or bell_closed)
+    banner.can_reopen = closed and not bell_closed
     if state.break_ends is not None:
         banner.break_ends, banner.break_minutes = state.break_ends, state.break_minutes
         banner.headline = "Break"
@@ -86,6 +90,8 @@ def round_banner(state: LiveNight) -> Banner:
     elif state.phase == "between_rounds" and state.next_at:
         banner.clock_ends, banner.clock_what, banner.clock_label = (
             state.next_at, "next", "Next round in")
+        # The clock starts it, not the host (whose bell could still start it sooner).
+        banner.detail = f"Next: {_upcoming(state)} starts by itself when the clock runs out."
     if state.room is not None and state.room.bell_rung and state.horn:
         banner.detail = "Time's up! " + banner.detail
     return banner
@@ -106,9 +112,13 @@ def up_next(state: LiveNight) -> str:
     return f"{what}, when the host rings the bell"
 
 
+def _upcoming(state: LiveNight) -> str:
+    n, s = state.night.round_number, state.night.set_number
+    return f"set {s}, round {n}" if state.rules.sets > 1 else f"round {n}"
+
+
 def _banner(state: LiveNight) -> Banner:
     phase = state.phase
-    sets = state.rules.sets
     history = state.night.history if state.night else []
     last_bell = f"{history[-1].set_number}-{history[-1].round_number}" if history else ""
     if phase == "playing":
@@ -130,9 +140,8 @@ def _banner(state: LiveNight) -> Banner:
         head = "Practice over: nothing counted" if state.practices else "Find your seat"
         if phase == "between_rounds":
             head = f"Round {history[-1].round_number} over"
-        upcoming = f"set {s}, round {n}" if sets > 1 else f"round {n}"
         return Banner(phase, n, s, n, False, head,
-                      f"Next: {upcoming}, at the host's bell.", last_bell)
+                      f"Next: {_upcoming(state)}, at the host's bell.", last_bell)
     if phase == "over":
         return Banner(phase, None, None, 0, False, "That was the last round!",
                       "Stay where you are: the host will announce the prizes.", last_bell)
@@ -246,6 +255,7 @@ def table_context(state: LiveNight, number: int) -> dict:
             "score": score,
             "progress": min(100, round(100 * score / target)) if target else 0,
             "winner": bool(playing and playing.done and playing.winner_team == t),
+            "players": _own_tallies(playing, seats) if playing else None,
         })
     roller = ghost_for = None
     if playing and not playing.done:
@@ -289,11 +299,14 @@ def table_context(state: LiveNight, number: int) -> dict:
                   "round_number": last.round_number}
         teams = [{"label": _team_label(n), "names": n, "score": last.team_scores[t],
                   "progress": min(100, round(100 * last.team_scores[t] / last.target)),
-                  "winner": last.winner_team == t}
+                  "winner": last.winner_team == t,
+                  "players": _own_tallies(last, last.spec.teams[t])}
                  for t, n in enumerate([last.spec.seats[i].name for i in seats]
                                        for seats in last.spec.teams)]
         if state.phase == "between_rounds":
             next_teams = [[spec.seats[i].name for i in seats] for seats in spec.teams]
+    decided = playing if playing and playing.done else (
+        state.last_room.tables[number - 1] if state.last_room and not room else None)
     can_roll = bool(playing and not playing.done and not state.paused)
     fuzzy = fuzzy_die_at(state) if state.fuzzy_die_table() == number else None
     pod, is_head = pod_of(state, number)
@@ -325,6 +338,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         "turns": turn_preview(state, playing)
         if can_roll and playing.phase is Phase.PLAYING and playing.dice_expected == 3 else None,
         "fuzzy_die": fuzzy,
+        "won_by": _won_by(decided) if decided else None,
         "seq": table_seq(state, number),
     }
 
@@ -335,6 +349,34 @@ def fuzzy_die_at(state: LiveNight) -> str | None:
     if not state.rules.fuzzy_die:
         return None
     return state.fuzzy_die_holder or "the head table"
+
+
+def _own_tallies(table: TableRound, seats) -> list[dict] | None:
+    """Seed 004: each player's own points this round (their own 21 ends it), and who is close
+    to it, as the engine counts them; None when only team totals count."""
+    if not table.tallies_by_player:
+        return None
+    return [{"name": table.spec.seats[i].name, "points": table.seat_points[i],
+             "close": table.close_to_target(i)} for i in seats]
+
+
+def _won_by(table: TableRound) -> dict | None:
+    """Why a team without the most points won this table: whose roll decided it."""
+    won = table.won_by_trigger()
+    if won is None:
+        return None
+    seat, bunco = won
+    return {"name": table.spec.seats[seat].name,
+            "what": "rolled a bunco" if bunco else f"reached {table.target}"}
+
+
+#: The longest name four tables to a row on the TV show whole beside a score (characters).
+TV_SHORT_NAME = 14
+
+
+def longest_name(state: LiveNight) -> int:
+    """The longest name seated tonight (the TV gives long names wider tables)."""
+    return max((len(s.name) for spec in state.tables for s in spec.seats), default=0)
 
 
 def table_seq(state: LiveNight, number: int) -> int:
@@ -549,10 +591,27 @@ def set_winners(state: LiveNight) -> list[dict]:
         awards = [{"category": set_key(result.set_number, str(a.category)),
                    "label": a.prize or CATEGORY_LABELS[str(a.category)],
                    "winners": list(a.winners), "roll_off": list(a.roll_off),
-                   "can_split": a.can_split} for a in result.awards]
+                   "can_split": a.can_split, "value": _counted(str(a.category), a.value),
+                   "rule": award_rule(state.rules, rule, "in the set")}
+                  for a, rule in zip(result.awards, state.rules.set_awards, strict=True)]
         out.append({"number": result.set_number, "winner": ", ".join(result.winner),
                     "awards": awards})
     return out
+
+
+_COUNTS = {"most_wins": ("win", "wins"), "most_buncos": ("bunco", "buncos"),
+           "most_losses": ("loss", "losses"), "most_mini_buncos": ("mini bunco", "mini buncos"),
+           "highest_points": ("point", "points"), "lowest_points": ("point", "points"),
+           "most_wipeouts": ("wipeout", "wipeouts"),
+           "most_buncos_and_wins": ("bunco or win", "buncos and wins")}
+
+
+def _counted(category: str, value: int | None) -> str:
+    """An award's winning count in words ("7 wins"); empty where it has none."""
+    if value is None or category not in _COUNTS:
+        return ""
+    one, many = _COUNTS[category]
+    return f"{value} {one if value == 1 else many}"
 
 
 def pending_ties(night: Night, state: LiveNight) -> dict[str, dict]:

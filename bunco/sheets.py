@@ -23,17 +23,26 @@ def sheet_names(night: Night, state: LiveNight) -> list[str]:
     return [p.name for p in night.players.all() if p.name in state.night.stats]
 
 
+def sets_on_sheet(state: LiveNight) -> int:
+    """How many sets the sheet has: those played, and the one under way until the night ends
+    (a night ended after set 1 prints no empty set 2)."""
+    played = max((r.set_number for r in state.night.history), default=0)
+    if state.ended:
+        return played
+    return max(played, min(state.night.set_number, state.rules.sets))
+
+
 def master_sheet(night: Night, state: LiveNight, names: list[str] | None = None) -> list[dict]:
-    """One block per set: a row per player (``names``, or everyone), a cell per round, the
-    player's totals, and the set's own awards once it is over (Winning Moves: the set
-    winner)."""
+    """One block per set played (``sets_on_sheet``): a row per player (``names``, or
+    everyone), a cell per round, the player's totals, and the set's own awards once it is
+    over (Winning Moves: the set winner)."""
     if state.night is None:
         return []
     names = sheet_names(night, state) if names is None else names
     cards = state.night.scorecards(names)
     set_awards = {s["number"]: s["awards"] for s in set_winners(state)}
     sets = []
-    for set_number in range(1, night.rules.sets + 1):
+    for set_number in range(1, sets_on_sheet(state) + 1):
         rows = []
         for name in names:
             played = {r["round"]: r for r in cards[name] if r["set"] == set_number}

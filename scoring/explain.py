@@ -353,3 +353,37 @@ def _prizes(rules: HouseRules) -> str:
     left = ("" if rules.left_early_win_awards
             else "Players who go home early cannot win a prize.")
     return _join([f"Tonight's prizes: {listed}.", f"{ties}.", once, left])
+
+
+_WINS_BY = {
+    "most_buncos": "the most buncos", "most_wins": "the most wins (W's)",
+    "most_losses": "the most losses", "most_mini_buncos": "the most mini buncos",
+    "highest_points": "the highest score", "lowest_points": "the lowest score",
+    "fuzzy_die": "whoever holds the fuzzy die at the end", "most_wipeouts": "the most wipeouts",
+    "first_bunco": "the first bunco", "last_bunco": "the last bunco",
+    "most_buncos_and_wins": "the most buncos and wins together",
+}
+_STATS = {"wins": "wins", "losses": "losses", "buncos": "buncos",
+          "mini_buncos": "mini buncos", "points": "points", "wipeouts": "wipeouts"}
+
+
+def award_rule(rules: HouseRules, award: Award, over: str = "tonight") -> str:
+    """How an award is decided, in one line: "The most wins (W's) in the set. Ties: the most
+    buncos among them, then a roll-off to 5 points." ``over``: tonight, or "in the set" for a
+    set's own award."""
+    wins_by = _WINS_BY[str(award.category)]
+    text = f"{wins_by[0].upper()}{wins_by[1:]} {over}."
+    if award.category in ("fuzzy_die", "first_bunco", "last_bunco"):
+        return text  # never tied
+    steps = [f"the most {_STATS[str(stat)]} among them" for stat in award.then_by]
+    policy = award.tie_policy(rules.award_ties)
+    if policy is AwardTies.SPLIT:
+        steps.append("they share it")
+    elif policy is AwardTies.ASK:
+        steps.append("the tied players choose to share it or roll off")
+    elif rules.prize_roll_off is PrizeRollOff.TO_POINTS:
+        steps.append(f"a roll-off to {_points(rules.roll_off_points)}")
+    else:
+        total = "lowest" if award.category == "lowest_points" else "highest"
+        steps.append(f"a roll-off (three dice each, {total} total)")
+    return f"{text} Ties: {', then '.join(steps)}."

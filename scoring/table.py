@@ -126,6 +126,11 @@ _ONE_DIE = TieBreak.ONE_DIE
 _ROLL_OFF = TieBreak.ROLL_OFF
 
 
+#: Under a player's own target (seed 004) a player this few points short of it (18 of 21)
+#: is shown as close: the whole room watches that player.
+CLOSE_TO_TARGET = 3
+
+
 _TEAM_LAYOUTS: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
 
 
@@ -188,6 +193,7 @@ class TableRound:
         self.bell_rung = False
         self.rang_bell_for_room = False  # set when this table's roll ends the round elsewhere
         self.triggered_team: int | None = None
+        self.triggered_seat: int | None = None  # whose roll ended normal play here
         self.trigger_was_bunco = False
         self.winner_team: int | None = None
         self.tie_teams: tuple[int, ...] = ()
@@ -260,6 +266,28 @@ class TableRound:
         if self.phase is _FINISHING:
             return BellDuty(self.rules.after_bell, self.current)
         return BellDuty(_STOP_AT_BELL)
+
+    @property
+    def tallies_by_player(self) -> bool:
+        """Seed 004: a player's own points reach the target, so each player's tally counts."""
+        return self._player_target
+
+    def close_to_target(self, seat: int) -> bool:
+        """The player at ``seat`` is within ``CLOSE_TO_TARGET`` of their own target."""
+        return self._player_target and self.seat_points[seat] >= self.target - CLOSE_TO_TARGET
+
+    def won_by_trigger(self) -> tuple[int, bool] | None:
+        """(seat, bunco) when the round went to a team without the most points because of
+        that seat's roll: a player's own target or a bunco at the head table (seed 004's
+        trigger wins). None when the winners simply had the most points."""
+        team = self.winner_team
+        if (team is None or self.triggered_seat is None or team != self.triggered_team
+                or len(self.team_scores) < 2):
+            return None
+        best = max(p for t, p in enumerate(self.team_scores) if t != team)
+        if self.team_scores[team] > best:
+            return None
+        return self.triggered_seat, self.trigger_was_bunco
 
     def turn_order(self) -> tuple[int, ...]:
         """The chairs in rolling order, from the one whose turn it is (normal play)."""
@@ -437,6 +465,7 @@ class TableRound:
     def _trigger(self, seat: int, score: RollScore) -> None:
         self.bell_rung = True
         self.triggered_team = self._team_of[seat]
+        self.triggered_seat = seat
         self.trigger_was_bunco = score.kind == BUNCO and not self._ghost[seat]
         head_rings = self.is_head and self.rules.round_end in (
             _HEAD_TABLE_TARGET,

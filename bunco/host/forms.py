@@ -75,9 +75,12 @@ class NamesForm(forms.Form):
         return self.cleaned_data["players"].splitlines()
 
 
+PICK_SWAP = {"required": "pick the two seated people to swap"}
+
+
 class SwapForm(forms.Form):
-    first = forms.CharField(max_length=40)
-    second = forms.CharField(max_length=40)
+    first = forms.CharField(max_length=40, error_messages=PICK_SWAP)
+    second = forms.CharField(max_length=40, error_messages=PICK_SWAP)
 
 
 class RollOffForm(forms.Form):

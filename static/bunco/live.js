@@ -10,13 +10,14 @@
 
   // Every pushed fragment carries data-seq: the sequence number of the last event that changed
   // it. An older copy than the one shown is dropped, and so is an unchanged one, so a button
-  // being tapped is not swapped out from under a finger because another table rolled.
+  // being tapped is not swapped out from under a finger because another table rolled. A part
+  // this page does not show (a table on another page of the host's) is dropped too.
   function keepNewer(html) {
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
     Array.prototype.slice.call(tpl.content.children).forEach(function (el) {
       var old = el.id && document.getElementById(el.id);
-      if (!old) return;
+      if (!old) { if (el.id) el.remove(); return; }
       var seqNew = Number(el.dataset.seq || 0), seqOld = Number(old.dataset.seq || 0);
       if (seqNew < seqOld || (old.innerHTML === el.innerHTML && old.className === el.className
           && seqNew === seqOld)) {

@@ -93,6 +93,8 @@ def test_the_next_round_starts_by_itself_after_the_move_time(night):
     assert state.phase == "between_rounds"
     banner = round_banner(state)
     assert (banner.clock_what, banner.clock_ends) == ("next", T0 * 1000 + 300_000)
+    # Beside "Next round in", the banner says the clock starts it, not the host's bell.
+    assert banner.detail == "Next: round 2 starts by itself when the clock runs out."
     with pytest.raises(CommandRefused, match="move time is not over"):
         services.clock_due(night=night, what="next", set_number=1, round_number=2,
                            now=T0 + 250)

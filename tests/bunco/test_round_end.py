@@ -125,3 +125,37 @@ def test_the_bell_button_names_the_set_and_round_it_starts(seated_night, host_cl
     banner = text(broadcast.banner_html(live_state(night)))
     assert "Next: set 2, round 1" in banner
 
+
+
+def test_a_bell_that_closes_the_round_at_once_is_taken_back_as_the_bell(seated_night, host_client):
+    night = seated_night  # babz: play stops at the bell
+    services.round_start(night=night)
+    for number in (1, 2, 3):
+        roll(night, number, quick="hit1")  # no table is tied: the bell closes the round at once
+    services.bell_ring(night=night)
+    state = live_state(night)
+    assert state.room is None
+    banner = screens.round_banner(state)
+    # The host's page offers "Take back the bell", as the README says, not "Reopen the round".
+    assert (banner.can_take_back_bell, banner.can_reopen) == (True, False)
+    page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
+    assert 'data-takeback="bell" data-when="can-unbell"' in page
+    preview = host_client.get(f"/host/nights/{night.pk}/takeback/?what=bell").content.decode()
+    assert "The round reopens" in text(preview)
+    services.event_void(night=night, seq=state.bell_by, actor="host")
+    state = live_state(night)
+    assert state.room is not None and not state.room.bell_rung
+
+
+def test_a_round_closed_by_a_later_roll_is_reopened_as_the_round(seated_night):
+    night = seated_night
+    services.round_start(night=night)
+    roll(night, 1, quick="hit1")
+    roll(night, 2, quick="hit1")
+    services.bell_ring(night=night)  # table 3 is tied 0-0: it plays its tie-break
+    banner = screens.round_banner(live_state(night))
+    assert (banner.can_take_back_bell, banner.can_reopen) == (True, False)
+    state = play_round(night, start=False)
+    assert state.closed_by != state.bell_by
+    banner = screens.round_banner(state)
+    assert (banner.can_take_back_bell, banner.can_reopen) == (False, True)

@@ -43,7 +43,7 @@ def test_the_csv_has_a_row_per_player_per_round_that_adds_up(host_client, seated
 def test_the_master_sheet_prints_one_page_per_set(host_client, seated_night):
     play_round(seated_night)
     html = host_client.get(f"/host/nights/{seated_night.pk}/sheet/").content.decode()
-    assert html.count('<section class="sheet">') == seated_night.rules.sets
+    assert html.count('<section class="sheet">') == 1  # set 1 is under way; set 2 is not yet
     assert "master score sheet, set 1" in html and "Round 6" in html
     css = Path("static/bunco/bunco.css").read_text()
     print_rules = css[css.index("@media print"):]
@@ -92,3 +92,19 @@ def test_a_night_ended_before_any_round_still_opens_with_an_empty_tally_history(
     for page in ("log/", "", "sheet/"):
         response = host_client.get(f"/host/nights/{seated_night.pk}/{page}")
         assert response.status_code == 200, page
+
+
+def test_a_night_ended_after_set_1_prints_and_exports_only_set_1(host_client, seated_night):
+    night = seated_night  # babz: two sets
+    while live_state(night).night.set_number == 1:
+        play_round(night)
+    html = host_client.get(f"/host/nights/{night.pk}/sheet/").content.decode()
+    # Set 2 is next: its sheet is there to fill in until the night ends.
+    assert "master score sheet, set 2" in html
+    services.night_end(night=night)
+    html = host_client.get(f"/host/nights/{night.pk}/sheet/").content.decode()
+    assert html.count('<section class="sheet">') == 1
+    assert "master score sheet, set 1" in html and "set 2" not in html
+    rows = list(csv.DictReader(io.StringIO(
+        host_client.get(f"/host/nights/{night.pk}/sheet.csv").content.decode())))
+    assert rows and {r["set"] for r in rows} == {"1"}

@@ -257,3 +257,20 @@ def test_a_custom_rule_change_shows_in_the_card(client, db):
     ava = night.players.get(name="Ava")
     mine = client.get(client.post(f"/j/{night.join_token}/", {"player": ava.pk}).url)
     assert "reach 23" in _card(mine.content.decode())
+
+
+def test_swap_two_seats_preselects_nobody_and_a_blank_pick_is_explained(host_client, seated_night):
+    night = seated_night
+    page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
+    selects = re.findall(r'<select name="(first|second)"[^>]*>(.*?)</select>', page, re.S)
+    assert [name for name, _ in selects] == ["first", "second"]
+    for _, options in selects:
+        # A browser shows the first option: a prompt, not a player (the same one twice).
+        first = re.search(r"<option([^>]*)>([^<]*)</option>", options)
+        assert first.group(1) == ' value=""' and first.group(2).endswith("player…")
+        assert "selected" not in options
+    before = live_state(night).tables
+    refused = host_client.post(f"/host/nights/{night.pk}/swap/", {"first": "", "second": ""},
+                               follow=True).content.decode()
+    assert "pick the two seated people to swap" in html.unescape(refused)
+    assert live_state(night).tables == before

@@ -1,6 +1,7 @@
 """Issue 8's rules as the live night shows them: the fuzzy die on the TV and the phones, each
 set's winner on the master sheet and the TV, and ties the tied players settle their own way."""
 
+import html
 import random
 
 import pytest
@@ -91,6 +92,12 @@ def test_each_set_has_its_winner_on_the_master_sheet_and_the_tv(host_client):
     tv = screens.tv_room(night, state)
     assert [s["winner"] for s in tv["sets"]] == [s["winner"] for s in sets]
     assert 'data-testid="tv-sets"' in broadcast.tv_room_html(night, state)
+    # How it was decided, from the rules' own award: on the TV and the sheet.
+    rule = ("The most wins (W's) in the set. Ties: the most buncos among them, then a "
+            "roll-off to 5 points.")
+    assert all(s["awards"][0]["rule"] == rule for s in sets)
+    assert html.unescape(broadcast.tv_room_html(night, state)).count(rule) == 2
+    assert html.unescape(page).count(rule) == 2
 
 
 @pytest.mark.django_db

@@ -69,6 +69,8 @@ class TheClock(BrowserTestCase):
             expect(page.get_by_test_id("final")).to_contain_text("Round 1 final tally")
         for page in screens:
             expect(page.get_by_test_id("clock")).to_contain_text("Next round in")
+            expect(page.locator("#banner .detail")).to_have_text(
+                "Next: round 2 starts by itself when the clock runs out.")
         for page in screens:
             expect(page.locator("#banner .headline")).to_have_text(
                 "Round 2", timeout=(MOVE + 8) * 1000)

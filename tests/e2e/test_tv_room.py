@@ -7,11 +7,11 @@ import re
 
 from playwright.sync_api import expect
 
-from bunco import services
+from bunco import screens, services
 from bunco.models import TableLink
 from bunco.selectors import live_state
 from scoring import sample_names
-from tests.playing import play_round, roll
+from tests.playing import finish_night, play_round, roll
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread
 
@@ -167,3 +167,74 @@ class TvForAnyRoom(BrowserTestCase):
         expect(tv.locator("#banner .headline")).to_have_text("Round 2")
         expect(board).to_have_count(0)
         expect(tv.locator("#table-1")).to_be_visible()
+
+    def test_every_name_at_twelve_tables_reads_in_full_on_the_tv(self):
+        """48 guests with names as long as ordinary names get (20 or so characters): on the
+        TV's tables each one shows whole, wrapped if need be, never cut with an ellipsis."""
+        firsts = ["Brenda", "Catherine", "Margaret", "Josephine", "Elizabeth", "Christine",
+                  "Bernadette", "Alexandra"]
+        lasts = ["Jones", "Worthington", "Fitzgerald", "Whitaker", "Kowalczyk", "Richards"]
+        names = [f"{f} {la}" for f in firsts for la in lasts]
+        assert len(names) == 48 and max(map(len, names)) == 22
+
+        def setup():
+            night = services.night_create(name="Long names", rules_id="babz",
+                                          player_names=names)
+            services.night_seat(night=night, rng=random.Random(9))
+            services.round_start(night=night)
+            return night
+        night = in_thread(setup)
+        page = self.tv(night)
+        expect(page.locator("#banner .headline")).to_have_text("Round 1")
+        page.wait_for_timeout(300)
+        page.screenshot(path="test-artifacts/tv-12-tables-long-names.png")
+        self.fits(page)
+        seen = set()
+        for _ in range(3):  # every page of tables, should the TV page through them
+            shown = page.eval_on_selector_all(
+                "#tv-tables > .table-live .tally .who bdi",
+                """els => els.filter(e => e.offsetParent).map(e => {
+                  const r = e.getBoundingClientRect(), who = e.closest('.who');
+                  return {text: e.textContent, cut: e.scrollWidth > e.clientWidth
+                            || who.scrollWidth > who.clientWidth,
+                          ellipsis: getComputedStyle(e).textOverflow === 'ellipsis'
+                            || getComputedStyle(who).textOverflow === 'ellipsis',
+                          inside: r.left >= 0 && r.right <= innerWidth && r.top >= 0
+                            && r.bottom <= innerHeight && r.width > 0};
+                })""")
+            for name in shown:
+                assert name["text"] in names
+                assert not name["cut"] and not name["ellipsis"] and name["inside"], name
+            seen |= {name["text"] for name in shown}
+            if len(seen) == 48:
+                break
+            page.wait_for_timeout(8500)  # the next page of tables
+        assert seen == set(names)
+
+    def test_the_set_winner_shows_large_with_how_it_was_decided(self):
+        """Winning Moves: "The winner of the Set is the player with the most W's." Once the set
+        is over the TV shows the winner in large type, and the rule that decided it."""
+        def setup():
+            night = services.night_create(name="Party", rules_id="winning-moves",
+                                          player_names=sample_names(8))
+            services.night_seat(night=night, rng=random.Random(2))
+            state = finish_night(night, rng=random.Random(3), end=False)
+            for key, tie in screens.pending_ties(night, state).items():
+                services.prize_roll_off(night=night, category=key,
+                                        contenders=tie["contenders"], winner=None,
+                                        rng=random.Random(1))
+            return night
+        night = in_thread(setup)
+        (award,) = screens.set_winners(live_state(night))[0]["awards"]
+        page = self.tv(night)
+        winner = page.get_by_test_id("set-winner")
+        expect(winner).to_contain_text(award["winners"][0])
+        expect(winner).to_contain_text(re.compile(r"\d+ wins?"))
+        expect(winner).to_be_in_viewport()
+        assert float(winner.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 40
+        expect(page.get_by_test_id("set-rule")).to_have_text(
+            "The most wins (W's) in the set. Ties: the most buncos among them, then a "
+            "roll-off to 5 points.")
+        expect(page.locator(".tv-set-award h3")).to_have_text("Set 1 · Set winner")
+        self.fits(page)
+        page.screenshot(path="test-artifacts/tv-set-winner.png")

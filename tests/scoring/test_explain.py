@@ -148,3 +148,18 @@ def test_the_prizes_card_follows_the_hosts_prize_list():
         "Tonight's prizes: Pink flamingo for the fuzzy die at the end. A tie is settled by a "
         "roll-off")
     assert "Nobody wins more than one prize." in card(mine)["Tonight's prizes"]
+
+
+def test_each_award_is_explained_in_one_line_with_its_tie_rule():
+    from scoring.explain import award_rule
+
+    wm = PRESETS["winning-moves"]
+    assert award_rule(wm, wm.set_awards[0], "in the set") == (
+        "The most wins (W's) in the set. Ties: the most buncos among them, then a roll-off "
+        "to 5 points.")
+    babz = PRESETS["babz"]
+    most, doormat = babz.awards[0], babz.awards[-1]
+    assert award_rule(babz, most) == ("The most buncos tonight. Ties: the tied players "
+                                      "choose to share it or roll off.")
+    assert award_rule(babz, doormat) == ("The lowest score tonight. Ties: a roll-off (three "
+                                         "dice each, lowest total).")

@@ -305,3 +305,37 @@ def test_the_turn_order_starts_with_the_roller():
     t = table(PRESETS["clockwise"])
     t.roll(MISS)
     assert t.turn_order() == (1, 2, 3, 0)
+
+
+def test_babz_a_players_own_21_wins_the_head_table_for_the_lower_team_and_says_whose():
+    """Seed 004: "until someone ... reaches 21 points". Each player's tally is kept; a player
+    close to 21 is marked; the lower team wins the head table by its player's 21."""
+    t = table(PRESETS["babz"])  # A & C against B & D
+    assert t.tallies_by_player
+    t.roll(MISS)  # A
+    for _ in range(10):
+        t.roll(hits(2))  # B: 20, one short
+    t.roll(MISS)
+    t.roll(MISS)  # C
+    for _ in range(8):
+        t.roll(hits(2))  # D: 16
+    t.roll(MISS)
+    assert [t.close_to_target(s) for s in range(4)] == [False, True, False, False]
+    assert not t.done and t.won_by_trigger() is None
+    for _ in range(11):
+        t.roll(hits(2))  # A: 22, past 21 on their own
+    assert t.done and t.team_scores == [22, 36] and t.winners == (0, 2)
+    assert t.won_by_trigger() == (0, False)  # A's own 21, not the team's points
+    assert t.seat_points == [22, 20, 0, 16]
+
+
+def test_only_a_players_own_target_marks_players_close_or_explains_a_win():
+    t = table(PRESETS["head-table"])
+    assert not t.tallies_by_player
+    for _ in range(10):
+        t.roll(hits(2))
+    assert not t.close_to_target(0)
+    t.roll(hits(2))  # A & C reach 21 as a team, the most points: nothing to explain
+    for _ in range(3):
+        t.roll(MISS)
+    assert t.done and t.won_by_trigger() is None
