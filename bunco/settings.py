@@ -315,7 +315,8 @@ STATICFILES_DIRS = [APP_FILES / "static"]
 STATIC_ROOT = DATA_DIR / "static"  # filled by collectstatic (the start command runs it)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # the app's own scripts and styles minified, then hashed and compressed (bunco/storage.py)
+    "staticfiles": {"BACKEND": "bunco.storage.MinifiedStaticStorage"},
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

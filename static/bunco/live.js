@@ -381,11 +381,12 @@
   refresh();
 
   // -- awake: a wake lock (https only), else NoSleep.js's muted looping inline video, on a tap --
-  var lock, video, media = document.currentScript.src.replace(/bunco\/live\..*/, "vendor/nosleep-0.12.0.");
+  // A wake lock refused (no permission, a battery saver) falls back to the video too.
+  var lock, noLock = !navigator.wakeLock, video, media = document.currentScript.src.replace(/bunco\/live\..*/, "vendor/nosleep-0.12.0.");
   function keepAwake(tapped) {
     if (document.hidden) return;
-    if (navigator.wakeLock) {
-      if (!lock || lock.released) navigator.wakeLock.request("screen").then(function (l) { lock = l; }, function () {});
+    if (!noLock) {
+      if (!lock || lock.released) navigator.wakeLock.request("screen").then(function (l) { lock = bunco.awakeLock = l; }, function () { noLock = true; if (tapped) keepAwake(true); });
     } else if (video || tapped) {
       if (!video) {
         video = bunco.awakeVideo = document.createElement("video");

@@ -1,0 +1,67 @@
+"""What a guest's own phone does in WebKit, as on an iPhone: the night's short code typed on
+the home page instead of scanning, their own phone saying "Your turn", calling the host over
+from the table and hearing back, and a phone on the party's plain http:// address kept awake
+by its first tap. The host's page is Chromium's."""
+
+import random
+
+from playwright.sync_api import expect
+from selenium.webdriver.common.by import By
+
+from bunco import services
+from bunco.selectors import live_state
+from tests.e2e.base import HOST_SECRET, LAN_ADDRESS, in_thread
+
+from .base import WebKitTestCase, connected, shows, wait
+
+
+class GuestPhoneInWebKit(WebKitTestCase):
+
+    def nights(self):
+        """A demo still open and tonight's night, its first round started: two nights open,
+        so the home page asks which by its code."""
+        def setup():
+            services.night_create(name="Demo", rules_id="babz")
+            night = services.night_create(name="Party", rules_id="babz",
+                                          player_names=["Ann", "Bo", "Cy", "Di"])
+            services.night_seat(night=night, rng=random.Random(3))
+            services.round_start(night=night)
+            return night
+        return in_thread(setup)
+
+    def test_a_guest_types_the_code_hears_your_turn_and_calls_the_host(self):
+        night = self.nights()
+        playing = live_state(night).room.tables[0]
+        first = playing.spec.seats[playing.turn_order()[0]].name
+
+        # The party's address as the TV shows it, and the code typed with a space.
+        guest = self.phone(f"http://{LAN_ADDRESS}:{self._port}/")
+        box = wait(guest, lambda d: d.find_element(By.ID, "join-code"), "the code box")
+        box.send_keys(f"{night.join_code[:2]} {night.join_code[2:]}")
+        guest.find_element(By.XPATH, "//button[normalize-space()='Find my seat']").click()
+        shows(guest, "h1", "Party")
+        wait(guest, lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, ".names button")
+                                    if b.text.strip() == first), False), "the name").click()
+        shows(guest, "[data-testid=where]", "You are at table 1")
+        connected(guest)
+        shows(guest, "#table-1 .turn", "Your turn")
+
+        # The first tap keeps the phone awake: a wake lock where the browser gives one (this
+        # test's address, 127.0.0.1, counts as secure), else the muted looping inline video.
+        guest.find_element(By.CSS_SELECTOR, "[data-testid=call-host]").click()
+        awake = ("var l = window.bunco.awakeLock, v = window.bunco.awakeVideo;"
+                 "return (!!l && !l.released) || (!!v && !v.paused && v.muted && v.loop"
+                 " && v.playsInline)")
+        wait(guest, awake, "wake lock or playing keep-awake video")
+
+        # That tap called the host: the host's page shows it until answered, and the
+        # guest's phone hears back.
+        shows(guest, "[data-testid=call-status]", "waiting for them")
+        host = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        call = host.get_by_test_id("host-call")
+        expect(call).to_contain_text("Table 1")
+        call.get_by_role("button", name="On my way").click()
+        shows(guest, "[data-testid=call-status]", "The host is on the way")
+        expect(host.get_by_test_id("host-call")).to_have_count(0)
