@@ -444,12 +444,17 @@ def test_a_line_that_merged_or_raced_a_tap_misses_its_targets():
 
     line = {"frames_lost": 0, "failed_taps": 0, "merged_taps": 0, "refused_by_race": 0,
             "lost_taps": 0, "kib_per_socket": 33.0, "wanted_sockets": 405, "taps_per_s": 150,
-            "tap_p99_ms": 5000.0}
+            "tap_p99_ms": 5000.0, "idle_after_s": 1.2}
     assert missed_targets(line) == []
     assert missed_targets({**line, "merged_taps": 1}) == ["every tap counted exactly once"]
     assert missed_targets({**line, "refused_by_race": 2}) == ["every tap counted exactly once"]
     assert missed_targets({**line, "taps_per_s": 50, "bell_p99_ms_x_floor": 3.5}) == [
         "tap p99 at most 100 ms", "bell p99 at most 3x the floor's"]
+    assert missed_targets({**line, "idle_after_s": 7.5}) == [
+        "server idle within 5 s of the last answer"]
+    assert missed_targets({**line, "wanted_sockets": 2005, "bell_p99_ms_x_floor": 2.0,
+                           "bell_all_p99_ms_x_floor": 4.1}) == [
+        "bell_all_p99_ms at most 3x the floor's"]
 
 
 @pytest.mark.django_db
