@@ -321,8 +321,8 @@ def until_idle(pids: list[int], out: dict) -> None:
     while time.time() - began < IDLE_AT_MOST:
         time.sleep(0.25)
         samples.append((time.time(), sum(proc_cpu_seconds(pid) for pid in pids)))
-        window = [x for x in samples if x[0] >= samples[-1][0] - 1.0]
-        if samples[-1][0] - window[0][0] >= 0.95 and \
+        window = [x for x in samples if x[0] >= samples[-1][0] - 1.1]
+        if samples[-1][0] - window[0][0] >= 0.9 and \
                 (samples[-1][1] - window[0][1]) / (samples[-1][0] - window[0][0]) < IDLE_CPU:
             out["after"] = round(window[0][0] - began, 2)
             return
