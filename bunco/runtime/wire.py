@@ -43,10 +43,30 @@ _buffered = tcp.Connection.write
 DEFLATE_FROM = 8 * 1024
 
 
+#: The pieces whose internals were found gone: they take the stock path from then on.
+gone: set[str] = set()
+
+
+def _changed(piece: str, exc: AttributeError) -> None:
+    """An internal this leans on is gone (a newer Twisted or autobahn): that piece takes the
+    stock path for good, the write or frame at hand included, with one warning."""
+    if piece not in gone:
+        gone.add(piece)
+        log.warning("the %s piece leans on an internal that is gone (%s): it runs stock",
+                    piece, exc)
+
+
 def _write(self, data: bytes) -> None:
-    if (type(data) is bytes and data and self.connected and not self._writeDisconnected
-            and not self.TLS and not self._tempDataBuffer
-            and self.offset == len(self.dataBuffer)):
+    if "write" in gone:
+        return _buffered(self, data)
+    try:
+        now = (type(data) is bytes and data and self.connected and not self._writeDisconnected
+               and not self.TLS and not self._tempDataBuffer
+               and self.offset == len(self.dataBuffer))
+    except AttributeError as exc:
+        _changed("write", exc)
+        now = False
+    if now:
         sent = self.writeSomeData(data)
         if type(sent) is int and sent > 0:
             if sent == len(data):
@@ -92,10 +112,17 @@ _server_send = WebSocketProtocol.serverSend
 
 
 def _send(self, content, binary=False) -> None:
-    if (not binary and self.state == self.STATE_OPEN and not self.autoFragmentSize
-            and not self.send_queue and not self.logFrames and not self.logOctets
-            and not self.trackedTimings and type(content) is str):
-        deflate = self._perMessageCompress
+    if "framing" in gone:
+        return _server_send(self, content, binary)
+    try:
+        plain = (not binary and self.state == self.STATE_OPEN and not self.autoFragmentSize
+                 and not self.send_queue and not self.logFrames and not self.logOctets
+                 and not self.trackedTimings and type(content) is str)
+        deflate = self._perMessageCompress if plain else None
+    except AttributeError as exc:
+        _changed("framing", exc)
+        plain = False
+    if plain:
         if deflate is None or len(content) < DEFLATE_FROM:
             self.transport.write(text_frame(content))
             return

@@ -147,3 +147,19 @@ def test_only_a_deflate_offer_is_accepted_and_without_server_context():
     accepted = wire.accept_deflate([PerMessageDeflateOffer(accept_max_window_bits=True)])
     assert accepted.no_context_takeover is True
     assert wire.accept_deflate([]) is None
+
+
+def test_a_twisted_without_what_the_write_leans_on_writes_the_stock_way(connection,
+                                                                       monkeypatch, caplog):
+    """A renamed internal upstream: one warning, and every byte still goes out, in order."""
+    import logging
+
+    conn, peer = connection
+    monkeypatch.setattr(wire, "gone", set())
+    owner = next(k for k in tcp.Connection.__mro__ if "TLS" in vars(k))
+    monkeypatch.delattr(owner, "TLS")  # gone in a newer Twisted, say
+    with caplog.at_level(logging.WARNING, logger=wire.__name__):
+        conn.write(b"first ")
+        conn.write(b"second")
+    assert read_all(conn, peer, 12) == b"first second"
+    assert wire.gone == {"write"} and len(caplog.records) == 1
