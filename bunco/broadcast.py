@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -125,19 +126,49 @@ def expected_seq(state: LiveNight, element: str) -> int:
     return state.room_seq
 
 
-def stale(state: LiveNight, shows: dict, tables: list | None = None) -> bool:
+def stale(state: LiveNight, shows: dict, tables: list | None = None,
+          settled: int | None = None) -> bool:
     """Whether a screen showing these fragments (id -> data-seq) is behind the night;
     ``tables`` is the compact form for a screen of many tables: the data-seq it shows of
-    table 1, 2, ... (0 where it shows none)."""
+    table 1, 2, ... (0 where it shows none). A fragment whose last change is newer than
+    ``settled`` (``settled_seq``) is on its way to the screen, not missed."""
+    limit = settled if settled is not None else state.seq
     for element, seq in shows.items():
-        if not isinstance(seq, int) or seq < expected_seq(state, str(element)):
+        if not isinstance(seq, int):
+            return True
+        wanted = expected_seq(state, str(element))
+        if seq < wanted <= limit:
             return True
     for number, seq in enumerate(tables or (), start=1):
         if not isinstance(seq, int):
             return True
-        if seq and seq < screens.table_seq(state, number):
+        if seq and seq < screens.table_seq(state, number) <= limit:
             return True
     return False
+
+
+#: A change pushed this long ago has reached every screen that reads: a screen still behind
+#: it at a sync missed it. Anything newer may still be on its way (a bell's 2,000 frames).
+SETTLE_SECONDS = 2.0
+_pushed: dict[int, deque[tuple[float, int]]] = {}
+_settled: dict[int, int] = {}
+
+
+def pushed(night_id: int, seq: int) -> None:
+    """A command's pushes were handed out (after its commit), for ``settled_seq``."""
+    _pushed.setdefault(night_id, deque()).append((time.monotonic(), seq))
+
+
+def settled_seq(night_id: int) -> int | None:
+    """The night's newest change pushed by this process at least SETTLE_SECONDS ago; None
+    when it has pushed none lately (every change counts as settled)."""
+    recent = _pushed.get(night_id)
+    if not recent:
+        return None
+    limit = time.monotonic() - SETTLE_SECONDS
+    while recent and recent[0][0] <= limit:
+        _settled[night_id] = recent.popleft()[1]
+    return _settled.get(night_id, 0)
 
 
 def ahead(last_seq: int, shows: dict, tables: list | None = None) -> bool:

@@ -751,14 +751,28 @@ def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None =
 ANSWER_SHOWN = timedelta(minutes=10)
 
 
-def calls_seq(night_id: int, table: int | None = None) -> int:
+_calls_seen: dict[tuple[int, int | None], int] = {}
+
+
+def calls_seq(night_id: int, table: int | None = None, cached: bool = False) -> int | None:
     """The data-seq of a calls fragment: when a call of the night (or of ``table``) last
-    changed, in milliseconds (calls are not events of the log, so they have no seq of it)."""
+    changed, in milliseconds (calls are not events of the log, so they have no seq of it).
+    ``cached``: as this process last read it, with no trip to the database (None if it has
+    not, or a call changed here since)."""
+    if cached:
+        return _calls_seen.get((night_id, table))
     calls = HostCall.objects.filter(night_id=night_id)
     if table is not None:
         calls = calls.filter(table=table)
     latest = calls.aggregate(latest=Max("changed_at"))["latest"]
-    return int(latest.timestamp() * 1000) if latest else 0
+    seq = _calls_seen[(night_id, table)] = int(latest.timestamp() * 1000) if latest else 0
+    return seq
+
+
+def calls_changed(night_id: int) -> None:
+    """A call of the night was made or answered in this process: read them again."""
+    for key in [k for k in list(_calls_seen) if k[0] == night_id]:
+        _calls_seen.pop(key, None)
 
 
 def _at(moment) -> str:

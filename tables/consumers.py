@@ -71,17 +71,20 @@ class Calls:
             return screens.call_host_html(self.night_id, table, note=str(exc))
         return screens.call_host_html(self.night_id, table)
 
-    def calls_behind(self, shows: dict) -> bool:
+    def calls_behind(self, shows: dict, state=None) -> bool | None:
         # Not equal, rather than older: a guest's phone that moved to another table shows the
         # last table's call until a snapshot brings this one's.
-        table, seq = self.call_table(), shows.get("call-host")
-        return table is not None and seq != screens.calls_seq(self.night_id, table)
+        table, seq = self.call_table(state), shows.get("call-host")
+        if table is None:
+            return False
+        known = screens.calls_seq(self.night_id, table, cached=state is not None)
+        return None if known is None else seq != known
 
 
 class TableConsumer(Taps, Calls, ScreenConsumer):
     accepts = ("tap", "call")
 
-    def call_table(self) -> int:
+    def call_table(self, state=None) -> int:
         return self.link.number
 
     def caller(self) -> str:
@@ -111,9 +114,12 @@ class PlayerConsumer(Taps, Calls, ScreenConsumer):
 
     accepts = ("tap", "call")
 
-    def call_table(self) -> int | None:
-        night = night_by_id(self.night_id)
-        where = live_state(night).seat_of(self.player.name) if night else None
+    def call_table(self, state=None) -> int | None:
+        """The table the player sits at: from ``state`` (this process's fold) if given."""
+        if state is None:
+            night = night_by_id(self.night_id)
+            state = live_state(night) if night else None
+        where = state.seat_of(self.player.name) if state else None
         return where[0] if where else None
 
     def caller(self) -> str:

@@ -25,9 +25,10 @@ class HostConsumer(ScreenConsumer):
     def snapshot(self, night, state) -> str:
         return broadcast.host_snapshot(night, state) + screens.host_calls_html(night.pk)
 
-    def calls_behind(self, shows: dict) -> bool:
-        seq = shows.get("host-calls")
-        return not isinstance(seq, int) or seq < screens.calls_seq(self.night_id)
+    def calls_behind(self, shows: dict, state=None) -> bool | None:
+        seq, known = shows.get("host-calls"), screens.calls_seq(self.night_id,
+                                                               cached=state is not None)
+        return None if known is None else not isinstance(seq, int) or seq < known
 
     async def on_answer(self, content: dict) -> None:
         """"On my way" or "Dismiss" on a table's call: the push brings every host page the

@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bunco import broadcast
+from bunco import broadcast, screens
 from bunco.models import HostCall, Night
 from bunco.selectors import live_state
 from bunco.services.runner import CommandRefused
@@ -42,6 +42,7 @@ def host_call(*, night: Night, table: int, by: str, now=None) -> tuple[HostCall,
                                            created_at=now, changed_at=now)
     except IntegrityError:  # another phone of the table called at the same instant
         return HostCall.objects.get(night=night, table=table, answered_at__isnull=True), False
+    screens.calls_changed(night.pk)
     broadcast.send(broadcast.call_frames(night, table))
     return call, True
 
@@ -60,5 +61,6 @@ def host_call_answer(*, night: Night, call_id: int, answer: str, now=None) -> Ho
             return call
         call.answer, call.answered_at, call.changed_at = answer, now, now
         call.save(update_fields=["answer", "answered_at", "changed_at"])
+    screens.calls_changed(night.pk)
     broadcast.send(broadcast.call_frames(night, call.table))
     return call

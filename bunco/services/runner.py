@@ -143,6 +143,8 @@ def _command(
                 return answer
             frames = broadcast.frames(night, answer.after, answer.event, answer.before)
             transaction.on_commit(lambda frames=frames: broadcast.send(frames))
+            transaction.on_commit(
+                lambda seq=answer.event.seq: broadcast.pushed(night.pk, seq))
             ends = answer.closed_round or answer.event.kind == Kind.NIGHT_ENDED
             if ends:
                 transaction.on_commit(

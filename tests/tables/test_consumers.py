@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from bunco import services
+from bunco import broadcast, services
 from bunco.asgi import application
 from bunco.host import auth as host
 from bunco.models import TableLink
@@ -76,7 +76,9 @@ def shows(html):
     return {i: int(s) for i, s in re.findall(r'id="([\w-]+)"[^>]*?data-seq="(\d+)"', html)}
 
 
-async def test_resync_compares_what_the_screen_shows_so_a_quiet_table_is_not_resent():
+async def test_resync_compares_what_the_screen_shows_so_a_quiet_table_is_not_resent(
+        monkeypatch):
+    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # a push lost, not on its way
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
@@ -112,9 +114,11 @@ def compact(shown: dict) -> dict:
             "shows": {i: seq for i, seq in shown.items() if not i.startswith("table-")}}
 
 
-async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync():
+async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync(monkeypatch):
     """The TV lists 100 tables: an up-to-date one costs a lookup a table, not a snapshot;
     one that missed a table's push gets the room again."""
+    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # a push lost, not on its way
+
     def big_night():
         night = services.night_create(name="Gala", rules_id="babz",
                                       player_names=sample_names(400))
@@ -137,6 +141,33 @@ async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync():
     again = shows(await tv.receive_from())  # behind: the room afresh
     assert again["table-77"] == shows(pushed)["table-77"]
     await tv.disconnect()
+
+
+async def test_a_sync_is_answered_from_this_processs_fold_and_a_push_on_its_way_is_no_miss(
+        monkeypatch):
+    """An up-to-date screen's sync costs no trip to the database (2,000 screens sync every
+    10 s); a screen behind only by a push still on its way (a bell's frames to every screen)
+    is not sent the room again, and one still behind once the push had time to arrive is."""
+    from bunco.consumers import ScreenConsumer
+
+    asked = []
+    database = ScreenConsumer.behind
+    monkeypatch.setattr(ScreenConsumer, "behind",
+                        lambda self, *a: asked.append(1) or database(self, *a))
+    night, links, _ = await database_sync_to_async(make_night)()
+    ws = await connect(f"/ws/table/{links[1]}/")
+    first = shows(await ws.receive_from())
+    await ws.send_json_to({"type": "sync", "shows": first})
+    assert await ws.receive_nothing() and asked == []  # current: from the fold, no database
+    await database_sync_to_async(roll_record)(night=night, table=1, quick="hit1")
+    await ws.receive_from()  # its push, which the screen "did not get":
+    await ws.send_json_to({"type": "sync", "shows": first})
+    assert await ws.receive_nothing()  # a push seconds old may still be on its way
+    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # ... and now it has had its time
+    await ws.send_json_to({"type": "sync", "shows": first})
+    assert score_of(await ws.receive_from(), 1) == [1, 0]
+    assert asked == []
+    await ws.disconnect()
 
 
 async def test_a_player_phone_follows_its_owner_to_the_next_table():
