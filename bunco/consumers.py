@@ -319,6 +319,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         None when this process has no fold of the night or it is moving on right now (the
         database then says). Pushes still on their way are not missed (``settled_seq``);
         another worker's entries wait for the minute's database look."""
+        pending = getattr(self.channel_layer, "pending", None)
+        if pending is not None and pending(self.channel_name):
+            return False  # its pushes wait in its queue: on their way, not missed
         state, lock = folds.get(self.night_id), folds.lock(self.night_id)
         if state is None or not lock.acquire(blocking=False):
             return None

@@ -115,11 +115,12 @@ class PlayerConsumer(Taps, Calls, ScreenConsumer):
     accepts = ("tap", "call")
 
     def call_table(self, state=None) -> int | None:
-        """The table the player sits at: from ``state`` (this process's fold) if given."""
-        if state is None:
-            night = night_by_id(self.night_id)
-            state = live_state(night) if night else None
-        where = state.seat_of(self.player.name) if state else None
+        """The table the player sits at: with ``state`` (this process's fold), the table this
+        phone follows (its group, moved at every rotation), with no search of the room."""
+        if state is not None:
+            return groups.table_number(self.table_group)
+        night = night_by_id(self.night_id)
+        where = live_state(night).seat_of(self.player.name) if night else None
         return where[0] if where else None
 
     def caller(self) -> str:

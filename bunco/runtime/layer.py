@@ -72,6 +72,12 @@ class PartyChannelLayer(InMemoryChannelLayer):
         else:
             self._direct[channel] = handler
 
+    def pending(self, channel: str) -> int:
+        """Messages waiting in ``channel``'s queue (a TV behind on its tables' tallies): they
+        are on their way to the screen, not lost."""
+        queue = self.channels.get(channel) if self.tuned else None
+        return queue.qsize() if queue is not None else 0
+
     def _clean_expired(self):
         if not self.tuned:
             return super()._clean_expired()

@@ -481,3 +481,18 @@ async def test_a_channels_without_what_the_party_layer_leans_on_runs_as_channels
     assert got == []
     assert [(await layer.receive(channel))["html"] for _ in range(3)] == [
         "<p>0</p>", "<p>1</p>", "<p>2</p>"]
+
+
+async def test_a_screens_queued_pushes_are_counted_as_on_their_way():
+    """A TV behind on its tables' tallies has them waiting in its queue: a sync then is not
+    answered with the whole room (``ScreenConsumer.behind_here`` asks ``pending``)."""
+    layer = PartyChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("tv", channel)
+    assert layer.pending(channel) == 0
+    for table in (1, 2, 1):  # table 1's second tally takes its first's place
+        await layer.group_send("tv", {"type": "screen.update", "html": f"<p>{table}</p>",
+                                      "replaces": f"table-{table}"})
+    assert layer.pending(channel) == 2
+    await layer.receive(channel)
+    assert layer.pending(channel) == 1
