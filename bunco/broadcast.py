@@ -127,23 +127,26 @@ def expected_seq(state: LiveNight, element: str) -> int:
 
 
 def stale(state: LiveNight, shows: dict, tables: list | None = None,
-          settled: int | None = None) -> bool:
+          settled: int | None = None, sent: int = 0) -> bool:
     """Whether a screen showing these fragments (id -> data-seq) is behind the night;
     ``tables`` is the compact form for a screen of many tables: the data-seq it shows of
     table 1, 2, ... (0 where it shows none). A fragment whose last change is newer than
-    ``settled`` (``settled_seq``) is on its way to the screen, not missed."""
+    ``settled`` (``settled_seq``) is on its way to the screen, not missed; so is one whose
+    change is no newer than ``sent``, the newest seq already written to the screen."""
     limit = settled if settled is not None else state.seq
     for element, seq in shows.items():
         if not isinstance(seq, int):
             return True
         wanted = expected_seq(state, str(element))
-        if seq < wanted <= limit:
+        if seq < wanted <= limit and wanted > sent:
             return True
     for number, seq in enumerate(tables or (), start=1):
         if not isinstance(seq, int):
             return True
-        if seq and seq < screens.table_seq(state, number) <= limit:
-            return True
+        if seq:
+            wanted = screens.table_seq(state, number)
+            if seq < wanted <= limit and wanted > sent:
+                return True
     return False
 
 

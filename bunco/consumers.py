@@ -85,6 +85,9 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
     syncs = 0
     checks = 0  # syncs looked at: every REJOIN_EVERY-th asks the database
     checked_at = 0  # ``layers.failures`` when the database was last asked
+    #: The newest seq of anything forwarded to the screen (pushes go out in commit order, so
+    #: everything before it that was pushed to this screen went out too).
+    forwarded = 0
 
     # Channels' consumer reads its channel-layer messages through ``self.channel_receive``,
     # which it sets as the connection starts; the property keeps that reader and hands out
@@ -335,7 +338,8 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
                 # the night opened again from an older copy; or, with several workers, this
                 # one's fold behind the others' entries: the database tells which
                 return None if presence.shared_layer() else AHEAD
-            return broadcast.stale(state, shown, tables, broadcast.settled_seq(self.night_id))
+            return broadcast.stale(state, shown, tables, broadcast.settled_seq(self.night_id),
+                                   sent=self.forwarded)
         finally:
             lock.release()
 
@@ -348,11 +352,16 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
 
     def render_snapshot(self) -> str:
         night = night_by_id(self.night_id)
-        return self.snapshot(night, live_state(night)) if night else ""
+        if night is None:
+            return ""
+        state = live_state(night)
+        self.forwarded = max(self.forwarded, state.seq)
+        return self.snapshot(night, state)
 
     async def screen_update(self, event) -> None:
         # Straight to the server (AsyncWebsocketConsumer.send builds the same message): a bell
         # is 400 of these.
+        self.forwarded = max(self.forwarded, event.get("seq") or 0)
         await self.base_send({"type": "websocket.send", "text": event["html"]})
 
     # Subclasses: resolve() finds the screen's night from its token (True if valid),

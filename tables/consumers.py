@@ -162,4 +162,5 @@ class PlayerConsumer(Taps, Calls, ScreenConsumer):
             if new:
                 await self.join(new)
             self.table_group = new
+        self.forwarded = max(self.forwarded, event.get("seq") or 0)
         await self.send(text_data=event["html"])

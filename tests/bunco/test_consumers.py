@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from bunco import broadcast, groups, limits, services
+from bunco import groups, limits, services
 from bunco.asgi import application
 from bunco.models import TableLink
 
@@ -155,20 +155,18 @@ async def test_a_link_cut_off_for_flooding_cannot_reconnect_at_once():
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("resyncing", [False, True])
-async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap(resyncing,
-                                                                            monkeypatch):
+async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap(resyncing):
     """Every tap and render runs on one sync thread; a push to a screen must not wait for it
     (a bell's pushes to 400 screens queued behind the taps made the last screen 0.4 s late),
     nor for the screen's own message its consumer is still answering (a resync that waits for
     that thread)."""
     if resyncing and not hasattr(get_channel_layer(), "direct"):
         pytest.skip("the party's layer only: on Redis a push waits in the consumer's queue")
-    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # the set-up's pushes long gone
     night, ws = await table_screen()
     busy = asyncio.ensure_future(sync_to_async(time.sleep)(1.5))  # a long command
     await asyncio.sleep(0.1)
     if resyncing:
-        await ws.send_json_to({"type": "sync", "shows": {"table-1": 0}})  # behind: a snapshot
+        await ws.send_json_to({"type": "sync", "seq": 0})  # an old page, behind: a snapshot
         await asyncio.sleep(0.1)
     sent = time.monotonic()
     await get_channel_layer().group_send(groups.table(night.pk, 1),
