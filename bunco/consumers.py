@@ -306,8 +306,11 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         # (the calls are not the log's: taken out above, before the log's seq is compared)
         if broadcast.ahead(night.last_seq, shows, tables):
             return AHEAD
+        # On the party's own layer nothing forwarded is lost on the way: what was written to
+        # the screen counts as shown. A shared layer may drop a push: strict there.
+        sent = 0 if presence.shared_layer() else self.forwarded
         return broadcast.stale(live_state(night), shows, tables,
-                               broadcast.settled_seq(self.night_id))
+                               broadcast.settled_seq(self.night_id), sent=sent)
 
     def calls_behind(self, shows: dict, state=None) -> bool | None:
         """Whether the calls for the host this screen shows (id -> data-seq) are behind: the

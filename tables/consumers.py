@@ -5,7 +5,7 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from bunco import broadcast, devices, groups, limits, screens, services
+from bunco import broadcast, devices, groups, limits, presence, screens, services
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
 from bunco.selectors import live_state, night_by_id, player_by_token, table_link_by_token
@@ -115,9 +115,11 @@ class PlayerConsumer(Taps, Calls, ScreenConsumer):
     accepts = ("tap", "call")
 
     def call_table(self, state=None) -> int | None:
-        """The table the player sits at: with ``state`` (this process's fold), the table this
-        phone follows (its group, moved at every rotation), with no search of the room."""
-        if state is not None:
+        """The table the player sits at: the table this phone follows (its group, moved at
+        every rotation), with no search of the room; on a shared layer, which may have lost a
+        rotation's push, the database's word unless ``state`` (this process's fold) is
+        given."""
+        if state is not None or not presence.shared_layer():
             return groups.table_number(self.table_group)
         night = night_by_id(self.night_id)
         where = live_state(night).seat_of(self.player.name) if night else None
