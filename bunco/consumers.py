@@ -257,9 +257,13 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(shows, dict) and len(shows) <= MAX_SHOWN and isinstance(tables, list) \
                 and len(tables) <= MAX_TABLES:
             self.checks += 1
-            # The database's word once a minute, and at the first sync after the shared layer
-            # failed (pushes may be lost); else this process's fold.
-            here = self.checks % REJOIN_EVERY and self.checked_at == layers.failures
+            # With several workers, this process's fold (another worker's entries reach the
+            # screen through the shared layer), and the database's word once a minute and at
+            # the first sync after the layer failed. One process asks the database every time:
+            # the fold is its own, but a night written by another process (a command, a test)
+            # reaches its screens only through their syncs.
+            here = (presence.shared_layer() and self.checks % REJOIN_EVERY
+                    and self.checked_at == layers.failures)
             behind = self.behind_here(shows, tables) if here else None
             if behind is None:
                 self.checked_at = layers.failures
