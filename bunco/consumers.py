@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocket
 from django.db import DatabaseError
 
 from bunco import broadcast, layers, limits, presence, services
-from bunco.selectors import folds, live_state, night_by_id
+from bunco.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
 
 NOT_UNDERSTOOD = "that message did not make sense; reload the page"
 #: A sync lists the fragments a screen shows by id (a phone: two or three; the TV: its
@@ -257,13 +257,13 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(shows, dict) and len(shows) <= MAX_SHOWN and isinstance(tables, list) \
                 and len(tables) <= MAX_TABLES:
             self.checks += 1
-            # With several workers, this process's fold (another worker's entries reach the
-            # screen through the shared layer), and the database's word once a minute and at
-            # the first sync after the layer failed. One process asks the database every time:
-            # the fold is its own, but a night written by another process (a command, a test)
-            # reaches its screens only through their syncs.
-            here = (presence.shared_layer() and self.checks % REJOIN_EVERY
-                    and self.checked_at == layers.failures)
+            # This process's fold, answered on the loop, and the database's word once a minute
+            # and at the first sync after the shared layer failed. With several workers,
+            # another worker's entries reach the screen through the shared layer; one process
+            # on SQLite checks first that its fold has every entry logged (a night written by
+            # another process, a command or a test, reaches its screens only by their syncs).
+            here = (self.checks % REJOIN_EVERY and self.checked_at == layers.failures
+                    and (presence.shared_layer() or self.fold_is_current()))
             behind = self.behind_here(shows, tables) if here else None
             if behind is None:
                 self.checked_at = layers.failures
@@ -301,20 +301,27 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         return None
 
     def behind(self, shows: dict, tables: list) -> bool | str:
-        night = night_by_id(self.night_id)
-        if night is None:
+        found = current_fold(self.night_id)
+        if found is None:
             return False
+        state, last_seq = found
         calls = {k: shows.pop(k) for k in CALL_PARTS if k in shows}
-        if calls and self.calls_behind(calls):
-            return True
+        if calls:
+            # One process: the calls as it last read them (every call is made through it, and
+            # it reads them again after each); several workers: the database's.
+            late = None if presence.shared_layer() else self.calls_behind(calls, state=True)
+            if late is None:
+                late = self.calls_behind(calls)
+            if late:
+                return True
         # (the calls are not the log's: taken out above, before the log's seq is compared)
-        if broadcast.ahead(night.last_seq, shows, tables):
+        if broadcast.ahead(last_seq, shows, tables):
             return AHEAD
         # On the party's own layer nothing forwarded is lost on the way: what was written to
         # the screen counts as shown. A shared layer may drop a push: strict there.
         sent = 0 if presence.shared_layer() else self.forwarded
-        return broadcast.stale(live_state(night), shows, tables,
-                               broadcast.settled_seq(self.night_id), sent=sent)
+        return broadcast.stale(state, shows, tables, broadcast.settled_seq(self.night_id),
+                               sent=sent)
 
     def calls_behind(self, shows: dict, state=None) -> bool | None:
         """Whether the calls for the host this screen shows (id -> data-seq) are behind: the
@@ -322,6 +329,12 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         ``state`` (this process's fold), from what this process last read of them, or None
         if it has not."""
         return False
+
+    def fold_is_current(self) -> bool:
+        """One process on SQLite: whether this process's fold has every entry logged, by any
+        process (a command, a test), read on the loop without a trip to the sync thread."""
+        state = folds.get(self.night_id)
+        return state is not None and state.seq == logged_seq_here(self.night_id)
 
     def behind_here(self, shows: dict, tables: list) -> bool | None:
         """Whether the screen is behind this process's own fold of the night, on the loop,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from django.db import connection
+
 from bunco.fold import Event, LiveNight, fold
 from bunco.models import Night, Player, ScoreEvent, TableLink
 
@@ -91,6 +93,58 @@ def live_state(night: Night) -> LiveNight:
     """The night as of its last logged event (the night row's ``last_seq``)."""
     with folds.lock(night.pk):
         return caught_up(night, known_seq=night.last_seq)
+
+
+def logged_seq(night_id: int) -> int | None:
+    """The night's last logged seq, read alone (a screen's sync asks it; None: no such
+    night). Cheaper than the whole row: no JSON columns decoded."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT last_seq FROM {_NIGHTS} WHERE id = %s", [night_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+_readers = threading.local()
+
+
+def logged_seq_here(night_id: int) -> int | None:
+    """``logged_seq`` read on the calling thread (the server's loop) through a read-only
+    SQLite connection of its own: a few microseconds, no trip to the one sync thread, and it
+    sees what any process wrote (WAL readers never wait for the writer). None if the night is
+    not there or the database is not SQLite (then ask ``logged_seq`` on the sync thread)."""
+    if connection.vendor != "sqlite":
+        return None
+    reader = getattr(_readers, "connection", None)
+    if reader is None:
+        import sqlite3
+
+        name = connection.settings_dict["NAME"]
+        try:
+            reader = sqlite3.connect(f"file:{name}?mode=ro", uri=True,
+                                     check_same_thread=True)
+        except sqlite3.Error:
+            return None
+        _readers.connection = reader
+    try:
+        row = reader.execute(f"SELECT last_seq FROM {_NIGHTS} WHERE id = ?",
+                             [night_id]).fetchone()
+    except Exception:  # a database being replaced or restored: ask the sync thread
+        _readers.connection = None
+        return None
+    return row[0] if row else None
+
+
+def current_fold(night_id: int) -> tuple[LiveNight, int] | None:
+    """The night's fold as of its last logged event, and that seq, for a screen's sync: this
+    process's fold when it is there already (one small query), else caught up from the log."""
+    seq = logged_seq(night_id)
+    if seq is None:
+        return None
+    state = folds.get(night_id)
+    if state is not None and state.seq == seq:
+        return state, seq
+    night = night_by_id(night_id)
+    return (live_state(night), night.last_seq) if night else None
 
 
 def night_by_id(night_id: int) -> Night | None:
