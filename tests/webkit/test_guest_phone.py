@@ -65,3 +65,33 @@ class GuestPhoneInWebKit(WebKitTestCase):
         call.get_by_role("button", name="On my way").click()
         shows(guest, "[data-testid=call-status]", "The host is on the way")
         expect(host.get_by_test_id("host-call")).to_have_count(0)
+
+    def test_a_phone_woken_after_the_room_moved_on_shows_it_within_a_second(self):
+        """A table's phone asleep while its connection died and the room moved on: on waking
+        (the page shown again) it connects at once and shows the roll it slept through, within
+        a second, instead of waiting out its reconnect's back-off."""
+        import time
+
+        from bunco.models import TableLink
+        from tests.playing import roll
+
+        from .base import Wire
+
+        night = self.nights()
+        wifi = Wire(self._port)
+        self.addCleanup(wifi.cut)
+        link = TableLink.objects.get(night=night, number=1)
+        table = self.phone(f"http://{LAN_ADDRESS}:{wifi.port}/t/{link.token}/")
+        connected(table)
+        shows(table, "#table-1 .score", ["0", "0"])
+        wifi.cut()  # asleep: the Wi-Fi dropped, reconnects failing and backing off
+        wait(table, "return document.body.classList.contains('offline')", "offline page")
+        in_thread(lambda: roll(night, 1, quick="hit2"))  # the room moves on meanwhile
+        time.sleep(4)  # several failed reconnects: the next is seconds away
+        wifi.restore()
+        woke = time.monotonic()
+        table.execute_script("document.dispatchEvent(new Event('visibilitychange'));"
+                             "window.dispatchEvent(new Event('pageshow'));")
+        shows(table, "#table-1 .score", ["2", "0"], timeout=5)
+        took = time.monotonic() - woke
+        assert took < 1.0, f"the woken phone showed the roll after {took:.2f} s"
