@@ -75,17 +75,23 @@ def laptops(tmp_path):
         server.stop()
 
 
-@pytest.mark.browser
-def test_a_dead_laptop_is_replaced_and_the_phones_carry_on(laptops):
-    tmp_path, servers = laptops
-    stick = tmp_path / "stick"
-    old_data = tmp_path / "laptop"
-    env = install(old_data, stick)
-    night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, "3"], env,
+def old_laptop(tmp_path, servers, stick, tables):
+    """The laptop the night starts on, copying to ``stick``: its environment, the night set
+    up with ``tables`` tables, and its running server."""
+    env = install(tmp_path / "laptop", stick)
+    night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, str(tables)], env,
                                    "night setup").strip().splitlines()[-1])
     old = Server(tmp_path / "old-server", env)
     servers.append(old)
     old.start()
+    return env, night, old
+
+
+@pytest.mark.browser
+def test_a_dead_laptop_is_replaced_and_the_phones_carry_on(laptops):
+    tmp_path, servers = laptops
+    stick, old_data = tmp_path / "stick", tmp_path / "laptop"
+    env, night, old = old_laptop(tmp_path, servers, stick, tables=3)
 
     with sync_playwright() as pw:
         browser = launch(pw)
@@ -161,12 +167,7 @@ def test_a_copy_older_than_the_phone_saw_redraws_the_phone_and_its_tap_is_entere
     counts it."""
     tmp_path, servers = laptops
     stick = tmp_path / "stick"
-    env = install(tmp_path / "laptop", stick)
-    night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, "2"], env,
-                                   "night setup").strip().splitlines()[-1])
-    old = Server(tmp_path / "old-server", env)
-    servers.append(old)
-    old.start()
+    env, night, old = old_laptop(tmp_path, servers, stick, tables=2)
 
     with sync_playwright() as pw:
         browser = launch(pw)

@@ -19,19 +19,21 @@ ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
 
+def two_open_nights():
+    """A demo the host tried earlier, still open, and tonight's night, its first round
+    started: two nights open, so the home page asks which one by its code."""
+    services.night_create(name="Demo", rules_id="babz")
+    night = services.night_create(name="Party", rules_id="babz",
+                                  player_names=["Ann", "Bo", "Cy", "Di"])
+    services.night_seat(night=night, rng=random.Random(3))
+    services.round_start(night=night)
+    return night
+
+
 class JoinCodeOnAPhone(BrowserTestCase):
 
     def nights(self):
-        """A demo the host tried earlier, still open, and tonight's night, its first round
-        started: two nights open, so the home page asks which one by its code."""
-        def setup():
-            services.night_create(name="Demo", rules_id="babz")
-            night = services.night_create(name="Party", rules_id="babz",
-                                          player_names=["Ann", "Bo", "Cy", "Di"])
-            services.night_seat(night=night, rng=random.Random(3))
-            services.round_start(night=night)
-            return night
-        return in_thread(setup)
+        return in_thread(two_open_nights)
 
     def guest(self, address, code, name):
         """A phone opens the address, types the code as read off the TV (with a space),

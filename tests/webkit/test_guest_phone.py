@@ -3,14 +3,13 @@ the home page instead of scanning, their own phone saying "Your turn", calling t
 from the table and hearing back, and a phone on the party's plain http:// address kept awake
 by its first tap. The host's page is Chromium's."""
 
-import random
 
 from playwright.sync_api import expect
 from selenium.webdriver.common.by import By
 
-from bunco import services
 from bunco.selectors import live_state
 from tests.e2e.base import HOST_SECRET, LAN_ADDRESS, in_thread
+from tests.e2e.test_join_code import two_open_nights
 
 from .base import WebKitTestCase, connected, shows, wait
 
@@ -18,16 +17,7 @@ from .base import WebKitTestCase, connected, shows, wait
 class GuestPhoneInWebKit(WebKitTestCase):
 
     def nights(self):
-        """A demo still open and tonight's night, its first round started: two nights open,
-        so the home page asks which by its code."""
-        def setup():
-            services.night_create(name="Demo", rules_id="babz")
-            night = services.night_create(name="Party", rules_id="babz",
-                                          player_names=["Ann", "Bo", "Cy", "Di"])
-            services.night_seat(night=night, rng=random.Random(3))
-            services.round_start(night=night)
-            return night
-        return in_thread(setup)
+        return in_thread(two_open_nights)
 
     def test_a_guest_types_the_code_hears_your_turn_and_calls_the_host(self):
         night = self.nights()
