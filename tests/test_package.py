@@ -79,10 +79,10 @@ def tap(page, label):
     """One tap as a person makes it: the next waits until this one shows (tests/e2e/base.py)."""
     before = page.evaluate("(document.querySelector('.table-live') || {dataset: {}}).dataset.seq")
     page.locator(".pad .quick button", has_text=label).first.click()
-    page.wait_for_function("!document.body.classList.contains('pending')")
-    page.wait_for_function(
-        "seq => (document.querySelector('.table-live') || {dataset: {}}).dataset.seq !== seq",
-        arg=before)
+    # Waited for with locators, not wait_for_function: the installed app sends its
+    # Content-Security-Policy, which forbids the eval that Playwright's polling needs.
+    expect(page.locator("body")).not_to_have_class(re.compile(r"(^|\s)pending(\s|$)"))
+    expect(page.locator(".table-live").first).not_to_have_attribute("data-seq", before or "")
     page.wait_for_timeout(REACTION_MS)
 
 
