@@ -35,6 +35,13 @@ def _small_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
 
 
+def split_calls(shows: dict) -> tuple[dict, dict]:
+    """A sync's fragments as (the calls for the host, the rest): the calls are not the log's,
+    so they are compared apart, before the log's seqs."""
+    calls = {k: v for k, v in shows.items() if k in CALL_PARTS}
+    return calls, {k: v for k, v in shows.items() if k not in CALL_PARTS}
+
+
 def decode(text_data, bytes_data) -> tuple[object, str | None]:
     """A screen's message as JSON, or why not: binary, too big, not JSON, nested too deep."""
     if text_data is None:
@@ -305,7 +312,7 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             return False
         state, last_seq = found
-        calls = {k: shows.pop(k) for k in CALL_PARTS if k in shows}
+        calls, shows = split_calls(shows)
         if calls:
             # One process: the calls as it last read them (every call is made through it, and
             # it reads them again after each); several workers: the database's.
@@ -349,11 +356,10 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if state is None or not lock.acquire(blocking=False):
             return None
         try:
-            calls = {k: v for k, v in shows.items() if k in CALL_PARTS}
+            calls, shown = split_calls(shows)
             late = self.calls_behind(calls, state) if calls else False
             if late is None or late:
                 return late
-            shown = {k: v for k, v in shows.items() if k not in CALL_PARTS}
             if broadcast.ahead(state.seq, shown, tables):
                 # the night opened again from an older copy; or, with several workers, this
                 # one's fold behind the others' entries: the database tells which
