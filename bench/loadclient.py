@@ -78,6 +78,7 @@ class Plan:
     timeout: float = 30.0
     tap_workers: dict[int, int] = field(default_factory=dict)  # table -> worker (else n % N)
     sync: bool = True  # screens sync every SYNC_EVERY seconds, as the pages do
+    sync_every: float = SYNC_EVERY
 
 
 def element(data: bytes, start: int) -> tuple[str, int | None, int, int]:
@@ -306,14 +307,15 @@ async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
         closed.append(1)
 
 
-async def keep_syncing(ws: ClientConnection, shown: dict[str, int], syncs: list) -> None:
-    """The page's periodic sync: every SYNC_EVERY seconds, from a moment of its own."""
-    await asyncio.sleep(random.uniform(0, SYNC_EVERY))
+async def keep_syncing(ws: ClientConnection, shown: dict[str, int], syncs: list,
+                       every: float = SYNC_EVERY) -> None:
+    """The page's periodic sync: every ``every`` seconds, from a moment of its own."""
+    await asyncio.sleep(random.uniform(0, every))
     with contextlib.suppress(WebSocketException):
         while True:
             await ws.send(sync_message(shown))
             syncs.append(1)
-            await asyncio.sleep(SYNC_EVERY)
+            await asyncio.sleep(every)
 
 
 def record(data: bytes, now: float, log: list, inner: list) -> None:
@@ -384,7 +386,7 @@ async def client(conn, plan: Plan) -> None:
     listeners = [asyncio.create_task(listen(g[0], logs[i], inners[i], closed, heard, shown[i]))
                  for i, g in enumerate(got) if g is not None]
     if plan.sync:
-        listeners += [asyncio.create_task(keep_syncing(g[0], shown[i], syncs))
+        listeners += [asyncio.create_task(keep_syncing(g[0], shown[i], syncs, plan.sync_every))
                       for i, g in enumerate(got) if g is not None]
     conn.send(("connected", sum(1 for g in got if g is not None),
                sum(g[1] for g in got if g is not None)))

@@ -16,11 +16,12 @@ from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 from bunco import broadcast, limits  # noqa: E402
 from bunco.runtime import backlog, check_versions, collector, stock, wire  # noqa: E402
 
-# Frames to the sockets at once, framed in one step, big ones deflated (bunco/runtime/wire.py);
-# a screen that stops reading costs bounded memory (backlog.py). BUNCO_STOCK leaves any out.
+# Frames to the sockets at once, framed in one step, big ones deflated, small ones read in one
+# step (bunco/runtime/wire.py); a screen that stops reading costs bounded memory (backlog.py).
+# BUNCO_STOCK leaves any out.
 check_versions()
 wire.install(write=not stock("write"), framing=not stock("framing"),
-             deflate=not stock("deflate"))
+             deflate=not stock("deflate"), reading=not stock("reading"))
 if not stock("backlog"):
     backlog.install()
 GC_TUNED = not stock("collector")

@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 import random
+import time
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -28,6 +29,10 @@ CALL_PARTS = ("host-calls", "call-host")
 #: A screen joins its groups again at least every this many syncs (a minute), failure seen or
 #: not: members a shared layer lost without any worker noticing (flushed, evicted) come back.
 REJOIN_EVERY = 6
+#: One process on SQLite: the log's last seq is read again for a sync this long after the last
+#: read (``fold_is_current``); an entry another process made is seen a sync later at worst.
+LOOK_EVERY = 0.5
+_looked: dict[int, tuple[float, int | None]] = {}  # night -> (when read, the log's last seq)
 log = logging.getLogger(__name__)
 
 
@@ -245,6 +250,27 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         """Answer the tap with this key: over a limit, kept by the phone and sent again."""
         await self.send_json({"type": "ack", "key": key, "status": 429, **limits.RETRY_LATER})
 
+    def current_here(self, content) -> bool:
+        """Whether a sync finds the screen up to date by this process alone, with nothing else
+        due (no rejoining its groups, no look at the database: every REJOIN_EVERY-th sync and
+        the first after the layer failed do those); counted as a sync if so."""
+        if not isinstance(content, dict) or content.get("type") != "sync":
+            return False
+        shows, tables = content.get("shows"), content.get("tables", [])
+        if not (isinstance(shows, dict) and len(shows) <= MAX_SHOWN
+                and isinstance(tables, list) and len(tables) <= MAX_TABLES):
+            return False
+        if ((self.syncs + 1) % REJOIN_EVERY == 0 or (self.checks + 1) % REJOIN_EVERY == 0
+                or self.joined_at != layers.failures or self.checked_at != layers.failures):
+            return False
+        if not (presence.shared_layer() or self.fold_is_current()):
+            return False
+        if self.behind_here(shows, tables) is not False:
+            return False
+        self.syncs += 1
+        self.checks += 1
+        return True
+
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":  # a screen just woken asks whether this socket still reaches us
@@ -258,6 +284,8 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
             return
         if kind != "sync":
             await self.send_json({"type": "error", "message": "unknown message"})
+            return
+        if self.current_here(content):
             return
         await self.rejoin()  # before looking behind: what it missed meanwhile is sent now
         shows, tables = content.get("shows"), content.get("tables", [])
@@ -339,9 +367,17 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
 
     def fold_is_current(self) -> bool:
         """One process on SQLite: whether this process's fold has every entry logged, by any
-        process (a command, a test), read on the loop without a trip to the sync thread."""
+        process (a command, a test), read on the loop without a trip to the sync thread, at
+        most every LOOK_EVERY seconds while the fold stays as it was (the screens' syncs of
+        that moment share the read)."""
         state = folds.get(self.night_id)
-        return state is not None and state.seq == logged_seq_here(self.night_id)
+        if state is None:
+            return False
+        now = time.monotonic()
+        looked = _looked.get(self.night_id)
+        if looked is None or looked[1] != state.seq or now - looked[0] > LOOK_EVERY:
+            looked = _looked[self.night_id] = (now, logged_seq_here(self.night_id))
+        return state.seq == looked[1]
 
     def behind_here(self, shows: dict, tables: list) -> bool | None:
         """Whether the screen is behind this process's own fold of the night, on the loop,

@@ -200,6 +200,17 @@ WS_MAX_BYTES = 8192
 #: A link cut off for flooding may not reconnect for this long (a reconnect costs a snapshot).
 WS_PENALTY_SECONDS = 10.0
 
+#: Seconds between a live page's syncs (live.js; ``sync_every``). One process on the party's
+#: own layer loses no push on the way to a connected screen: a sync there catches only what
+#: another process wrote (a command, a restored copy), and each sync is a message that 2,000
+#: screens send. A layer shared by several workers may drop a push (Redis restarting, a full
+#: channel): their pages sync more often. A page also syncs on waking and gets a snapshot on
+#: every reconnect. ``BUNCO_SYNC_EVERY`` sets it.
+SYNC_EVERY, SYNC_EVERY_SHARED = 30, 10
+#: Daphne pings a socket that has sent nothing for this long (and closes it after as long
+#: again without the pong): longer than a page's syncs, so a page that syncs is never pinged.
+PING_EVERY = 40
+
 _penalties: dict[str, float] = {}
 _penalty_lock = threading.Lock()
 

@@ -323,6 +323,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 BUNCO_COPY_TO = os.environ.get("BUNCO_COPY_TO", "").strip()
 
+#: Seconds between a live page's syncs, if not the default (bunco/limits.py: SYNC_EVERY).
+BUNCO_SYNC_EVERY = int(os.environ.get("BUNCO_SYNC_EVERY", "").strip() or 0) or None
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -62,7 +62,8 @@ def _nights_plans(route: str) -> list[list]:
     from bench.management.commands.loadtest import SCENARIOS, Target, plans
 
     target = Target([1, 2], ["ws://a", "ws://b"], ["http://a", "http://b"], 1)
-    opts = {"clients": 2, "seconds": 2.0, "bells": 1, "bell_hold": 1.0, "route": route}
+    opts = {"clients": 2, "seconds": 2.0, "bells": 1, "bell_hold": 1.0, "route": route,
+            "sync_every": 10.0}
     out = []
     for index in range(2):
         night = {"night": 10 + index, "tv": f"tv{index}",

@@ -16,6 +16,12 @@
   keeps no compression state per connection ("server_no_context_takeover"), so a big message
   is deflated once for every screen it goes to (the last few are kept), and a small one (a
   tap's table, a banner) is sent as it is, which the extension allows message by message.
+- **A small text message is read in one step** when it arrives whole in one read, alone,
+  on an open socket with nothing half-read before it (a screen's sync, a tap): its header
+  checked, unmasked and its UTF-8 checked as autobahn does, then handed to the server's
+  ``onMessage``, without autobahn's per-frame masker, validator, statistics and debug log
+  arguments formatted for every read. Anything else (a control frame, a fragment, a
+  compressed or partial frame, two in one read) takes autobahn's own way.
 - **A request's Content-Type is parsed once per distinct header**, not once per request:
   Twisted reads every POST's with the ``email`` package (~0.1 ms, for a form Daphne then parses
   again itself), and every phone sends the same one.
@@ -133,6 +139,56 @@ def _send(self, content, binary=False) -> None:
     _server_send(self, content, binary)
 
 
+_data_received = WebSocketProtocol.dataReceived
+#: A message read in one step is at most this long (bytes): a sync of 500 tables is ~2.5 KB.
+READ_AT_MOST = 8 * 1024
+
+
+def read_frame(data: bytes) -> bytes | None:
+    """The payload of ``data`` when it is exactly one final, masked, uncompressed text frame
+    of at most READ_AT_MOST bytes, its length minimally encoded (RFC 6455 5.2); else None."""
+    if len(data) < 6 or data[0] != 0x81 or not data[1] & 0x80:
+        return None
+    n = data[1] & 0x7F
+    at = 2
+    if n == 126:
+        n = int.from_bytes(data[2:4], "big")
+        at = 4
+        if n < 126:
+            return None
+    elif n == 127:
+        return None
+    if n > READ_AT_MOST or len(data) != at + 4 + n:
+        return None
+    mask = data[at:at + 4]
+    key = int.from_bytes((mask * (n // 4 + 1))[:n], "little")
+    return (int.from_bytes(data[at + 4:], "little") ^ key).to_bytes(n, "little")
+
+
+def _read(self, data: bytes) -> None:
+    if "reading" in gone:
+        return _data_received(self, data)
+    try:
+        plain = (self.state == self.STATE_OPEN and not self.data and self.current_frame is None
+                 and not self.inside_message and not self.logOctets and not self.logFrames
+                 and not self.trackedTimings and self.autoPingTimeoutCall is None
+                 and self.applyMask and not self.failedByMe
+                 and not 0 < self.maxFramePayloadSize < READ_AT_MOST
+                 and not 0 < self.maxMessagePayloadSize < READ_AT_MOST)
+    except AttributeError as exc:
+        _changed("reading", exc)
+        plain = False
+    payload = read_frame(data) if plain and type(data) is bytes else None
+    if payload is not None:
+        try:
+            payload.decode("utf-8")  # as autobahn's validator: not UTF-8, its own way fails it
+        except UnicodeDecodeError:
+            payload = None
+    if payload is None:
+        return _data_received(self, data)
+    self.onMessage(payload, False)
+
+
 _factory_init = WebSocketFactory.__init__
 
 
@@ -141,13 +197,16 @@ def _factory_init_deflating(self, *args, **kwargs) -> None:
     self.setProtocolOptions(perMessageCompressionAccept=accept_deflate)
 
 
-def install(write: bool = True, framing: bool = True, deflate: bool = True) -> None:
+def install(write: bool = True, framing: bool = True, deflate: bool = True,
+            reading: bool = True) -> None:
     """For this process (the server calls it once, at start); each piece may be left stock,
     to measure what it buys (``bunco.runtime.stock``)."""
     if write and tcp.Connection.write is not _write:
         tcp.Connection.write = _write
     if framing and WebSocketProtocol.serverSend is not _send:
         WebSocketProtocol.serverSend = _send
+    if reading and WebSocketProtocol.dataReceived is not _read:
+        WebSocketProtocol.dataReceived = _read
     if deflate and WebSocketFactory.__init__ is not _factory_init_deflating:
         if PerMessageDeflateOfferAccept is None:
             log.warning("autobahn has no permessage-deflate here: frames go uncompressed")

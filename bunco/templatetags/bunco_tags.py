@@ -5,8 +5,10 @@ from __future__ import annotations
 import functools
 
 from django import template
+from django.conf import settings
 from django.utils.html import format_html
 
+from bunco import limits, presence
 from bunco.lan import public_url
 
 register = template.Library()
@@ -47,3 +49,11 @@ def _face(n: int) -> str:
 
 #: The six faces, drawn once (every table's every push shows a few).
 _FACES = [_face(n) for n in range(1, 7)]
+
+
+@register.simple_tag
+def sync_every() -> int:
+    """Seconds between a live page's syncs here (``limits.SYNC_EVERY``)."""
+    if settings.BUNCO_SYNC_EVERY:
+        return settings.BUNCO_SYNC_EVERY
+    return limits.SYNC_EVERY_SHARED if presence.shared_layer() else limits.SYNC_EVERY

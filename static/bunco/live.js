@@ -97,9 +97,12 @@
     bellWatch.after();
     refresh();
   });
-  // Pushes are at most once: every 10 s the screen says what it shows; the server answers
-  // with a fresh snapshot only if one of those fragments is behind.
-  setInterval(function () { bunco.sync(); }, 10000);
+  // Pushes are at most once: every so often (the server says: data-sync-every, seconds) the
+  // screen says what it shows; the server answers with a fresh snapshot only if one of those
+  // fragments is behind. It says so too on waking and on every reconnect (a snapshot).
+  var live = document.querySelector("[data-sync-every]");
+  var syncEvery = Number(live && live.dataset.syncEvery) || 10;
+  setInterval(function () { bunco.sync(); }, syncEvery * 1000);
 
   function refresh() {
     applyPhase(); pager.apply(); countdown();

@@ -20,6 +20,7 @@ print(json.dumps({
     "write": tcp.Connection.write is wire._write,
     # the backlog bound wraps whatever sends frames: look beneath it
     "framing": (backlog._stock_send or WebSocketProtocol.serverSend) is wire._send,
+    "reading": WebSocketProtocol.dataReceived is wire._read,
     "backlog": getattr(WebSocketProtocol.serverSend, "bounded", False),
     "collector": asgi.GC_TUNED,
 }))
@@ -40,15 +41,16 @@ def probe(stock: str) -> dict:
 def test_the_server_runs_tuned_unless_told_otherwise():
     tuned = probe("")
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
-                     "framing": True, "backlog": True, "collector": True}
+                     "framing": True, "reading": True, "backlog": True, "collector": True}
 
 
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
-                            "framing": False, "backlog": False, "collector": False}
+                            "framing": False, "reading": False, "backlog": False,
+                            "collector": False}
     some = probe("write,layer")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
-    assert some["framing"] and some["backlog"] and some["collector"]
+    assert some["framing"] and some["reading"] and some["backlog"] and some["collector"]
 
 
 def test_the_tuning_runs_on_the_versions_it_was_measured_on():

@@ -42,3 +42,25 @@ def test_a_bunco_is_celebrated_until_its_round_ends(seated_night):
     assert "BUNCO!" not in broadcast.tv_bunco_html(state)
     services.round_start(night=seated_night)  # and the next bell starts clean
     assert screens.tv_bunco(live_state(seated_night))["bunco"] is None
+
+
+def test_every_live_page_says_how_often_it_syncs(client, db, settings):
+    """One process (the party's own layer loses nothing pushed): every 30 s; a layer shared by
+    several workers may drop a push: every 10 s; BUNCO_SYNC_EVERY says otherwise."""
+    import re
+
+    from bunco import limits
+
+    night = services.night_create(name="Sync", rules_id="babz", player_names=sample_names(4))
+    services.night_seat(night=night, rng=random.Random(2))
+    pages = [f"/tv/{night.tv_token}/", f"/t/{night.table_links.first().token}/"]
+
+    def said() -> set[str]:
+        return {re.search(r'data-sync-every="(\d+)"', client.get(page).content.decode())
+                .group(1) for page in pages}
+
+    assert said() == {str(limits.SYNC_EVERY)} == {"30"}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer"}}
+    assert said() == {"10"}
+    settings.BUNCO_SYNC_EVERY = 4
+    assert said() == {"4"}

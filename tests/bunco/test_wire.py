@@ -1,5 +1,6 @@
 """Frames go to the socket at once when nothing waits before them (bunco/runtime/wire.py), and a
-socket that cannot take them all still gets every byte, in order, through Twisted's buffer."""
+socket that cannot take them all still gets every byte, in order, through Twisted's buffer; a
+small message arriving whole is read in one step, anything else the way autobahn reads it."""
 
 import socket
 import zlib
@@ -10,6 +11,7 @@ from twisted.internet.protocol import Protocol
 from twisted.web import http
 
 from bunco.runtime import wire
+from tests.wsframes import masked
 
 
 class Loop:
@@ -105,7 +107,24 @@ def open_socket():
     proto.state = proto.STATE_OPEN
     proto.transport = Transport()
     proto.client_addr = ("127.0.0.1", 1)
+    # what autobahn reads with, as after its opening handshake
+    from autobahn.websocket.utf8validator import Utf8Validator
+    proto.websocket_version = 13
+    proto.data, proto.current_frame, proto.inside_message = b"", None, False
+    proto.control_frame_data, proto.message_data, proto.frame_data = [], None, None
+    proto.utf8validator = Utf8Validator()
+    proto.autoPingTimeoutCall = None
+    proto.failedByMe = False
+    proto.muted = False
     return proto
+
+
+def reader():
+    """A socket whose messages are kept: (payload, binary) each."""
+    proto = open_socket()
+    got = []
+    proto.onMessage = lambda payload, binary: got.append((payload, binary))
+    return proto, got
 
 
 @pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 300_000])
@@ -167,3 +186,54 @@ def test_a_twisted_without_what_the_write_leans_on_writes_the_stock_way(connecti
         conn.write(b"second")
     assert stock == [b"first ", b"second"]
     assert wire.gone == {"write"} and len(caplog.records) == 1
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 2_500, wire.READ_AT_MOST])
+def test_a_small_text_message_is_read_as_autobahn_reads_it(size):
+    """A screen's sync or tap, arriving whole: the same message, read in one step."""
+    wire.install()
+    text = ("é" * size).encode()[:size] if size % 2 == 0 else b"s" * size
+    frame = masked(text)
+    ours, got = reader()
+    theirs, expected = reader()
+    ours.dataReceived(frame)
+    wire._data_received(theirs, frame)  # autobahn's own way
+    assert got == expected == [(text, False)]
+    assert ours.data == b"" and ours.current_frame is None  # nothing left half-read
+
+
+def test_anything_but_one_whole_small_text_frame_is_autobahns_to_read(monkeypatch):
+    """A control frame, a binary one, a fragment, a compressed or a long one, half a frame,
+    two frames in one read, text that is not UTF-8: each goes autobahn's way, whole."""
+    wire.install()
+    ours, got = reader()
+    stock = []
+    monkeypatch.setattr(wire, "_data_received", lambda self, data: stock.append(data))
+    sync = masked(b'{"type":"sync"}')
+    others = [masked(b"ping", first=0x89), masked(b"\x00\x01", first=0x82),
+              masked(b'{"type":', first=0x01), masked(b"compressed", first=0xC1),
+              masked(b"x" * (wire.READ_AT_MOST + 1)), sync[:5], sync + sync,
+              masked("é".encode()[:1])]
+    for data in others:
+        ours.dataReceived(data)
+    assert stock == others and got == []
+    ours.data = b"half a frame"  # autobahn holds the start of a frame: what follows is its
+    ours.dataReceived(sync)
+    assert stock[-1] == sync and got == []
+
+
+def test_an_autobahn_without_what_the_reading_leans_on_reads_the_stock_way(monkeypatch,
+                                                                          caplog):
+    import logging
+
+    wire.install()
+    ours, got = reader()
+    monkeypatch.setattr(wire, "gone", set())
+    del ours.inside_message  # renamed in a newer autobahn, say
+    stock = []
+    monkeypatch.setattr(wire, "_data_received", lambda self, data: stock.append(data))
+    with caplog.at_level(logging.WARNING, logger=wire.__name__):
+        ours.dataReceived(masked(b"first"))
+        ours.dataReceived(masked(b"second"))
+    assert len(stock) == 2 and got == []
+    assert wire.gone == {"reading"} and len(caplog.records) == 1

@@ -53,8 +53,13 @@ class ForkedDaphne(DaphneProcess):
         super().run()
 
 
+#: The live server's pages sync every SYNCED_EVERY seconds (a party's: every 30): a change a
+#: test makes through services (another process than the server, so no push) shows by then.
+SYNCED_EVERY = 5
+
+
 @pytest.mark.browser
-@override_settings(LAN_ADDRESS=LAN_ADDRESS, PUBLIC_URL="")
+@override_settings(LAN_ADDRESS=LAN_ADDRESS, PUBLIC_URL="", BUNCO_SYNC_EVERY=SYNCED_EVERY)
 class BrowserTestCase(ChannelsLiveServerTestCase):
     # Static files as at a party: WhiteNoise, from the collected files, compressed.
     serve_static = False

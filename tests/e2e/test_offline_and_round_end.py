@@ -20,7 +20,7 @@ from .base import BrowserTestCase, in_thread
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 TV = {"viewport": {"width": 1920, "height": 1080}}
 ARTIFACTS = Path("test-artifacts")
-# Changes made here (not through a page) reach the screens by their 10 s resync: the live
+# Changes made here (not through a page) reach the screens by their resync (every 5 s): the live
 # server is another process, whose pushes these service calls cannot make.
 SYNC = 15000
 

@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from bench.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
+from tests.wsframes import masked
 
 TABLES = 150  # a TV snapshot of ~240 KB
 
@@ -57,11 +58,7 @@ class RawScreen:
         self.wire: list[tuple[int, int]] = []  # (first byte, bytes on the wire) per frame
 
     def send(self, text: str) -> None:
-        payload = text.encode()
-        mask = os.urandom(4)
-        assert len(payload) < 126
-        self.sock.sendall(bytes((0x81, 0x80 | len(payload))) + mask
-                          + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        self.sock.sendall(masked(text.encode()))
 
     def _need(self, n: int) -> None:
         while len(self.buffer) < n:
@@ -183,3 +180,33 @@ def test_a_big_frame_goes_compressed_and_a_small_one_as_it_is(big_room):
     assert not screen.wire[-1][0] & 0x40  # a tap's table: small, sent as it is
     plain = RawScreen(server.base, f"/ws/tv/{night['tv']}/")  # offers nothing: plain frames
     assert plain.text() and not plain.wire[0][0] & 0x40
+
+
+def test_a_screens_messages_are_read_however_they_arrive(big_room):
+    """Whole in one read (read in one step), cut across two reads, in two fragments, two in
+    one read: each is answered, in order; text that is not UTF-8 ends the connection, as
+    autobahn ends it."""
+    server, night = big_room
+    screen = RawScreen(server.base, f"/ws/table/{night['tables']['2']}/")
+    assert "table-2" in screen.text()  # its snapshot
+    ping = b'{"type":"ping"}'
+
+    def answered(times=1):
+        for _ in range(times):
+            assert json.loads(screen.text()) == {"type": "pong"}
+
+    screen.sock.sendall(masked(ping))
+    answered()
+    frame = masked(ping)
+    screen.sock.sendall(frame[:3])
+    time.sleep(0.2)
+    screen.sock.sendall(frame[3:])
+    answered()
+    screen.sock.sendall(masked(ping[:5], first=0x01) + masked(ping[5:], first=0x80))
+    answered()
+    screen.sock.sendall(masked(ping) + masked(b'{"type":"sync"}'))
+    answered()
+    assert "table-2" in screen.text()  # a sync saying no seq: a snapshot, after the pong
+    screen.sock.sendall(masked(b'{"type":"\xff"}'))
+    with pytest.raises(ConnectionError):  # dropped, as autobahn drops it (no answer)
+        screen.frame()

@@ -36,6 +36,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from bunco.management.commands.serve import daphne_options
+
 HOST = "127.0.0.1"
 PHONES_PER_TABLE = 3
 DRAIN_SECONDS = 1.0  # pushes still in flight when the last tap is answered
@@ -235,7 +237,7 @@ class Server:
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port),
-                 "bunco.asgi:application"],
+                 *daphne_options(), "bunco.asgi:application"],
                 cwd=settings.BASE_DIR, env=self.env, stdout=out, stderr=err,
                 stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 30

@@ -27,6 +27,7 @@ import math
 import multiprocessing
 import os
 import platform
+import re
 import secrets
 import shutil
 import subprocess
@@ -55,6 +56,7 @@ from bench.management.commands.livebench import (
     prepared_env,
     run_checked,
 )
+from bunco.runtime import PIECES
 
 # The keys of a night's log, asked of the server's own database (the command's settings name
 # another one): whether a tap counts is what the log holds, not what its answer said.
@@ -232,6 +234,17 @@ def room_screens(night: dict, scenario: Scenario, host_cookie: str, workers: int
     return out
 
 
+def page_sync_every(target: Target, night: dict) -> float:
+    """How often the pages sync on this server: what its TV page says (data-sync-every)."""
+    with httpx.Client(base_url=target.http_bases[0], trust_env=False, timeout=30) as client:
+        page = client.get(f"/tv/{night['tv']}/")
+    found = re.search(r'data-sync-every="(\d+)"', page.text)
+    if found is None:
+        raise CommandError(f"the TV page ({page.status_code}) does not say how often it syncs "
+                           f"(data-sync-every): {page.text[:300]!r}")
+    return float(found.group(1))
+
+
 def plans(target: Target, night: dict, scenario: Scenario, opts: dict,
           index: int = 0) -> list[Plan]:
     """Night number ``index``'s client processes: spread, its screens and tables over the
@@ -244,6 +257,11 @@ def plans(target: Target, night: dict, scenario: Scenario, opts: dict,
     count = round(scenario.rate * opts["seconds"])
     slots = [(i / scenario.rate, tappable[i % len(tappable)]) for i in range(count)]
     bells = [(k + 0.5) * opts["seconds"] / opts["bells"] for k in range(opts["bells"])]
+    every = opts.get("sync_every")
+    if every is None:  # as the server's pages; the floor's screens as the server's just were
+        if target.csrf != "floor":
+            opts["_page_sync_every"] = page_sync_every(target, night)
+        every = opts["_page_sync_every"]
     out = []
     for w in range(clients):
         mine = {n for n in tappable if (n - 1) % clients == w}
@@ -257,7 +275,7 @@ def plans(target: Target, night: dict, scenario: Scenario, opts: dict,
             night=night["night"], bells=bells if w == 0 else [], bell_hold=opts["bell_hold"],
             host_cookies=target.host_cookies or {},
             tap_workers={n: n % workers if pin is None else pin for n in mine},
-            sync=not opts.get("no_sync")))
+            sync=not opts.get("no_sync"), sync_every=every))
     return out
 
 
@@ -305,7 +323,8 @@ def drive(target: Target, nights: list[dict], scenario: Scenario, opts: dict) ->
                 proc.kill()
     return {"results": results, "start": start, "connected": connected, "wall": wall,
             "snapshot_bytes": snapshot_bytes, "rss_before": rss_before,
-            "rss_after": rss_after, "cpu": cpu, "idle_after_s": idle.get("after")}
+            "rss_after": rss_after, "cpu": cpu, "idle_after_s": idle.get("after"),
+            "sync_every": work[0].sync_every if work and work[0].sync else None}
 
 
 #: The server is idle once a second of it uses under a tenth of a core (the screens' syncs
@@ -535,6 +554,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         # from the room's last answer until a second of the server under a tenth of a core
         "idle_after_s": run.get("idle_after_s"),
         "syncs": sum(r.get("syncs", 0) for r in run["results"]),
+        "sync_every_s": run.get("sync_every"),
         # how long after the room's last answer a client still heard pushes (until 2 s quiet)
         "drain_s": round(max([0.0, *(r["last_frame"] - r["ended"] for r in run["results"]
                                      if r["ended"])]), 2),
@@ -575,10 +595,14 @@ class Command(BaseCommand):
         parser.add_argument("--no-floor", action="store_true", help="skip the floor relay")
         parser.add_argument("--stock", nargs="+", default=None, metavar="PIECES", help=(
             "run each scenario once per value, the server with these pieces of its tuning "
-            "left stock (bunco/runtime: write, framing, deflate, backlog, collector, layer; "
+            "left stock (bunco/runtime: " + ", ".join(PIECES) + "; "
             "'none' for all of it, 'all' for none): e.g. --stock none write layer"))
         parser.add_argument("--no-sync", action="store_true", help=(
-            "screens never sync (the pages sync every 10 s, and so do the load test's)"))
+            "screens never sync (the pages sync as the server says, and so do the load "
+            "test's)"))
+        parser.add_argument("--sync-every", type=float, default=None, help=(
+            "seconds between a screen's syncs (default: what the server's pages say, "
+            "data-sync-every): more often, to see what a sync costs"))
         parser.add_argument("--out", type=Path, default=None,
                             help="also append each JSON line to this file")
         parser.add_argument("--plot", type=Path, default=None,

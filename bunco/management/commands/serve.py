@@ -18,11 +18,19 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from bunco import backup, laptop
+from bunco import backup, laptop, limits
 from bunco.host.auth import host_secret
 from bunco.lan import port_problem, public_url
 
 QR_BLOCKS = "\u2580\u2584\u2588"  # what segno's compact terminal drawing is made of
+
+
+def daphne_options() -> list[str]:
+    """What the server is started with besides its address (the load test's server too): a
+    socket that has said nothing for ``limits.PING_EVERY`` seconds is pinged, and closed that
+    long after without an answer."""
+    every = str(limits.PING_EVERY)
+    return ["--ping-interval", every, "--ping-timeout", every]
 
 
 class Command(BaseCommand):
@@ -79,7 +87,7 @@ class Command(BaseCommand):
         if options["browser"]:
             self.open_when_serving(host, bind, port)
         CommandLineInterface().run(
-            ["--bind", bind, "--port", str(port), "bunco.asgi:application"]
+            ["--bind", bind, "--port", str(port), *daphne_options(), "bunco.asgi:application"]
         )
 
     def print_qr(self, url: str) -> None:
