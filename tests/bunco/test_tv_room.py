@@ -59,6 +59,7 @@ def test_every_live_page_says_how_often_it_syncs(client, db, settings):
         return {re.search(r'data-sync-every="(\d+)"', client.get(page).content.decode())
                 .group(1) for page in pages}
 
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "bunco.runtime.layer.PartyChannelLayer"}}
     assert said() == {str(limits.SYNC_EVERY)} == {"30"}
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer"}}
     assert said() == {"10"}
