@@ -47,6 +47,23 @@ def split_calls(shows: dict) -> tuple[dict, dict]:
     return calls, {k: v for k, v in shows.items() if k not in CALL_PARTS}
 
 
+def looks_again(count: int, at: int) -> bool:
+    """Whether a screen's ``count``-th sync joins its groups again (or asks the database): every
+    REJOIN_EVERY-th does, and the first after the layer failed since ``at`` (``layers.failures``
+    when it last did)."""
+    return count % REJOIN_EVERY == 0 or at != layers.failures
+
+
+def sync_parts(content: dict) -> tuple[dict, list] | None:
+    """A sync's fragments (id -> data-seq) and tables in compact form, or None from an older
+    page that says only the last seq it saw (or a sync too big to look at piece by piece)."""
+    shows, tables = content.get("shows"), content.get("tables", [])
+    if isinstance(shows, dict) and len(shows) <= MAX_SHOWN and isinstance(tables, list) \
+            and len(tables) <= MAX_TABLES:
+        return shows, tables
+    return None
+
+
 def decode(text_data, bytes_data) -> tuple[object, str | None]:
     """A screen's message as JSON, or why not: binary, too big, not JSON, nested too deep."""
     if text_data is None:
@@ -190,7 +207,7 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if not presence.shared_layer():
             return
         self.syncs += 1
-        if self.joined_at == layers.failures and self.syncs % REJOIN_EVERY:
+        if not looks_again(self.syncs, self.joined_at):
             return
         seen = layers.failures
         try:
@@ -250,24 +267,20 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         """Answer the tap with this key: over a limit, kept by the phone and sent again."""
         await self.send_json({"type": "ack", "key": key, "status": 429, **limits.RETRY_LATER})
 
-    def current_here(self, content) -> bool:
+    def current_here(self, shows: dict, tables: list) -> bool:
         """Whether a sync finds the screen up to date by this process alone, with nothing else
-        due (no rejoining its groups, no look at the database: every REJOIN_EVERY-th sync and
-        the first after the layer failed do those); counted as a sync if so."""
-        if not isinstance(content, dict) or content.get("type") != "sync":
+        due (no rejoining its groups on a shared layer, no look at the database: see
+        ``looks_again``); counted as a sync if so."""
+        shared = presence.shared_layer()
+        if (shared and looks_again(self.syncs + 1, self.joined_at)) \
+                or looks_again(self.checks + 1, self.checked_at):
             return False
-        shows, tables = content.get("shows"), content.get("tables", [])
-        if not (isinstance(shows, dict) and len(shows) <= MAX_SHOWN
-                and isinstance(tables, list) and len(tables) <= MAX_TABLES):
-            return False
-        if ((self.syncs + 1) % REJOIN_EVERY == 0 or (self.checks + 1) % REJOIN_EVERY == 0
-                or self.joined_at != layers.failures or self.checked_at != layers.failures):
-            return False
-        if not (presence.shared_layer() or self.fold_is_current()):
+        if not (shared or self.fold_is_current()):
             return False
         if self.behind_here(shows, tables) is not False:
             return False
-        self.syncs += 1
+        if shared:  # counted as ``rejoin`` counts them
+            self.syncs += 1
         self.checks += 1
         return True
 
@@ -285,19 +298,19 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if kind != "sync":
             await self.send_json({"type": "error", "message": "unknown message"})
             return
-        if self.current_here(content):
+        parts = sync_parts(content)
+        if parts is not None and self.current_here(*parts):
             return
         await self.rejoin()  # before looking behind: what it missed meanwhile is sent now
-        shows, tables = content.get("shows"), content.get("tables", [])
-        if isinstance(shows, dict) and len(shows) <= MAX_SHOWN and isinstance(tables, list) \
-                and len(tables) <= MAX_TABLES:
+        if parts is not None:
+            shows, tables = parts
             self.checks += 1
             # This process's fold, answered on the loop, and the database's word once a minute
             # and at the first sync after the shared layer failed. With several workers,
             # another worker's entries reach the screen through the shared layer; one process
             # on SQLite checks first that its fold has every entry logged (a night written by
             # another process, a command or a test, reaches its screens only by their syncs).
-            here = (self.checks % REJOIN_EVERY and self.checked_at == layers.failures
+            here = (not looks_again(self.checks, self.checked_at)
                     and (presence.shared_layer() or self.fold_is_current()))
             behind = self.behind_here(shows, tables) if here else None
             if behind is None:

@@ -196,6 +196,28 @@ async def test_a_sync_is_answered_from_this_processs_fold_and_a_push_on_its_way_
     await ws.disconnect()
 
 
+async def test_one_process_answers_an_up_to_date_sync_from_its_fold_all_night(monkeypatch):
+    """One process (the party's own layer): a screen's syncs are answered on the spot from the
+    fold (``current_here``), and only every REJOIN_EVERY-th takes the longer way and asks the
+    database, however many the screen sends."""
+    from bunco.consumers import REJOIN_EVERY, ScreenConsumer
+
+    asked, longer = [], []
+    database, rejoin = ScreenConsumer.behind, ScreenConsumer.rejoin
+    monkeypatch.setattr(ScreenConsumer, "behind",
+                        lambda self, *a: asked.append(1) or database(self, *a))
+    monkeypatch.setattr(ScreenConsumer, "rejoin",
+                        lambda self: longer.append(1) or rejoin(self))
+    night, links, _ = await database_sync_to_async(make_night)()
+    ws = await connect(f"/ws/table/{links[1]}/")
+    first = shows(await ws.receive_from())
+    for _ in range(4 * REJOIN_EVERY):
+        await ws.send_json_to({"type": "sync", "shows": first})
+        assert await ws.receive_nothing(timeout=0.02)
+    assert len(asked) == len(longer) == 4  # the 6th, 12th, 18th and 24th
+    await ws.disconnect()
+
+
 async def test_a_player_phone_follows_its_owner_to_the_next_table():
     night, links, _ = await database_sync_to_async(make_night)()
 
