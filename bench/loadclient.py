@@ -48,7 +48,9 @@ RETRY_MOST = 8.0  # ... up to this
 NETWORK_RETRY = 2.0  # no answer at all (a dropped connection, a timeout): sent again after this
 DRAIN_SECONDS = 2.0  # after the room's last answer, pushes are awaited until this long quiet
 DRAIN_AT_MOST = 30.0  # ... but no longer than this after it
-SYNC_EVERY = 10.0  # every screen says what it shows this often, as live.js does
+#: A plan's screens sync this often unless it says (the load test reads the server's pages'
+#: data-sync-every: 30 s on one process, 10 s with several workers).
+SYNC_EVERY = 10.0
 
 
 @dataclass
@@ -77,7 +79,7 @@ class Plan:
     host_cookies: dict[str, str] = field(default_factory=dict)
     timeout: float = 30.0
     tap_workers: dict[int, int] = field(default_factory=dict)  # table -> worker (else n % N)
-    sync: bool = True  # screens sync every SYNC_EVERY seconds, as the pages do
+    sync: bool = True  # screens sync every sync_every seconds, as the pages do
     sync_every: float = SYNC_EVERY
 
 

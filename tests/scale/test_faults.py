@@ -46,11 +46,13 @@ from bench.management.commands.livebench import (
     free_port,
     run_checked,
 )
+from bunco import limits
 from tests.scale.conftest import REQUIRED, start_both
 
 #: Seconds between a table's answer and its next tap (two tables: about 6 taps a second).
 TAP_GAP = 0.25
-SYNC_EVERY = 10.0  # live.js: a screen says what it shows every 10 s
+#: live.js: a screen says what it shows this often with several workers (data-sync-every)
+SYNC_EVERY = float(limits.SYNC_EVERY_SHARED)
 #: Close codes after which the page's websocket (htmx's ws extension) connects again.
 RECONNECT_CODES = {1006, 1011, 1012, 1013}
 FRAGMENT = re.compile(r'id="([\w-]+)"[^>]*?data-seq="(\d+)"')

@@ -138,8 +138,7 @@ class Command(BaseCommand):
         self.via = options["via"]
         self.stdout.write(f"livebench: {taps} taps per size at {rate:g}/s over "
                           f"{'websockets' if self.via == 'ws' else 'HTTP posts'}, miss only; "
-                          f"{os.cpu_count()} cores, load average "
-                          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+                          f"{machine()}")
         results = []
         with tempfile.TemporaryDirectory(prefix="livebench-") as tmp:
             env = prepared_env(Path(tmp))
@@ -186,6 +185,12 @@ def bench_env(data_dir: Path) -> dict[str, str]:
                BUNCO_ALLOWED_HOSTS=HOST, DJANGO_SETTINGS_MODULE="bunco.settings",
                PYTHONUNBUFFERED="1")
     return env
+
+
+def machine() -> str:
+    """The cores the run shares with its clients, and how busy the machine already is."""
+    return (f"{os.cpu_count()} cores, load average "
+            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 def prepared_env(data_dir: Path) -> dict[str, str]:

@@ -53,6 +53,7 @@ from bench.management.commands.livebench import (
     SETUP_SCRIPT,
     Server,
     free_port,
+    machine,
     prepared_env,
     run_checked,
 )
@@ -648,8 +649,7 @@ class Command(BaseCommand):
             raise CommandError("bells too close together for --bell-hold")
         self.stdout.write(
             f"loadtest: {opts['seconds']:g} s of taps per scenario, {opts['bells']} bells, "
-            f"{opts['clients']} client processes; {os.cpu_count()} cores, load average "
-            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; Python "
+            f"{opts['clients']} client processes; {machine()}; Python "
             f"{platform.python_version()}")
         lines = []
         with tempfile.TemporaryDirectory(prefix="loadtest-") as tmp:
