@@ -1,11 +1,23 @@
 """Playing rounds through the same services the phones use, for tests that need a round (or a
 whole night) behind them."""
 
+import random
 import uuid
 
 from bunco import services
 from bunco.selectors import live_state
 from bunco.services import claim_for
+from scoring import sample_names
+
+
+def started_night(name: str, players: int, seed: int, rules_id: str = "babz"):
+    """A night of ``players`` sample names, seated (seats drawn with ``seed``), its first round
+    started."""
+    night = services.night_create(name=name, rules_id=rules_id,
+                                  player_names=sample_names(players))
+    services.night_seat(night=night, rng=random.Random(seed))
+    services.round_start(night=night)
+    return night
 
 
 def tap(night, table, rng=None):

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from bunco import services
 from bunco.models import TableLink
 from scoring import sample_names
+from tests.playing import started_night
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread, tap_like_a_person
 
@@ -86,13 +87,7 @@ class EveryPartHasItsPlace(BrowserTestCase):
         assert not errors, errors
 
     def test_a_big_rooms_host_page_shows_a_page_of_tables_and_takes_no_others(self):
-        def setup():
-            night = services.night_create(name="Big", rules_id="babz",
-                                          player_names=sample_names(52))
-            services.night_seat(night=night, rng=random.Random(5))
-            services.round_start(night=night)
-            return night
-        night = in_thread(setup)
+        night = in_thread(lambda: started_night("Big", 52, seed=5))
         token = TableLink.objects.get(night=night, number=13).token
         host, _ = self.open(f"/host/{HOST_SECRET}/", viewport={"width": 1280, "height": 900})
         host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")  # tables 1-12

@@ -2,16 +2,13 @@
 player's own points in the round, mark who is close, and say why the head table's team with
 fewer points won."""
 
-import random
 import re
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import TableLink
 from bunco.selectors import live_state
-from scoring import sample_names
-from tests.playing import roll
+from tests.playing import roll, started_night
 
 from .base import BrowserTestCase, in_thread
 
@@ -27,13 +24,7 @@ class OwnTallies(BrowserTestCase):
         return page
 
     def test_each_players_own_points_who_is_close_and_whose_21_won(self):
-        def setup():
-            night = services.night_create(name="Babz", rules_id="babz",
-                                          player_names=sample_names(8))
-            services.night_seat(night=night, rng=random.Random(4))
-            services.round_start(night=night)
-            return night
-        night = in_thread(setup)
+        night = in_thread(lambda: started_night("Babz", 8, seed=4))
         a, b, c, d = (s.name for s in live_state(night).tables[0].seats)  # A & C vs B & D
 
         def rolls(*taps):

@@ -2,16 +2,14 @@
 phone that slept through the play shows where the night is within a second of waking, and the
 bell sounds and buzzes on the phones and the TV."""
 
-import random
 import re
 import time
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import TableLink
 from bunco.selectors import live_state
-from scoring import sample_names
+from tests.playing import started_night
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread
 from .conftest import launch
@@ -59,13 +57,7 @@ class SleepingScreens(BrowserTestCase):
         cls.browser = launch(cls._pw, "--autoplay-policy=user-gesture-required")
 
     def night(self):
-        def setup():
-            night = services.night_create(name="Sleepy", rules_id="babz",
-                                          player_names=sample_names(12))
-            services.night_seat(night=night, rng=random.Random(5))
-            services.round_start(night=night)
-            return night
-        return in_thread(setup)
+        return in_thread(lambda: started_night("Sleepy", 12, seed=5))
 
     def open(self, path, *scripts, viewport=PHONE):
         context = self.browser.new_context(viewport=viewport, has_touch=True)

@@ -1,7 +1,6 @@
 """Websockets of a live night: who receives what, snapshots, resync, and refusals."""
 
 import json
-import random
 import re
 import time
 import uuid
@@ -17,8 +16,7 @@ from bunco.asgi import application
 from bunco.host import auth as host
 from bunco.models import TableLink
 from bunco.selectors import live_state
-from scoring import sample_names
-from tests.playing import roll
+from tests.playing import roll, started_night
 
 ORIGIN = (b"origin", b"http://localhost")
 HOST = (b"host", b"localhost")
@@ -139,14 +137,7 @@ async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync(mo
     one that missed a table's push gets the room again."""
     monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # a push lost, not on its way
 
-    def big_night():
-        night = services.night_create(name="Gala", rules_id="babz",
-                                      player_names=sample_names(400))
-        services.night_seat(night=night, rng=random.Random(2))
-        services.round_start(night=night)
-        return night
-
-    night = await database_sync_to_async(big_night)()
+    night = await database_sync_to_async(started_night)("Gala", 400, seed=2)
     tv = await connect(f"/ws/tv/{night.tv_token}/")
     first = shows(await tv.receive_from())
     assert len([i for i in first if i.startswith("table-")]) == 100
