@@ -40,6 +40,11 @@ from dataclasses import dataclass, field
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
+from websockets.extensions.permessage_deflate import (
+    ClientPerMessageDeflateFactory,
+    PerMessageDeflate,
+)
+from websockets.frames import Frame
 
 CONNECT_PARALLEL = 20  # each connect renders a snapshot on the server
 GIVE_UP_SECONDS = 60.0  # a tap still not answered this long after its slot has failed
@@ -51,6 +56,29 @@ DRAIN_AT_MOST = 30.0  # ... but no longer than this after it
 #: A plan's screens sync this often unless it says (the load test reads the server's pages'
 #: data-sync-every: 30 s on one process, 10 s with several workers).
 SYNC_EVERY = 10.0
+
+
+class _ReceiveOnlyDeflate(PerMessageDeflate):
+    """permessage-deflate that inflates what the server sends and sends its own frames as
+    they are (RFC 7692 allows either, message by message)."""
+
+    def encode(self, frame: Frame) -> Frame:
+        return frame
+
+
+class BrowserDeflate(ClientPerMessageDeflateFactory):
+    """What a browser's socket does: it offers permessage-deflate (Chromium, Firefox and
+    Safari all do, ``client_max_window_bits``), so the server may send big frames deflated,
+    but sends its own small messages uncompressed (Chromium was seen to)."""
+
+    def __init__(self) -> None:
+        super().__init__(client_max_window_bits=True)
+
+    def process_response_params(self, params, accepted_extensions):
+        stock = super().process_response_params(params, accepted_extensions)
+        return _ReceiveOnlyDeflate(stock.remote_no_context_takeover,
+                                   stock.local_no_context_takeover,
+                                   stock.remote_max_window_bits, stock.local_max_window_bits)
 
 
 @dataclass
@@ -285,7 +313,8 @@ async def open_screen(plan: Plan, spec: ScreenSpec,
         try:
             ws = await connect(f"{plan.ws_bases[spec.worker]}{spec.path}",
                                origin=plan.http_bases[spec.worker],
-                               additional_headers=headers, compression=None, proxy=None,
+                               additional_headers=headers, compression=None,
+                               extensions=[BrowserDeflate()], proxy=None,
                                ping_interval=None, max_size=None, open_timeout=60)
         except (OSError, TimeoutError, WebSocketException):
             return None

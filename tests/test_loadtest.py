@@ -479,3 +479,62 @@ def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs
     assert not broadcast.stale(live_state(night), said["shows"], said["tables"])
     services.bell_ring(night=night)
     assert broadcast.stale(live_state(night), said["shows"], said["tables"])
+
+
+def test_the_load_tests_screens_take_deflated_frames_and_send_theirs_plain_as_a_browser():
+    """Chromium offers permessage-deflate and sends its own messages uncompressed: the
+    server's big frames reach a load-test screen deflated, as they reach a TV, and what the
+    screen sends is read plain."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+    from websockets.asyncio.server import serve
+    from websockets.extensions.permessage_deflate import (
+        PerMessageDeflate,
+        ServerPerMessageDeflateFactory,
+    )
+    from websockets.frames import Opcode
+
+    from bench.loadclient import BrowserDeflate
+
+    seen: list[tuple[str, bool]] = []  # each text frame as the server read or wrote it
+
+    class Recording(PerMessageDeflate):
+        def decode(self, frame, *, max_size=None):
+            if frame.opcode is Opcode.TEXT:
+                seen.append(("read", frame.rsv1))
+            return super().decode(frame, max_size=max_size)
+
+        def encode(self, frame):
+            frame = super().encode(frame)
+            if frame.opcode is Opcode.TEXT:
+                seen.append(("wrote", frame.rsv1))
+            return frame
+
+    class Server(ServerPerMessageDeflateFactory):
+        def process_request_params(self, params, accepted):
+            answer, ext = super().process_request_params(params, accepted)
+            return answer, Recording(ext.remote_no_context_takeover,
+                                     ext.local_no_context_takeover, ext.remote_max_window_bits,
+                                     ext.local_max_window_bits, ext.compress_settings)
+
+    big = "<section id='tv-tables'>" + "<p>Table 7: Dana, Lee</p>" * 4000 + "</section>"
+
+    async def screen(ws):
+        await ws.send(big)
+        assert await ws.recv() == '{"type": "sync"}'
+        await ws.send(str(ws.protocol.extensions))
+
+    async def run():
+        async with serve(screen, "127.0.0.1", 0, compression=None,
+                         extensions=[Server()]) as server:
+            port = server.sockets[0].getsockname()[1]
+            async with connect(f"ws://127.0.0.1:{port}/", compression=None,
+                               extensions=[BrowserDeflate()], max_size=None) as ws:
+                assert ws.protocol.extensions  # deflate negotiated
+                assert await ws.recv() == big
+                await ws.send('{"type": "sync"}')
+                return await ws.recv()
+
+    assert "PerMessageDeflate" in asyncio.run(run())
+    assert seen[:2] == [("wrote", True), ("read", False)]

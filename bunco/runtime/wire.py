@@ -123,7 +123,7 @@ def _send(self, content, binary=False) -> None:
     try:
         plain = (not binary and self.state == self.STATE_OPEN and not self.autoFragmentSize
                  and not self.send_queue and not self.logFrames and not self.logOctets
-                 and not self.trackedTimings and type(content) is str)
+                 and not self.trackedTimings and isinstance(content, str))
         deflate = self._perMessageCompress if plain else None
     except AttributeError as exc:
         _changed("framing", exc)

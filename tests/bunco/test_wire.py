@@ -139,6 +139,27 @@ def test_a_text_frame_is_framed_as_autobahn_frames_it(size):
     assert len(ours.transport.written) > len(text.encode())
 
 
+def test_a_rendered_fragment_goes_in_one_step_and_only_a_big_one_deflated():
+    """What the server pushes is rendered HTML (Django's SafeString, a str). To a browser that
+    offered deflate, a small one goes as it is and a big one deflated once for every screen,
+    never through autobahn's own way (a fresh compressor for every frame)."""
+    from autobahn.websocket.compress import PerMessageDeflate
+    from django.utils.safestring import mark_safe
+
+    wire.install()
+    small, big = mark_safe("<p>Table 1: 3 points</p>"), mark_safe("<p>table</p>" * 2000)
+    for text, deflated in ((small, False), (big, True)):
+        proto = open_socket()
+        proto._perMessageCompress = PerMessageDeflate(True, True, False, 15, 15, 8)
+        proto.serverSend(text)
+        assert not proto.send_queue  # written at once, not queued for autobahn
+        written = proto.transport.written
+        if deflated:
+            assert written == wire.deflated_frame(str(big))
+        else:
+            assert written == wire.text_frame(str(small))
+
+
 def test_a_socket_that_is_not_plain_takes_autobahns_own_way():
     wire.install()
     proto = open_socket()
