@@ -48,9 +48,7 @@ class Lane:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots: asyncio.Semaphore | None = None
         self._open: asyncio.Event | None = None
-        self._moved: asyncio.Event | None = None  # set as a tap gets its turn
         self.holds = 0
-        self.arrived = self.passed = 0  # taps that came to the lane, and that left its queue
 
     def _bind(self) -> None:
         loop = asyncio.get_running_loop()
@@ -58,9 +56,7 @@ class Lane:
             self._loop, self._slots = loop, asyncio.Semaphore(self.width)
             self._open = asyncio.Event()
             self._open.set()
-            self._moved = asyncio.Event()
             self.holds = 0
-            self.arrived = self.passed = 0
 
     def slot(self) -> asyncio.Semaphore:
         self._bind()
@@ -70,30 +66,14 @@ class Lane:
     async def enter(self):
         """A tap's turn on the sync thread: when no room-wide command holds the lane."""
         slots = self.slot()
-        self.arrived += 1
-        try:
-            if not self._open.is_set():
-                with contextlib.suppress(TimeoutError):  # never held for good, whatever happens
-                    await asyncio.wait_for(self._open.wait(), self.HOLD_AT_MOST)
-            await slots.acquire()
-        finally:  # its turn, or it gave up (a client gone): either way no longer waiting
-            self.passed += 1
-            self._moved.set()
+        if not self._open.is_set():
+            with contextlib.suppress(TimeoutError):  # never held for good, whatever happens
+                await asyncio.wait_for(self._open.wait(), self.HOLD_AT_MOST)
+        await slots.acquire()
         try:
             yield
         finally:
             slots.release()
-
-    async def behind(self) -> None:
-        """Wait until every tap waiting in the lane now has had its turn (a second at most):
-        work that can wait (a bell's tables, once its banner is out) lets them go first."""
-        self._bind()
-        loop, target = asyncio.get_running_loop(), self.arrived
-        deadline = loop.time() + self.HOLD_AT_MOST
-        while self.passed < target and loop.time() < deadline:
-            self._moved.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._moved.wait(), deadline - loop.time())
 
     def hold(self) -> None:
         """No tap enters until as many ``release`` calls (on the server's loop)."""

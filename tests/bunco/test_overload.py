@@ -394,23 +394,6 @@ async def test_a_room_wide_event_with_no_banner_to_send_still_draws_and_holds_no
     assert lane.holds == 0  # nothing was sent that would ever release it
 
 
-async def test_work_behind_the_taps_waits_for_them_a_second_at_most(monkeypatch):
-    lane = limits.Lane(1)
-    monkeypatch.setattr(lane, "HOLD_AT_MOST", 0.05)
-    stuck = asyncio.Event()
-
-    async def tap():
-        async with lane.enter():
-            await stuck.wait()  # never done
-
-    taps = [asyncio.ensure_future(tap()) for _ in range(2)]  # one in, one waiting for good
-    await asyncio.sleep(0.01)
-    await asyncio.wait_for(lane.behind(), 1)
-    assert lane.passed < lane.arrived
-    stuck.set()
-    await asyncio.gather(*taps)
-
-
 async def test_a_tap_is_never_held_for_good(monkeypatch):
     lane = limits.Lane(2)
     monkeypatch.setattr(lane, "HOLD_AT_MOST", 0.05)
