@@ -62,8 +62,23 @@ class _ReceiveOnlyDeflate(PerMessageDeflate):
     """permessage-deflate that inflates what the server sends and sends its own frames as
     they are (RFC 7692 allows either, message by message)."""
 
+    on_wire = 0  # the payload bytes of the last frame read, as they came over the network
+
+    def decode(self, frame: Frame, *, max_size: int | None = None) -> Frame:
+        self.on_wire = len(frame.data)
+        return super().decode(frame, max_size=max_size)
+
     def encode(self, frame: Frame) -> Frame:
         return frame
+
+
+def on_wire(ws: ClientConnection, message: bytes) -> int:
+    """How many bytes ``message`` (the last one read) took on the wire: deflated, or as it
+    is where the server did not take up the offer."""
+    for extension in ws.protocol.extensions:
+        if isinstance(extension, _ReceiveOnlyDeflate):
+            return extension.on_wire
+    return len(message)
 
 
 class BrowserDeflate(ClientPerMessageDeflateFactory):
@@ -323,7 +338,7 @@ async def open_screen(plan: Plan, spec: ScreenSpec,
         except (TimeoutError, WebSocketException):
             await ws.close()
             return None
-    return ws, len(snapshot), snapshot
+    return ws, len(snapshot), snapshot, on_wire(ws, snapshot)
 
 
 async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
@@ -419,8 +434,11 @@ async def client(conn, plan: Plan) -> None:
     if plan.sync:
         listeners += [asyncio.create_task(keep_syncing(g[0], shown[i], syncs, plan.sync_every))
                       for i, g in enumerate(got) if g is not None]
+    # The biggest snapshot a TV got: its bytes, and its bytes on the wire.
+    tv = max(((g[1], g[3]) for g, s in zip(got, plan.screens, strict=True)
+              if g is not None and s.kind == "tv"), default=(0, 0))
     conn.send(("connected", sum(1 for g in got if g is not None),
-               sum(g[1] for g in got if g is not None)))
+               sum(g[1] for g in got if g is not None), tv))
     command, start = await loop.run_in_executor(None, conn.recv)
     tally, bells = Tally(), []
     ended = last_frame = 0.0

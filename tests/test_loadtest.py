@@ -495,7 +495,7 @@ def test_the_load_tests_screens_take_deflated_frames_and_send_theirs_plain_as_a_
     )
     from websockets.frames import Opcode
 
-    from bench.loadclient import BrowserDeflate
+    from bench.loadclient import BrowserDeflate, on_wire
 
     seen: list[tuple[str, bool]] = []  # each text frame as the server read or wrote it
 
@@ -532,7 +532,9 @@ def test_the_load_tests_screens_take_deflated_frames_and_send_theirs_plain_as_a_
             async with connect(f"ws://127.0.0.1:{port}/", compression=None,
                                extensions=[BrowserDeflate()], max_size=None) as ws:
                 assert ws.protocol.extensions  # deflate negotiated
-                assert await ws.recv() == big
+                got = await ws.recv(decode=False)
+                assert got.decode() == big
+                assert on_wire(ws, got) < len(got) / 10  # what it took on the wire, deflated
                 await ws.send('{"type": "sync"}')
                 return await ws.recv()
 

@@ -79,9 +79,13 @@
     document.body.classList.add("offline");
     fire("close");
   });
+  // The phone lost its network (Wi-Fi dropped) while its socket has not noticed yet: say so
+  // at once. Anything heard on an open socket afterwards means it is back.
+  window.addEventListener("offline", function () { document.body.classList.add("offline"); });
   document.body.addEventListener("htmx:wsBeforeMessage", function (e) {
     var text = e.detail.message;
     heard = Date.now();
+    if (bunco.open && navigator.onLine !== false) document.body.classList.remove("offline");
     if (typeof text === "string" && text.charAt(0) === "{") {
       e.preventDefault(); // an answer, not HTML to swap
       try { var json = JSON.parse(text); } catch (err) { return; }

@@ -68,7 +68,11 @@ class OfflineAndRoundEnds(BrowserTestCase):
         seats = [s.name for s in live_state(night).room.tables[1].spec.seats]
         expect(device.locator("#table-2 .turn")).to_contain_text(f"{seats[0]}'s turn")
 
+        reconnecting = device.locator(".conn")
+        expect(reconnecting).to_be_hidden()
         context.set_offline(True)
+        # The socket has not noticed yet; the phone says at once that it is offline.
+        expect(reconnecting).to_be_visible(timeout=2000)
         self.tap(device, "Miss")
         waiting = device.get_by_test_id("waiting")
         expect(waiting).to_have_count(1)
@@ -87,6 +91,7 @@ class OfflineAndRoundEnds(BrowserTestCase):
         context.set_offline(False)
         device.evaluate("window.dispatchEvent(new Event('online'))")
         expect(waiting).to_have_count(0)
+        expect(reconnecting).to_be_hidden()
         expect(device.locator("#table-2 .score")).to_have_text(["0", "2"])
         expect(turn).to_contain_text(f"{seats[1]}'s turn")
         expect(turn).not_to_contain_text("waiting")

@@ -296,10 +296,12 @@ def drive(target: Target, nights: list[dict], scenario: Scenario, opts: dict) ->
         procs.append(proc)
     try:
         connected = snapshot_bytes = 0
+        tv_snapshot = (0, 0)
         for pipe in pipes:
             what = _receive(pipe, 600, "connecting the screens")
             connected += what[1]
             snapshot_bytes += what[2]
+            tv_snapshot = max(tv_snapshot, tuple(what[3]))
         time.sleep(1.0)  # the server settles after the snapshots
         rss_after = sum(proc_rss_kib(pid) for pid in target.pids)
         cpu = sum(proc_cpu_seconds(pid) for pid in target.pids)
@@ -323,7 +325,8 @@ def drive(target: Target, nights: list[dict], scenario: Scenario, opts: dict) ->
             if proc.is_alive():
                 proc.kill()
     return {"results": results, "start": start, "connected": connected, "wall": wall,
-            "snapshot_bytes": snapshot_bytes, "rss_before": rss_before,
+            "snapshot_bytes": snapshot_bytes, "tv_snapshot": tv_snapshot,
+            "rss_before": rss_before,
             "rss_after": rss_after, "cpu": cpu, "idle_after_s": idle.get("after"),
             "sync_every": work[0].sync_every if work and work[0].sync else None}
 
@@ -429,6 +432,8 @@ def missed_targets(line: dict) -> list[str]:
         for key in ("bell_p99_ms_x_floor", "bell_all_p99_ms_x_floor"):
             if line.get(key) is not None and line[key] > 3:
                 missed.append(f"{key.removesuffix('_x_floor')} at most 3x the floor's")
+        if line.get("tv_snapshot_wire_kb", 0) > 150:
+            missed.append("a TV's snapshot at most 150 KB on the wire")
     if line.get("idle_after_s") is None or line["idle_after_s"] > 5:
         missed.append("server idle within 5 s of the last answer")
     return missed
@@ -562,6 +567,9 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         "kib_per_socket": round((run["rss_after"] - run["rss_before"])
                                 / max(1, run["connected"]), 1),
         "rss_mib": round(run["rss_after"] / 1024, 1),
+        # a TV's snapshot (the whole room): KB of HTML, and KB on the wire (deflated)
+        "tv_snapshot_kb": round(run.get("tv_snapshot", (0, 0))[0] / 1000, 1),
+        "tv_snapshot_wire_kb": round(run.get("tv_snapshot", (0, 0))[1] / 1000, 1),
         "cpu_ms_per_tap": round(run["cpu"] * 1000 / scheduled, 2),
         "server_cpu_pct": round(run["cpu"] * 100 / run["wall"], 1),
         "client_late_slots": tally.get("late", 0),
