@@ -104,6 +104,7 @@ class RollEntry:
     points: int
     actor: str
     rolled_by: str = ""  # who rolled it: a ghost's partner for a ghost
+    quick: str = ""  # the button it was entered with (its dice only stand for it), or ""
 
 
 class Conflict(IllegalMove):
@@ -639,6 +640,7 @@ class LiveNight:
             seq=event.seq, table=event.table, roller=seat.name, ghost=seat.ghost, dice=dice,
             kind=score.kind if score else "die", points=score.points if score else 0,
             actor=event.actor, rolled_by=event.player or spec.seats[spec.roller_of(chair)].name,
+            quick=str(event.data.get("quick") or ""),
         )
         self.rolls.append(entry)
         self.all_rolls[entry.seq] = entry

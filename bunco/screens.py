@@ -280,7 +280,8 @@ def table_context(state: LiveNight, number: int) -> dict:
     entries = [
         {"seq": r.seq, "roller": r.roller, "ghost": r.ghost,
          "rolled_by": r.rolled_by if r.ghost else "", "dice": tuple(r.dice),
-         "kind": KIND_LABELS.get(r.kind, r.kind), "points": r.points, "actor": r.actor}
+         "kind": KIND_LABELS.get(r.kind, r.kind), "points": r.points, "actor": r.actor,
+         "quick": QUICK_LABELS.get(r.quick, "")}
         for r in state.table_rolls(number)[-6:]
     ]
     if room is not None or state.closed_by is not None:

@@ -42,6 +42,7 @@ from bunco.services.runner import (
     _where,
 )
 from scoring import IllegalMove, seat_night
+from scoring.roll import QUICK_KINDS
 from scoring.seating import ghosts_partnered, seat_drawn
 
 
@@ -271,7 +272,10 @@ def roll_record(
         player = spec.seats[spec.roller_of(table.current)].name
         return {"kind": Kind.ROLL, "table": claim.table, **_where(state),
                 "player": player, "ghost": chair.name if chair.ghost else "",
-                "position": claim.position, "data": {"dice": list(rolled)}}
+                "position": claim.position, "data": {
+                    "dice": list(rolled),
+                    # A button's dice only stand for it: screens name the button instead.
+                    **({"quick": quick} if quick in QUICK_KINDS else {})}}
 
     return _command(night=night, key=key, actor=actor, build=build)
 

@@ -83,6 +83,24 @@ def test_a_quick_button_or_dice_the_rules_do_not_have_are_refused_by_name(seated
     assert live_state(seated_night).room.tables[0].rolls == 0
 
 
+def test_a_roll_entered_with_a_button_is_shown_by_its_name_and_tapped_dice_by_their_faces(
+        seated_night):
+    """A button's dice only stand for it (two hits in round 1 are 1-1-2): the table's list
+    names the button, so nobody reads them as the dice rolled; tapped dice show their faces."""
+    from bunco.screens import render_table
+
+    services.round_start(night=seated_night)
+    roll(seated_night, 1, quick="hit2")
+    roll(seated_night, 1, dice=[1, 5, 6])
+    html = render_table(live_state(seated_night), 1)
+    button, tapped = html.split('<li data-seq="')[1:3][::-1]  # the newest first
+    assert 'class="quick-roll"' in button and "2 hits" in button and 'class="dice"' not in button
+    assert "+2" in button
+    assert 'class="dice"' in tapped and "quick-roll" not in tapped and "+1" in tapped
+    saved = ScoreEvent.objects.filter(night=seated_night, kind="roll").order_by("seq")
+    assert [e.data.get("quick") for e in saved] == ["hit2", None]
+
+
 def test_seating_logs_the_tables_and_makes_a_join_link_per_table(seated_night):
     state = live_state(seated_night)
     assert state.phase == "ready" and len(state.tables) == 3
