@@ -202,6 +202,12 @@ def touched_tables(state: LiveNight, event: Event) -> list[int]:
 def frames(night: Night, state: LiveNight, event: Event, before: tuple | None = None) -> Frames:
     """The pushes one event makes, each fragment rendered once."""
     out = Frames()
+    if event.kind == Kind.CLAIMED:  # the host's player list: that guest is on a phone now
+        if presence.watching(groups.host(night.pk)):
+            claim = screens.host_claim_html(night, str(event.data.get("name", "")))
+            if claim:
+                out.add(groups.host(night.pk), 0, claim)
+        return out
     if not state.changed_everything:
         _table_frames(out, night, state, touched_tables(state, event))
         bunco = state.last_bunco

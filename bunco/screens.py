@@ -780,6 +780,15 @@ def _at(moment) -> str:
     return timezone.localtime(moment).strftime("%H:%M")
 
 
+def host_claim_html(night: Night, name: str) -> str:
+    """A player's phone as the host's player list shows it (no data-seq: a sync never asks for
+    it; a reload draws it anew). Empty for a name not on tonight's list."""
+    player = night.players.filter(name=name).only("pk", "name", "device").first()
+    if player is None:
+        return ""
+    return render_to_string("bunco/host/_claim.html", {"p": player, "night": night, "oob": True})
+
+
 def host_calls_html(night_id: int) -> str:
     """The host's list of tables waiting for them, oldest first."""
     calls = [{"id": c.pk, "table": c.table, "by": c.by, "at": _at(c.created_at)}

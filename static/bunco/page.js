@@ -10,5 +10,12 @@ document.addEventListener("submit", function (e) {
   var form = e.target;
   if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
     e.preventDefault();
+    return;
+  }
+  // A form pushed to the page over its socket was drawn without the page's CSRF token.
+  if ((form.method || "").toLowerCase() === "post" && !form.elements.csrfmiddlewaretoken) {
+    var m = /csrftoken=([^;]+)/.exec(document.cookie), input = document.createElement("input");
+    input.type = "hidden"; input.name = "csrfmiddlewaretoken"; input.value = m ? m[1] : "";
+    form.appendChild(input);
   }
 });

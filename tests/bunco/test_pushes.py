@@ -159,3 +159,16 @@ def test_a_bells_tables_are_not_drawn_once_a_later_bell_or_take_back_drew_the_ro
     bell, take_back = held_back[-2:]
     assert bell() is None  # the take-back's own parts show every screen the room as it is
     assert take_back() is not None
+
+
+def test_a_phone_picking_its_name_shows_on_the_hosts_player_list_at_once(
+        night, pushed, django_capture_on_commit_callbacks):
+    player = Player.objects.filter(night=night).order_by("pk")[3]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.player_claim(night=night, player=player, device="a-phone")
+    (messages,) = pushed
+    assert [g for g, _ in messages] == [groups.host(night.pk)]
+    html = messages[0][1]["html"]
+    assert html.startswith(f'<span id="claim-{player.pk}"') and 'hx-swap-oob="true"' in html
+    assert "on a phone" in html and f"Release {player.name}" in html
+    assert "data-seq" not in html  # a sync never asks for it

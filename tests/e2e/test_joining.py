@@ -52,10 +52,12 @@ class JoiningTheNight(BrowserTestCase):
         other.goto(ava_url)
         expect(other.locator("h1")).to_have_text("Ava is on another phone")
 
-        # Ava's phone dies: the host releases her from the players list; the new phone
-        # picks her name and is Ava's phone from now on.
-        host.reload()
-        host.get_by_role("button", name="Release Ava's phone").click()
+        # The host's players list shows Ava on a phone as soon as she picked her name (no
+        # reload). Her phone dies: the host releases her there, with the button that came
+        # with the push; the new phone picks her name and is Ava's phone from now on.
+        release = host.get_by_role("button", name="Release Ava's phone")
+        expect(release).to_be_visible()
+        release.click()
         expect(host.get_by_text("Ava can pick their name again on any phone")).to_be_visible()
         other.goto(join_url)
         other.get_by_role("button", name="Ava").click()
