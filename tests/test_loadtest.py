@@ -211,7 +211,11 @@ def test_no_screen_stops_listening_until_every_process_has_its_taps_answered():
     assert ours.poll(10)
     what, result = ours.recv()
     assert what == "done" and result["ended"] > 0
+    worker.join(0.5)
+    assert worker.is_alive()  # its screens stay open until the command has read the server
+    ours.send(("close", None))
     worker.join(10)
+    assert not worker.is_alive()
 
 
 # -- a table's outbox against a fake server: every tap counts exactly once --------------------

@@ -22,6 +22,7 @@ a scenario missed (``missed_targets``). Linux only (/proc). Every connection goe
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 import math
 import multiprocessing
@@ -320,6 +321,9 @@ def drive(target: Target, nights: list[dict], scenario: Scenario, opts: dict) ->
         wall = time.time() - start
         watcher.join(timeout=IDLE_AT_MOST + 5)
     finally:
+        for pipe in pipes:  # the screens close only now, once the server's CPU is read
+            with contextlib.suppress(OSError, ValueError):
+                pipe.send(("close", None))
         for proc in procs:
             proc.join(timeout=30)
             if proc.is_alive():
