@@ -103,6 +103,21 @@ class OfflineAndRoundEnds(BrowserTestCase):
         expect(device.locator("#table-2 .score")).to_have_text(["0", "2"])
         assert self.rolls(night) == 2
 
+    def test_a_short_phone_keeps_the_whole_pad_in_view_as_the_rolls_add_up(self):
+        night = self.night()
+        link = TableLink.objects.get(night=night, number=2)
+        for _ in range(6):
+            in_thread(lambda: roll(night, 2, quick="miss"))
+        _, device = self.open(f"/t/{link.token}/")
+        expect(device.locator("#table-2 .rolls li")).to_have_count(6)  # kept, the latest shown
+        expect(device.locator("#table-2 .rolls li").first).to_be_visible()
+        buttons = device.locator(".pad .quick button:visible, .pad .faces button")
+        assert buttons.count() >= 11  # the quick buttons and the six dice
+        for i in range(buttons.count()):
+            box = buttons.nth(i).bounding_box()
+            assert box["y"] + box["height"] <= 740, buttons.nth(i).inner_text()
+        self.shot(device, "phone-pad-in-view")
+
     def test_a_tap_made_while_the_one_before_is_unanswered_shows_as_waiting_at_once(self):
         night = self.night()
         link = TableLink.objects.get(night=night, number=2)
