@@ -69,6 +69,19 @@ class ReadableEverywhere(BrowserTestCase):
         tv_url = read_qr(host.get_by_test_id("tv-card").locator("img"))
         bell.click()
         expect(host.locator("#banner .headline")).to_have_text("Round 1")
+        # The round's banner is as wide as the table cards under it; a name box of the players
+        # list holds a 24-character name whole, its button beside it, inside its column.
+        banner = host.locator("#banner").bounding_box()
+        card = host.locator("#table-1").locator("xpath=..").bounding_box()
+        row = host.locator("#table-3").locator("xpath=..").bounding_box()
+        assert abs(banner["x"] - card["x"]) <= 2
+        assert abs(banner["x"] + banner["width"] - row["x"] - row["width"]) <= 2
+        box = host.locator(".roster input[name=name]").first
+        box.fill("Mary-Katherine Fitzgerald")
+        assert box.evaluate("e => e.scrollWidth <= e.clientWidth")
+        fix = host.locator(".roster button", has_text="Fix name").first.bounding_box()
+        field = box.bounding_box()
+        assert field["x"] + field["width"] <= fix["x"] and fix["height"] < 50  # one line
 
         # The guest with the 40-character name, on a 360 px phone.
         phone = self.browser.new_context(viewport=PHONE, has_touch=True).new_page()
