@@ -170,5 +170,5 @@ def test_a_phone_picking_its_name_shows_on_the_hosts_player_list_at_once(
     assert [g for g, _ in messages] == [groups.host(night.pk)]
     html = messages[0][1]["html"]
     assert html.startswith(f'<span id="claim-{player.pk}"') and 'hx-swap-oob="true"' in html
-    assert "on a phone" in html and f"Release {player.name}" in html
+    assert "on a phone" in html and f"Release phone: {player.name}" in html
     assert "data-seq" not in html  # a sync never asks for it

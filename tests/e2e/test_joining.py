@@ -55,7 +55,7 @@ class JoiningTheNight(BrowserTestCase):
         # The host's players list shows Ava on a phone as soon as she picked her name (no
         # reload). Her phone dies: the host releases her there, with the button that came
         # with the push; the new phone picks her name and is Ava's phone from now on.
-        release = host.get_by_role("button", name="Release Ava's phone")
+        release = host.get_by_role("button", name="Release phone: Ava")
         expect(release).to_be_visible()
         release.click()
         expect(host.get_by_text("Ava can pick their name again on any phone")).to_be_visible()
