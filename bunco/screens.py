@@ -633,6 +633,10 @@ def pending_ties(night: Night, state: LiveNight) -> dict[str, dict]:
     return ties
 
 
+#: At most this many tables, the TV shows them large in one row (``_tv_tables.html``).
+TV_FEW_TABLES = 3
+
+
 def tv_room(night: Night, state: LiveNight) -> dict:
     """The TV's room-wide parts: standings, prize races, the movement board, the prizes.
     They change on round events only, never on a single table's tap."""
@@ -641,6 +645,9 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         "sets": set_winners(state),
         "standings": standings(state), "movement": movement(state),
         "races": prize_races(state) if state.started and not state.ended else [],
+        # A room of three tables or fewer leaves room under them (the TV draws more tables in
+        # a grid): the races go there, and the standings get the side column to themselves.
+        "races_by_tables": len(state.tables) <= TV_FEW_TABLES,
         "ended": state.ended,
         "reveal": final_awards(night, state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,

@@ -55,6 +55,26 @@ class TvForAnyRoom(BrowserTestCase):
             "els => els.filter(e => e.offsetParent && e.getBoundingClientRect().bottom > "
             f"{TV['height']}).map(e => e.id)")
 
+    def test_three_tables_have_the_prize_races_under_them_and_every_player_beside(self):
+        night = self.night(3)
+        page = self.tv(night)
+        expect(page.locator("#banner .headline")).to_have_text("Round 1")
+        page.wait_for_timeout(300)
+        self.fits(page)
+        tables = page.locator("#table-1").bounding_box()
+        races = page.locator(".tv-races").bounding_box()
+        standings = page.locator(".tv-standings").bounding_box()
+        # The races fill the room under the tables, in their column, not in the side column.
+        assert 0 < races["y"] - (tables["y"] + tables["height"]) < 60
+        assert races["x"] + races["width"] <= standings["x"]
+        # The side column holds the QR code and all twelve players at once: no paging.
+        expect(page.locator("[data-pager-of=tv-standings-rows]")).to_have_text("")
+        rows = page.locator("[data-pages=tv-standings-rows] tr")
+        assert rows.count() == 12
+        for i in range(12):
+            expect(rows.nth(i)).to_be_in_viewport()
+        page.screenshot(path="test-artifacts/tv-3-tables.png")
+
     def test_twelve_tables_fit_one_screen_without_scrolling(self):
         night = self.night(12)
         in_thread(lambda: roll(night, 12, quick="hit2"))
