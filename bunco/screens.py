@@ -633,7 +633,8 @@ def pending_ties(night: Night, state: LiveNight) -> dict[str, dict]:
     return ties
 
 
-#: At most this many tables, the TV shows them large in one row (``_tv_tables.html``).
+#: At most this many tables, the TV shows them large in one row, the prize races under them;
+#: more are drawn in a grid of smaller cards (``_tv_tables.html``: "many").
 TV_FEW_TABLES = 3
 
 
