@@ -108,16 +108,29 @@ class OfflineAndRoundEnds(BrowserTestCase):
         link = TableLink.objects.get(night=night, number=2)
         for _ in range(6):
             in_thread(lambda: roll(night, 2, quick="miss"))
-        _, device = self.open(f"/t/{link.token}/")
+        context, device = self.open(f"/t/{link.token}/")
         expect(device.locator("#table-2 .rolls li")).to_have_count(6)  # kept, the latest shown
         expect(device.locator("#table-2 .rolls li").first).to_be_visible()
         buttons = device.locator(".pad .quick button:visible, .pad .faces button")
-        assert buttons.count() >= 11  # the quick buttons and the six dice
         bottom = PHONE["viewport"]["height"]
-        for i in range(buttons.count()):
-            box = buttons.nth(i).bounding_box()
-            assert box["y"] + box["height"] <= bottom, buttons.nth(i).inner_text()
+
+        def all_in_view():
+            assert buttons.count() >= 11  # the quick buttons and the six dice
+            for i in range(buttons.count()):
+                box = buttons.nth(i).bounding_box()
+                assert box["y"] + box["height"] <= bottom, buttons.nth(i).inner_text()
+
+        all_in_view()
+        # Offline, taps wait and the turn line grows ("after 3 taps waiting to send"): the
+        # buttons stay in view all the same.
+        context.set_offline(True)
+        for _ in range(3):
+            self.tap(device, "Miss")
+        expect(device.get_by_test_id("waiting")).to_have_count(3)
+        expect(device.locator("#table-2 .turn")).to_contain_text("after 3 taps waiting")
+        all_in_view()
         self.shot(device, "phone-pad-in-view")
+        context.set_offline(False)
 
     def test_a_tap_made_while_the_one_before_is_unanswered_shows_as_waiting_at_once(self):
         night = self.night()
