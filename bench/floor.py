@@ -8,13 +8,14 @@ broadcasts one frame of the app's size to the same screens the app pushes a tap 
 table's device and phones, every TV and the host. The host's bell and its take-back go to
 every screen, each kind getting frames of the sizes the app sent it: the one that brought the
 banner, then what followed it for the same event. The answer to a tap
-carries a fragment of the app's size too.
+carries a fragment of the app's size too. Like the app, it says ``{"type": "here"}`` to every
+screen once every ``heard_every`` seconds (spread over five ticks).
 
     python -m bench.floor CONFIG.json
 
 CONFIG: {"host", "ws_port", "http_port", "origin", "room": {"tables": {n: token},
 "players": [{"token", "table"}], "tv", "night"}, "sizes": {"tap", "answer", "device", "phone",
-"tv", "host", and each kind's "_rest"}}. It prints "ready" when both ports listen.
+"tv", "host", and each kind's "_rest"}, "heard_every"}. It prints "ready" when both ports listen.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import sys
 from collections import defaultdict
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+HERE = '{"type": "here"}'
 
 
 class Relay:
@@ -64,6 +67,14 @@ class Relay:
         finally:
             where.discard(ws)
             self.kinds[name].discard(ws)
+
+    async def heartbeat(self, every: float) -> None:
+        tick = 0
+        while True:
+            await asyncio.sleep(every / 5)
+            tick += 1
+            screens = {ws for kind in self.kinds.values() for ws in kind}
+            broadcast({ws for ws in screens if id(ws) // 16 % 5 == tick % 5}, HERE)
 
     def tap(self, token: str) -> bytes:
         number = self.table_of_link.get(token)
@@ -124,7 +135,7 @@ async def run(config: dict) -> None:
     async with serve(relay.screen, config["host"], config["ws_port"], compression=None,
                      ping_interval=None, origins=[config["origin"]], backlog=1024), http:
         print("ready", flush=True)
-        await asyncio.Future()
+        await relay.heartbeat(config.get("heard_every", 25))
 
 
 if __name__ == "__main__":

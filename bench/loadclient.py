@@ -54,7 +54,8 @@ NETWORK_RETRY = 2.0  # no answer at all (a dropped connection, a timeout): sent 
 DRAIN_SECONDS = 2.0  # after the room's last answer, pushes are awaited until this long quiet
 DRAIN_AT_MOST = 30.0  # ... but no longer than this after it
 #: A plan's screens sync this often unless it says (the load test reads the server's pages'
-#: data-sync-every: 30 s on one process, 10 s with several workers).
+#: data-sync-every: 0, never, on one process, whose server asks them; 10 s with several
+#: workers).
 SYNC_EVERY = 10.0
 
 
@@ -346,11 +347,19 @@ async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
     try:
         while True:
             data = await ws.recv(decode=False)
+            if data.startswith(b"{"):  # the server's word, not a push ("here", an error)
+                if data.startswith(ASKED):  # it asks what the screen shows: as live.js
+                    await ws.send(sync_message(shown))
+                continue
             heard[0] = time.time()
             record(data, heard[0], log, inner)
             shown_in(data, shown)
     except WebSocketException:
         closed.append(1)
+
+
+#: The server asking a screen what it shows (``bunco.watch``).
+ASKED = b'{"type": "sync"'
 
 
 async def keep_syncing(ws: ClientConnection, shown: dict[str, int], syncs: list,
@@ -431,7 +440,7 @@ async def client(conn, plan: Plan) -> None:
             shown_in(g[2], shown[i])
     listeners = [asyncio.create_task(listen(g[0], logs[i], inners[i], closed, heard, shown[i]))
                  for i, g in enumerate(got) if g is not None]
-    if plan.sync:
+    if plan.sync and plan.sync_every > 0:
         listeners += [asyncio.create_task(keep_syncing(g[0], shown[i], syncs, plan.sync_every))
                       for i, g in enumerate(got) if g is not None]
     # The biggest snapshot a TV got: its bytes, and its bytes on the wire.

@@ -7,8 +7,9 @@ renders each table once, the banner once, and the room-wide parts once per scree
 the kinds somebody is watching. Group handlers only forward the text.
 
 Every fragment carries ``data-seq``: the sequence number of the last event that changed it.
-A screen drops a fragment older than the one it shows, and its periodic resync sends the seqs
-it shows; it is sent a snapshot only if one of them is behind (``stale``).
+A screen drops a fragment older than the one it shows, and its sync sends the seqs it shows
+(periodically with several workers; when the server asks, on one process: ``bunco.watch``);
+it is sent a snapshot only if one of them is behind (``stale``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from bunco import groups, layers, limits, presence, screens
 from bunco.fold import Event, Kind, LiveNight
 from bunco.models import Night
 from bunco.selectors import folds
+from bunco.watch import watch
 
 
 @dataclass
@@ -172,6 +174,8 @@ def settled_seq(night_id: int) -> int | None:
     limit = time.monotonic() - SETTLE_SECONDS
     while recent and recent[0][0] <= limit:
         _settled[night_id] = recent.popleft()[1]
+    if not recent:  # all of them out: so is anything written elsewhere since
+        return None
     return _settled.get(night_id, 0)
 
 
@@ -316,6 +320,7 @@ async def _send_all(messages: list[tuple[str, dict]]) -> None:
             await layer.group_send(group, message)
         except layers.LAYER_ERRORS as exc:  # committed already: the screens' resync catches up
             layers.failed("push", exc)
+            watch.doubt()
 
 
 class Outbox:
@@ -386,8 +391,10 @@ class Outbox:
                     # Redis away: the tap is in the log, and the screens' resync (after joining
                     # their groups again) brings what this push would have.
                     layers.failed("push", exc)
+                    watch.doubt()
                 except Exception:  # a push lost is made up by the screens' resync
                     log.exception("push failed")
+                    watch.doubt()
                 sent += 1
                 if sent % self.BATCH == 0 and self.bulk:
                     await asyncio.sleep(0)  # read what came in: a tap may go first
@@ -429,6 +436,7 @@ def _drawn(rest: Callable[[], Frames | None]) -> Frames | None:
     try:
         return rest()
     except Exception:  # committed already: the screens' resync brings what is missing
+        watch.doubt()
         log.exception("drawing a room-wide event's parts failed")
         return None
 

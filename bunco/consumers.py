@@ -17,6 +17,7 @@ from django.db import DatabaseError
 
 from bunco import broadcast, layers, limits, presence, services
 from bunco.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
+from bunco.watch import watch
 
 NOT_UNDERSTOOD = "that message did not make sense; reload the page"
 #: A sync lists the fragments a screen shows by id (a phone: two or three; the TV: its
@@ -117,6 +118,8 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
     #: The newest seq of anything forwarded to the screen (pushes go out in commit order, so
     #: everything before it that was pushed to this screen went out too).
     forwarded = 0
+    #: The loop's time when the screen was last sent anything (``bunco.watch``).
+    said = 0.0
 
     # Channels' consumer reads its channel-layer messages through ``self.channel_receive``,
     # which it sets as the connection starts; the property keeps that reader and hands out
@@ -174,6 +177,7 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         direct = getattr(self.channel_layer, "direct", None)
         if direct is not None:  # the party's layer: pushes go straight to this socket
             direct(self.channel_name, self.dispatch)
+        watch.add(self)
         try:
             await self.send_snapshot()
         except DatabaseError as exc:
@@ -220,6 +224,7 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         self.joined_at = seen
 
     async def disconnect(self, code) -> None:
+        watch.remove(self)
         direct = getattr(self.channel_layer, "direct", None)
         if direct is not None:
             direct(self.channel_name, None)
@@ -437,7 +442,16 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         # Straight to the server (AsyncWebsocketConsumer.send builds the same message): a bell
         # is 400 of these.
         self.forwarded = max(self.forwarded, event.get("seq") or 0)
-        await self.base_send({"type": "websocket.send", "text": event["html"]})
+        await self.say(event["html"])
+
+    async def say(self, text: str) -> None:
+        """Send the screen ``text`` as it is, and note when (``bunco.watch``)."""
+        self.said = asyncio.get_running_loop().time()
+        await self.base_send({"type": "websocket.send", "text": text})
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        self.said = asyncio.get_running_loop().time()
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     # Subclasses: resolve() finds the screen's night from its token (True if valid),
     # initial_groups() lists its groups, snapshot(night, state) renders its live parts.

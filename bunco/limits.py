@@ -180,16 +180,25 @@ WS_MAX_BYTES = 8192
 #: A link cut off for flooding may not reconnect for this long (a reconnect costs a snapshot).
 WS_PENALTY_SECONDS = 10.0
 
-#: Seconds between a live page's syncs (live.js; ``sync_every``). One process on the party's
-#: own layer loses no push on the way to a connected screen: a sync there catches only what
-#: another process wrote (a command, a restored copy), and each sync is a message that 2,000
-#: screens send. A layer shared by several workers may drop a push (Redis restarting, a full
-#: channel): their pages sync more often. A page also syncs on waking and gets a snapshot on
-#: every reconnect. ``BUNCO_SYNC_EVERY`` sets it.
-SYNC_EVERY, SYNC_EVERY_SHARED = 30, 10
-#: Daphne pings a socket that has sent nothing for this long (and closes it after as long
-#: again without the pong): longer than a page's syncs, so a page that syncs is never pinged.
-PING_EVERY = 40
+#: Seconds between a live page's syncs (live.js; ``sync_every``), 0 for none. One process on
+#: the party's own layer loses no push on the way to a connected screen, so its pages do not
+#: sync on a timer: the server looks at the log itself (``WATCH_EVERY``) and asks a night's
+#: screens to sync only when another process wrote to it. A layer shared by several workers
+#: may drop a push (Redis restarting, a full channel): their pages sync every 10 s. A page
+#: also syncs on waking and gets a snapshot on every reconnect. ``BUNCO_SYNC_EVERY`` sets it.
+SYNC_EVERY, SYNC_EVERY_SHARED = 0, 10
+#: One process: seconds between its looks at each watched night's log for entries another
+#: process made (a command, a restored copy); ``BUNCO_WATCH_EVERY`` sets it.
+WATCH_EVERY = 30
+#: A screen the server has sent nothing for this long is sent ``{"type": "here"}``; a page that
+#: hears nothing at all for ``HEARD_EVERY`` twice over and ``HEARD_GRACE`` more takes its socket
+#: for dead (a TV whose Wi-Fi blipped into a half-open connection) and connects again.
+HEARD_EVERY, HEARD_GRACE = 25, 10
+#: Daphne pings a socket that has sent nothing for this long (pages on one process send
+#: nothing unless something happens), and closes it PONG_WAIT seconds after without the pong:
+#: a dead phone's socket is gone within 2.5 minutes, and a quiet room's 400 screens cost a
+#: pong each every two minutes, not a message each every 30 s.
+PING_EVERY, PONG_WAIT = 120, 30
 
 _penalties: dict[str, float] = {}
 _penalty_lock = threading.Lock()

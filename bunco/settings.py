@@ -325,6 +325,8 @@ BUNCO_COPY_TO = os.environ.get("BUNCO_COPY_TO", "").strip()
 
 #: Seconds between a live page's syncs, if not the default (bunco/limits.py: SYNC_EVERY).
 BUNCO_SYNC_EVERY = int(os.environ.get("BUNCO_SYNC_EVERY", "").strip() or 0) or None
+#: Seconds between one process's looks at its nights' logs, if not the default (WATCH_EVERY).
+BUNCO_WATCH_EVERY = float(os.environ.get("BUNCO_WATCH_EVERY", "").strip() or 0) or None
 
 LOGGING = {
     "version": 1,

@@ -544,3 +544,33 @@ def test_the_load_tests_screens_take_deflated_frames_and_send_theirs_plain_as_a_
 
     assert "PerMessageDeflate" in asyncio.run(run())
     assert seen[:2] == [("wrote", True), ("read", False)]
+
+
+def test_a_load_test_screen_answers_the_servers_request_to_sync_as_the_page_does():
+    """The server's word is not a push: "here" changes nothing the screen saw and does not
+    delay the drain; a request to sync is answered with what the screen shows, as live.js."""
+    import asyncio
+
+    from websockets.exceptions import ConnectionClosedOK
+
+    from bench.loadclient import listen, sync_message
+
+    frames = [b'<section id="table-3" data-seq="7">x</section>', b'{"type": "here"}',
+              b'{"type": "sync"}']
+
+    class Socket:
+        sent: list = []
+
+        async def recv(self, decode=False):
+            if not frames:
+                raise ConnectionClosedOK(None, None)
+            return frames.pop(0)
+
+        async def send(self, text):
+            self.sent.append(text)
+
+    ws, log, inner, closed, heard, shown = Socket(), [], [], [], [0.0], {}
+    asyncio.run(listen(ws, log, inner, closed, heard, shown))
+    assert [entry[1:3] for entry in log] == [("table-3", 7)]  # the push alone was recorded
+    assert ws.sent == [sync_message({"table-3": 7})]
+    assert shown == {"table-3": 7} and closed == [1]

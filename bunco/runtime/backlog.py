@@ -10,9 +10,9 @@ was waiting, it is sent a fresh snapshot (as if it had asked for a sync: the sam
 page's own sync takes), so it shows the right state again. A screen still behind after
 ``CLOSE_AFTER`` seconds is disconnected; its page connects again and gets a snapshot then.
 
-A screen that neither reads nor writes is closed by Daphne's own ping (after 40 s without a
-message, 40 s more for the pong: ``limits.PING_EVERY``); one that writes (a page syncs every
-30 s, or 10 with several workers) is never pinged, hence the timer here.
+A screen that neither reads nor writes is closed by Daphne's own ping (after 120 s without a
+message, 30 s more for the pong: ``limits.PING_EVERY``); one that writes (a page syncing every
+10 s with several workers, a phone tapping) is never pinged, hence the timer here.
 
 It leans on Twisted's write buffer (``dataBuffer``, ``offset``, ``_tempDataLen`` of a TCP
 connection) and Daphne's ``application_queue``; measured on Twisted 26.10.0, Daphne 4.2.3,

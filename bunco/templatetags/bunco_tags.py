@@ -53,7 +53,14 @@ _FACES = [_face(n) for n in range(1, 7)]
 
 @register.simple_tag
 def sync_every() -> int:
-    """Seconds between a live page's syncs here (``limits.SYNC_EVERY``)."""
+    """Seconds between a live page's syncs here, 0 for none (``limits.SYNC_EVERY``)."""
     if settings.BUNCO_SYNC_EVERY:
         return settings.BUNCO_SYNC_EVERY
     return limits.SYNC_EVERY_SHARED if presence.shared_layer() else limits.SYNC_EVERY
+
+
+@register.simple_tag
+def silent_after() -> int:
+    """Seconds after which a live page that has heard nothing takes its socket for dead
+    (``limits.HEARD_EVERY``)."""
+    return 2 * limits.HEARD_EVERY + limits.HEARD_GRACE

@@ -68,6 +68,7 @@
   var current = null;
   document.body.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;
+    heard = Date.now();
     bunco.socket = e.detail.socketWrapper;
     bunco.open = true;
     document.body.classList.remove("offline");
@@ -90,6 +91,9 @@
       e.preventDefault(); // an answer, not HTML to swap
       try { var json = JSON.parse(text); } catch (err) { return; }
       if (json.type === "ack") fire("ack", json);
+      // The server asks what this screen shows (another process wrote to the night, or a
+      // push may have failed): it answers with what is behind, if anything.
+      if (json.type === "sync") bunco.sync();
       // The night was opened again from an older copy (a laptop that died): this page shows
       // entries the log does not have, so it is drawn anew (waiting taps stay in the outbox).
       if (json.type === "reload") location.reload();
@@ -101,12 +105,23 @@
     bellWatch.after();
     refresh();
   });
-  // Pushes are at most once: every so often (the server says: data-sync-every, seconds) the
-  // screen says what it shows; the server answers with a fresh snapshot only if one of those
-  // fragments is behind. It says so too on waking and on every reconnect (a snapshot).
+  // Pushes are at most once. With several workers, every so often (the server says:
+  // data-sync-every, seconds; 0 on one process, whose server asks instead) the screen says
+  // what it shows; the server answers with a fresh snapshot only if one of those fragments is
+  // behind. It says so too on waking and on every reconnect (a snapshot).
   var live = document.querySelector("[data-sync-every]");
-  var syncEvery = Number(live && live.dataset.syncEvery) || 10;
-  setInterval(function () { bunco.sync(); }, syncEvery * 1000);
+  var syncEvery = live ? Number(live.dataset.syncEvery) : 10;
+  if (syncEvery > 0) setInterval(function () { bunco.sync(); }, syncEvery * 1000);
+  // The server says something at least every 25 s: a socket silent for longer than
+  // data-silent-after (seconds) died without closing (Wi-Fi that blipped) and is replaced.
+  var silentAfter = (Number(live && live.dataset.silentAfter) || 60) * 1000;
+  setInterval(function () {
+    var s = socketNow();
+    if (document.hidden || !s || s.ws.readyState !== 1
+        || Date.now() - Math.max(heard, woke) < silentAfter) return;
+    heard = Date.now();  // once per silence: the new socket's snapshot is heard next
+    replace(s.conn, s.ws);
+  }, 5000);
 
   function refresh() {
     applyPhase(); pager.apply(); countdown();
@@ -408,24 +423,33 @@
   });
 
   // -- woken: a socket silent for 0.5 s after a ping, or closed, is replaced at once ----------
-  var heard = 0, probing = null;
+  var heard = 0, woke = 0, probing = null;
+  function socketNow() {  // htmx's connection and its current socket
+    var el = document.querySelector("[ws-connect]"), data = el && el["htmx-internal-data"];
+    var conn = data && data.webSocket;
+    return conn && conn.socket ? {conn: conn, ws: conn.socket} : null;
+  }
+  function replace(conn, ws) {
+    if (!conn.init.once) {  // htmx's retry, set while asleep, opens no second socket
+      var init = conn.init;
+      conn.init = function () { if (this.socket.readyState > 1) init.call(this); };
+      conn.init.once = true;
+    }
+    ws.close();
+    conn.init();
+  }
   function woken() {
     keepAwake();
-    var el = document.querySelector("[ws-connect]"), data = el && el["htmx-internal-data"];
-    var conn = data && data.webSocket, ws = conn && conn.socket, asked = Date.now();
-    if (document.hidden || !ws || probing) return;
+    var s = socketNow(), asked = Date.now();
+    if (document.hidden || !s || probing) return;
+    var conn = s.conn, ws = s.ws;
+    woke = asked;
     unlockAudio();
     if (ws.readyState === 1) { ws.send('{"type":"ping"}'); bunco.sync(); }
     probing = setTimeout(function () {
       probing = null;
       if (conn.socket !== ws || !ws.readyState || heard > asked) return;
-      if (!conn.init.once) {  // htmx's retry, set while asleep, opens no second socket
-        var init = conn.init;
-        conn.init = function () { if (this.socket.readyState > 1) init.call(this); };
-        conn.init.once = true;
-      }
-      ws.close();
-      conn.init();
+      replace(conn, ws);
     }, ws.readyState === 1 ? 500 : 0);
   }
   document.addEventListener("visibilitychange", woken);

@@ -41,9 +41,11 @@ def test_serve_prints_the_host_link_and_the_join_address_then_runs_daphne():
     assert collect.call_args.args == ("collectstatic",)
     args = cli.return_value.run.call_args.args[0]
     assert args[:4] == ["--bind", "0.0.0.0", "--port", "8123"]
-    # a page that syncs is never pinged: Daphne's ping waits longer than a page's syncs
+    # a quiet page sends nothing: Daphne pings it every two minutes, and a dead one is closed
+    # half a minute after the ping goes unanswered
     ping = int(args[args.index("--ping-interval") + 1])
-    assert ping > limits.SYNC_EVERY and args[args.index("--ping-timeout") + 1] == str(ping)
+    pong = int(args[args.index("--ping-timeout") + 1])
+    assert (ping, pong) == (limits.PING_EVERY, limits.PONG_WAIT) == (120, 30)
 
 
 def free_port() -> int:
@@ -93,7 +95,7 @@ def test_on_the_wifi_it_prints_the_host_link_the_phones_address_and_a_qr_code(
     assert "\u2588" in text  # the compact QR code
     assert started["collected"]
     assert started["daphne"] == [["--bind", "127.0.0.1", "--port", str(port),
-                                  "--ping-interval", "40", "--ping-timeout", "40",
+                                  "--ping-interval", "120", "--ping-timeout", "30",
                                   "bunco.asgi:application"]]
 
 

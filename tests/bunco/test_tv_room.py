@@ -45,8 +45,9 @@ def test_a_bunco_is_celebrated_until_its_round_ends(seated_night):
 
 
 def test_every_live_page_says_how_often_it_syncs(client, db, settings):
-    """One process (the party's own layer loses nothing pushed): every 30 s; a layer shared by
-    several workers may drop a push: every 10 s; BUNCO_SYNC_EVERY says otherwise."""
+    """One process (the party's own layer loses nothing pushed): never on a timer, the server
+    asks; a layer shared by several workers may drop a push: every 10 s; BUNCO_SYNC_EVERY says
+    otherwise. Every page also says after how long a silent socket is taken for dead."""
     import re
 
     from bunco import limits
@@ -60,7 +61,10 @@ def test_every_live_page_says_how_often_it_syncs(client, db, settings):
                 .group(1) for page in pages}
 
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "bunco.runtime.layer.PartyChannelLayer"}}
-    assert said() == {str(limits.SYNC_EVERY)} == {"30"}
+    assert said() == {str(limits.SYNC_EVERY)} == {"0"}
+    silent = {re.search(r'data-silent-after="(\d+)"', client.get(page).content.decode()).group(1)
+              for page in pages}
+    assert silent == {str(2 * limits.HEARD_EVERY + limits.HEARD_GRACE)} == {"60"}
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer"}}
     assert said() == {"10"}
     settings.BUNCO_SYNC_EVERY = 4

@@ -53,13 +53,14 @@ class ForkedDaphne(DaphneProcess):
         super().run()
 
 
-#: The live server's pages sync every SYNCED_EVERY seconds (a party's: every 30): a change a
-#: test makes through services (another process than the server, so no push) shows by then.
-SYNCED_EVERY = 5
+#: The live server looks at its nights' logs every WATCHED_EVERY seconds (a party's: every 30)
+#: and asks their screens to sync: a change a test makes through services (another process
+#: than the server, so no push) shows by then.
+WATCHED_EVERY = 5
 
 
 @pytest.mark.browser
-@override_settings(LAN_ADDRESS=LAN_ADDRESS, PUBLIC_URL="", BUNCO_SYNC_EVERY=SYNCED_EVERY)
+@override_settings(LAN_ADDRESS=LAN_ADDRESS, PUBLIC_URL="", BUNCO_WATCH_EVERY=WATCHED_EVERY)
 class BrowserTestCase(ChannelsLiveServerTestCase):
     # Static files as at a party: WhiteNoise, from the collected files, compressed.
     serve_static = False

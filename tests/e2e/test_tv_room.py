@@ -16,7 +16,8 @@ from tests.playing import finish_night, play_round, roll
 from .base import HOST_SECRET, BrowserTestCase, in_thread
 
 TV = {"width": 1920, "height": 1080}
-#: A change made here reaches the live server's screens by their resync (base.SYNCED_EVERY):
+#: A change made here reaches the live server's screens by a sync the server asks for once it
+#: sees it in the log (base.WATCHED_EVERY):
 #: the test process and the server do not share a channel layer.
 PUSHED = 15000
 

@@ -20,7 +20,7 @@ from tests.e2e.base import BrowserTestCase
 from .conftest import MINIBROWSER, NEEDS, WEBKIT_DRIVER
 
 # A phone's answer is a push away; changes made by services in the test process (not through
-# a page) reach it by its resync (every 5 s: tests.e2e.base.SYNCED_EVERY).
+# a page) reach it once the server sees them in the log (every 5 s: tests.e2e.base.WATCHED_EVERY).
 WAIT = 10
 SYNC = 15
 

@@ -58,6 +58,7 @@ from bench.management.commands.livebench import (
     prepared_env,
     run_checked,
 )
+from bunco import limits
 from bunco.runtime import PIECES
 
 # The keys of a night's log, asked of the server's own database (the command's settings name
@@ -163,7 +164,7 @@ class Floor:
         config.write_text(json.dumps({
             "host": HOST, "ws_port": self.ws_port, "http_port": self.http_port,
             "origin": f"http://{HOST}:{self.http_port}", "room": self.night,
-            "sizes": self.sizes}))
+            "sizes": self.sizes, "heard_every": limits.HEARD_EVERY}))
         self.proc = subprocess.Popen([sys.executable, "-m", "bench.floor",
                                       str(config)], cwd=settings.BASE_DIR,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

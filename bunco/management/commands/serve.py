@@ -27,10 +27,9 @@ QR_BLOCKS = "\u2580\u2584\u2588"  # what segno's compact terminal drawing is mad
 
 def daphne_options() -> list[str]:
     """What the server is started with besides its address (the load test's server too): a
-    socket that has said nothing for ``limits.PING_EVERY`` seconds is pinged, and closed that
-    long after without an answer."""
-    every = str(limits.PING_EVERY)
-    return ["--ping-interval", every, "--ping-timeout", every]
+    socket that has said nothing for ``limits.PING_EVERY`` seconds is pinged, and closed
+    ``limits.PONG_WAIT`` seconds after without an answer."""
+    return ["--ping-interval", str(limits.PING_EVERY), "--ping-timeout", str(limits.PONG_WAIT)]
 
 
 class Command(BaseCommand):
