@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections import defaultdict
 from typing import Protocol
 
@@ -61,6 +62,7 @@ class Watch:
         self.screens: dict[int, set[Screen]] = defaultdict(set)
         self.looked = 0.0  # the loop's time of the last look at the logs
         self.doubted: set[int | None] = set()  # nights to ask (None: every night)
+        self.doubting = threading.Lock()  # ``doubt`` comes from the sync thread too
         self.again: set[int] = set()  # nights asked at the last look, asked again at the next
         self.busy = False
 
@@ -88,7 +90,8 @@ class Watch:
     def doubt(self, night_id: int | None = None) -> None:
         """A push to the night's screens (None: any night's) may have failed: they are asked
         what they show at the next tick. From any thread."""
-        self.doubted.add(night_id)
+        with self.doubting:
+            self.doubted.add(night_id)
 
     @staticmethod
     def tick_every() -> float:
@@ -109,7 +112,8 @@ class Watch:
         try:
             now = self.loop.time()
             asked: set[int] = set()
-            doubted, self.doubted = self.doubted, set()
+            with self.doubting:
+                doubted, self.doubted = self.doubted, set()
             if doubted:
                 asked |= set(self.screens) if None in doubted else doubted & set(self.screens)
             if now - self.looked >= watch_every() and not presence.shared_layer():
