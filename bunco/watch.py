@@ -150,11 +150,17 @@ class Watch:
 def _moved_elsewhere(night_id: int) -> bool:
     """Whether the night's log and this process's fold of it differ: another process wrote to
     it, or it went back to an older copy. On the sync thread, under the fold's lock, so a
-    command of this process is never caught between its write and its fold."""
-    with folds.lock(night_id):
+    command of this process is never caught between its write and its fold; a lock held
+    elsewhere for more than a second (a night being deleted) is looked at next time."""
+    lock = folds.lock(night_id)
+    if not lock.acquire(timeout=1.0):
+        return False
+    try:
         state = folds.get(night_id)
         seq = logged_seq(night_id)
         return seq is not None and (state is None or state.seq != seq)
+    finally:
+        lock.release()
 
 
 watch = Watch()
