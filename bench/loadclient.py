@@ -336,6 +336,10 @@ async def open_screen(plan: Plan, spec: ScreenSpec,
             return None
         try:
             snapshot = await asyncio.wait_for(ws.recv(decode=False), timeout=60)
+            if plan.sync:  # the page says what it shows as its socket opens (live.js)
+                shown: dict[str, int] = {}
+                shown_in(snapshot, shown)
+                await ws.send(sync_message(shown))
         except (TimeoutError, WebSocketException):
             await ws.close()
             return None

@@ -73,6 +73,9 @@
     bunco.open = true;
     document.body.classList.remove("offline");
     fire("open");
+    // What it shows, at every (re)connect: a server opened again from an older copy finds
+    // the page ahead of its log (and has it reload), which its snapshot alone cannot say.
+    bunco.sync();
   });
   document.body.addEventListener("htmx:wsClose", function (e) {
     if (current && e.detail.event.target !== current) return;
