@@ -126,9 +126,12 @@ def test_the_wheel_installed_in_a_fresh_environment_plays_a_round(tmp_path):
     port = free_port()
     out_path, err_path = tmp_path / "bunco.out", tmp_path / "bunco.err"
     with open(out_path, "w") as out, open(err_path, "w") as err:
+        # As from a terminal: Ctrl+C reaches it (a test runner's worker may ignore SIGINT,
+        # and a program started with SIGINT ignored keeps ignoring it).
         server = subprocess.Popen(
             [str(bin_dir / "bunco"), "--no-browser", "--no-qr", "--port", str(port),
-             "--bind", "127.0.0.1"], cwd=cwd, env=env, stdout=out, stderr=err)
+             "--bind", "127.0.0.1"], cwd=cwd, env=env, stdout=out, stderr=err,
+            preexec_fn=_as_from_a_terminal if os.name == "posix" else None)
     try:
         host_link = wait_for_line(out_path, r"Host \(keep this link to yourself\): (\S+)",
                                   server, 120)
@@ -166,6 +169,10 @@ def test_the_wheel_installed_in_a_fresh_environment_plays_a_round(tmp_path):
     assert not list(venv.rglob("*.sqlite3")) and not (package / "_data" / "var").exists()
     print("package test, seconds since start:",
           {k: round(v, 1) for k, v in timings.items()})
+
+
+def _as_from_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def play_a_round(host_link: str) -> None:
