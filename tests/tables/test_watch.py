@@ -10,13 +10,20 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from bunco import broadcast, limits
+from bunco import broadcast, limits, presence
 from bunco.selectors import folds
 from tests.playing import roll
 
 from .test_consumers import connect, make_night, score_of, shows
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def one_process(monkeypatch):
+    """The look at the logs is one process's (on PostgreSQL too: ``make test-scale`` runs these
+    with Redis as the layer, whose workers' pages sync on a timer instead)."""
+    monkeypatch.setattr(presence, "shared_layer", lambda: False)
 
 
 def written_elsewhere(night, table, monkeypatch):
@@ -45,7 +52,7 @@ async def answer_until_drawn(ws, shown: dict, seconds: float = 4.0) -> tuple[str
 
 
 async def test_a_roll_another_process_wrote_reaches_a_screen_without_its_asking(
-        settings, monkeypatch):
+        settings, monkeypatch, one_process):
     settings.BUNCO_WATCH_EVERY = 0.3
     monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # this process's pushes all out
     night, links, _ = await database_sync_to_async(make_night)()
@@ -66,7 +73,7 @@ async def test_a_roll_another_process_wrote_reaches_a_screen_without_its_asking(
 
 
 async def test_a_roll_written_elsewhere_just_after_one_pushed_here_still_arrives(
-        settings, monkeypatch):
+        settings, monkeypatch, one_process):
     """The first request comes while this process's own push is counted as on its way (its
     screens are not sent the room again for what they will get anyway); the second, a look
     later, finds the screen behind."""
