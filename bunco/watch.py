@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections import defaultdict
 from typing import Protocol
 
@@ -47,10 +46,6 @@ class Screen(Protocol):
     async def say(self, text: str) -> None: ...
 
 
-def heard_every() -> float:
-    return limits.HEARD_EVERY
-
-
 def watch_every() -> float:
     return settings.BUNCO_WATCH_EVERY or limits.WATCH_EVERY
 
@@ -61,8 +56,7 @@ class Watch:
         self.handle: asyncio.TimerHandle | None = None
         self.screens: dict[int, set[Screen]] = defaultdict(set)
         self.looked = 0.0  # the loop's time of the last look at the logs
-        self.doubted: set[int | None] = set()  # nights to ask (None: every night)
-        self.doubting = threading.Lock()  # ``doubt`` comes from the sync thread too
+        self.doubted = False  # a push failed since the last tick: every screen is asked
         self.again: set[int] = set()  # nights asked at the last look, asked again at the next
         self.busy = False
 
@@ -87,15 +81,14 @@ class Watch:
             self.handle.cancel()
             self.handle = None
 
-    def doubt(self, night_id: int | None = None) -> None:
-        """A push to the night's screens (None: any night's) may have failed: they are asked
-        what they show at the next tick. From any thread."""
-        with self.doubting:
-            self.doubted.add(night_id)
+    def doubt(self) -> None:
+        """A push may have failed: every screen is asked what it shows at the next tick. From
+        any thread: a push failing while a tick reads the flag is before that tick's asks."""
+        self.doubted = True
 
     @staticmethod
     def tick_every() -> float:
-        return min(5.0, heard_every() / 5, watch_every() / 2)
+        return min(5.0, limits.HEARD_EVERY / 5, watch_every() / 2)
 
     def tick(self) -> None:
         loop = self.loop
@@ -111,18 +104,15 @@ class Watch:
     async def round(self) -> None:
         try:
             now = self.loop.time()
-            asked: set[int] = set()
-            with self.doubting:
-                doubted, self.doubted = self.doubted, set()
-            if doubted:
-                asked |= set(self.screens) if None in doubted else doubted & set(self.screens)
+            asked: set[int] = set(self.screens) if self.doubted else set()
+            self.doubted = False  # the asks below all go after this
             if now - self.looked >= watch_every() and not presence.shared_layer():
                 self.looked = now
                 moved = {night_id for night_id in list(self.screens)
                          if await self.moved_elsewhere(night_id)}
                 asked |= moved | (self.again & set(self.screens))
                 self.again = moved
-            quiet = now - heard_every()
+            quiet = now - limits.HEARD_EVERY
             for night_id, here in list(self.screens.items()):
                 ask = night_id in asked
                 for screen in list(here):
