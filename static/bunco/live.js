@@ -150,16 +150,7 @@
   }
 
   // Fragments pushed over the websocket are rendered once for everyone, so they carry no
-  // per-browser CSRF token: a post form gets this browser's from its cookie as it is sent.
-  document.addEventListener("submit", function (e) {
-    var form = e.target;
-    if (form.hasAttribute("data-outbox")) return;
-    if (form.method.toLowerCase() === "post" && !form.querySelector("[name=csrfmiddlewaretoken]")) {
-      var input = document.createElement("input");
-      input.type = "hidden"; input.name = "csrfmiddlewaretoken"; input.value = csrf();
-      form.appendChild(input);
-    }
-  });
+  // per-browser CSRF token: page.js gives a post form this browser's as it is sent.
 
   // -- a break's countdown, on the server's clock (this device's may be off) ------------------
   var live = document.querySelector("[data-server-now]");

@@ -12,8 +12,11 @@ document.addEventListener("submit", function (e) {
     e.preventDefault();
     return;
   }
-  // A form pushed to the page over its socket was drawn without the page's CSRF token.
-  if ((form.method || "").toLowerCase() === "post" && !form.elements.csrfmiddlewaretoken) {
+  // A form pushed to the page over its socket was drawn without the page's CSRF token: it gets
+  // this browser's from its cookie as it is sent. Not a tap's (outbox.js sends those itself,
+  // with the token as it is when the tap goes, not as it was when it was made).
+  if ((form.method || "").toLowerCase() === "post" && !form.elements.csrfmiddlewaretoken
+      && !form.hasAttribute("data-outbox")) {
     var m = /csrftoken=([^;]+)/.exec(document.cookie), input = document.createElement("input");
     input.type = "hidden"; input.name = "csrfmiddlewaretoken"; input.value = m ? m[1] : "";
     form.appendChild(input);
