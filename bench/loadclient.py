@@ -322,8 +322,10 @@ class Table:
                 self.shown = int(digits)
 
 
-async def open_screen(plan: Plan, spec: ScreenSpec,
-                      gate: asyncio.Semaphore) -> tuple[ClientConnection, int] | None:
+async def open_screen(plan: Plan, spec: ScreenSpec, gate: asyncio.Semaphore
+                      ) -> tuple[ClientConnection, int, dict[str, int], int] | None:
+    """The screen's socket, its snapshot's bytes, what the snapshot shows (``shown_in``) and
+    its bytes on the wire; None if it could not connect."""
     headers = {"Cookie": spec.cookie} if spec.cookie else None
     async with gate:
         try:
@@ -336,14 +338,14 @@ async def open_screen(plan: Plan, spec: ScreenSpec,
             return None
         try:
             snapshot = await asyncio.wait_for(ws.recv(decode=False), timeout=60)
+            shown: dict[str, int] = {}
+            shown_in(snapshot, shown)
             if plan.sync:  # the page says what it shows as its socket opens (live.js)
-                shown: dict[str, int] = {}
-                shown_in(snapshot, shown)
                 await ws.send(sync_message(shown))
         except (TimeoutError, WebSocketException):
             await ws.close()
             return None
-    return ws, len(snapshot), snapshot, on_wire(ws, snapshot)
+    return ws, len(snapshot), shown, on_wire(ws, snapshot)
 
 
 async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
@@ -438,10 +440,7 @@ async def client(conn, plan: Plan) -> None:
     closed: list = []
     syncs: list = []
     heard = [0.0]  # when any screen of this process last got a frame
-    shown: list[dict[str, int]] = [{} for _ in plan.screens]
-    for i, g in enumerate(got):
-        if g is not None:
-            shown_in(g[2], shown[i])
+    shown: list[dict[str, int]] = [g[2] if g is not None else {} for g in got]
     listeners = [asyncio.create_task(listen(g[0], logs[i], inners[i], closed, heard, shown[i]))
                  for i, g in enumerate(got) if g is not None]
     if plan.sync and plan.sync_every > 0:
