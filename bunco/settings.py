@@ -29,8 +29,10 @@ BUNCO_COPY_TO            a folder off the laptop (a USB stick, a synced folder) 
 docs/deploy.md shows them together for several workers behind nginx.
 """
 
+import importlib.util
 import os
 import secrets
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -131,8 +133,12 @@ INSTALLED_APPS = [
     "tables",
 ]
 # The load tests and live benchmarks (manage.py loadtest, livebench): a checkout's, never
-# the package's (bench/ is not in the wheel).
-if (BASE_DIR / "bench" / "__init__.py").is_file():
+# the package's (bench/ is not in the wheel). Only when it can be imported: the checkout's
+# own `.venv/bin/bunco` (an editable install, which maps the packages only) runs from any
+# folder, where bench/ is on disk but not on the import path.
+_BENCH = importlib.util.find_spec("bench")
+if _BENCH is not None and _BENCH.origin \
+        and Path(_BENCH.origin).resolve().parent == BASE_DIR / "bench":
     INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [

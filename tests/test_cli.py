@@ -3,8 +3,12 @@ real one from a built wheel."""
 
 import io
 import json
+import os
+import signal
 import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -107,3 +111,74 @@ def test_restore_night_is_the_restore_night_command(monkeypatch):
     monkeypatch.setattr("django.core.management.execute_from_command_line", ran.append)
     assert cli.main(["restore-night", "March-night.json"]) == 0
     assert ran == [["bunco", "restore_night", "March-night.json"]]
+
+
+# -- the checkout's own `.venv/bin/bunco`, started from another folder -------------------------
+
+def _checkout_bunco() -> Path:
+    """The `bunco` script of the virtual environment these tests run in (make's .venv): an
+    editable install of this checkout."""
+    script = Path(sys.executable).with_name("bunco")
+    assert script.is_file(), f"no bunco script next to {sys.executable}"
+    return script
+
+
+def _elsewhere_environment(home: Path) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("BUNCO_", "DJANGO_", "PYTHON"))
+           and k not in ("DATABASE_URL", "REDIS_URL", "DISPLAY", "WAYLAND_DISPLAY")}
+    # Its own data folder: the checkout's var/ belongs to whoever runs it there.
+    env.update(HOME=str(home), BUNCO_DATA_DIR=str(home / "data"),
+               BUNCO_LAN_ADDRESS="127.0.0.1")
+    return env
+
+
+def test_the_checkouts_bunco_helps_from_any_folder(tmp_path):
+    done = subprocess.run([str(_checkout_bunco()), "--help"], cwd=tmp_path, text=True,
+                          capture_output=True, env=_elsewhere_environment(tmp_path),
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "--no-browser" in done.stdout and "bunco restore" in done.stdout
+
+
+def test_the_checkouts_bunco_starts_the_night_from_any_folder(tmp_path):
+    """`.venv/bin/bunco` from a folder outside the checkout: the checkout's load-test app
+    (bench/) is not importable there, and the night starts without it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out_path = tmp_path / "bunco.out"
+    with open(out_path, "w") as out:
+        server = subprocess.Popen(
+            [str(_checkout_bunco()), "--no-browser", "--no-qr", "--port", str(port),
+             "--bind", "127.0.0.1"], cwd=tmp_path, env=_elsewhere_environment(tmp_path),
+            stdout=out, stderr=subprocess.STDOUT,
+            # Ctrl+C reaches it, as from a terminal (a test worker may ignore SIGINT)
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 90
+        while "Press Ctrl+C to stop." not in out_path.read_text():
+            assert server.poll() is None, f"bunco stopped:\n{out_path.read_text()}"
+            assert time.monotonic() < deadline, f"bunco did not start:\n{out_path.read_text()}"
+            time.sleep(0.2)
+        health = _answer(f"http://127.0.0.1:{port}/healthz", deadline)
+        assert health.status == 200
+    finally:
+        server.send_signal(signal.SIGINT)
+        code = server.wait(timeout=30)
+    text = out_path.read_text()
+    assert code == 0, text
+    assert "Traceback" not in text and f"http://127.0.0.1:{port}/host/" in text
+    assert (tmp_path / "data" / "bunco.sqlite3").is_file()
+
+
+def _answer(url: str, deadline: float):
+    import urllib.request
+
+    while True:
+        try:
+            return urllib.request.urlopen(url, timeout=5)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
