@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
 import time
 import uuid
@@ -40,11 +39,8 @@ from dataclasses import dataclass, field
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
-from websockets.extensions.permessage_deflate import (
-    ClientPerMessageDeflateFactory,
-    PerMessageDeflate,
-)
-from websockets.frames import Frame
+
+from bench.frames import BrowserDeflate, head, inner_tables, on_wire, shown_in, sync_message
 
 CONNECT_PARALLEL = 20  # each connect renders a snapshot on the server
 GIVE_UP_SECONDS = 60.0  # a tap still not answered this long after its slot has failed
@@ -57,44 +53,6 @@ DRAIN_AT_MOST = 30.0  # ... but no longer than this after it
 #: data-sync-every: 0, never, on one process, whose server asks them; 10 s with several
 #: workers).
 SYNC_EVERY = 10.0
-
-
-class _ReceiveOnlyDeflate(PerMessageDeflate):
-    """permessage-deflate that inflates what the server sends and sends its own frames as
-    they are (RFC 7692 allows either, message by message)."""
-
-    on_wire = 0  # the payload bytes of the last frame read, as they came over the network
-
-    def decode(self, frame: Frame, *, max_size: int | None = None) -> Frame:
-        self.on_wire = len(frame.data)
-        return super().decode(frame, max_size=max_size)
-
-    def encode(self, frame: Frame) -> Frame:
-        return frame
-
-
-def on_wire(ws: ClientConnection, message: bytes) -> int:
-    """How many bytes ``message`` (the last one read) took on the wire: deflated, or as it
-    is where the server did not take up the offer."""
-    for extension in ws.protocol.extensions:
-        if isinstance(extension, _ReceiveOnlyDeflate):
-            return extension.on_wire
-    return len(message)
-
-
-class BrowserDeflate(ClientPerMessageDeflateFactory):
-    """What a browser's socket does: it offers permessage-deflate (Chromium, Firefox and
-    Safari all do, ``client_max_window_bits``), so the server may send big frames deflated,
-    but sends its own small messages uncompressed (Chromium was seen to)."""
-
-    def __init__(self) -> None:
-        super().__init__(client_max_window_bits=True)
-
-    def process_response_params(self, params, accepted_extensions):
-        stock = super().process_response_params(params, accepted_extensions)
-        return _ReceiveOnlyDeflate(stock.remote_no_context_takeover,
-                                   stock.local_no_context_takeover,
-                                   stock.remote_max_window_bits, stock.local_max_window_bits)
 
 
 @dataclass
@@ -125,64 +83,6 @@ class Plan:
     tap_workers: dict[int, int] = field(default_factory=dict)  # table -> worker (else n % N)
     sync: bool = True  # screens sync every sync_every seconds, as the pages do
     sync_every: float = SYNC_EVERY
-
-
-def element(data: bytes, start: int) -> tuple[str, int | None, int, int]:
-    """The element whose ``id="`` is at ``start``: its id, its data-seq (None without one),
-    and where its id and its opening tag end."""
-    close = data.find(b'"', start + 4)
-    end = data.find(b">", close)
-    mark = data.find(b'data-seq="', close, end)
-    digits = data[mark + 10:data.find(b'"', mark + 10)] if mark >= 0 else b""
-    return data[start + 4:close].decode(), int(digits) if digits.isdigit() else None, close, end
-
-
-def head(data: bytes) -> tuple[str, int, bool] | None:
-    """The id, data-seq and rung bell of a frame's first element, or None."""
-    start = data.find(b'id="')
-    if start < 0:
-        return None
-    ident, seq, close, end = element(data, start)
-    if seq is None:
-        return None
-    return ident, seq, data.find(b'data-bell-rung="1"', close, end) >= 0
-
-
-def inner_tables(data: bytes) -> list[tuple[str, int]]:
-    """The id and data-seq of every table fragment in a frame."""
-    found, at = [], data.find(b'id="table-')
-    while at >= 0:
-        ident, seq, _, end = element(data, at)
-        if seq is not None:
-            found.append((ident, seq))
-        at = data.find(b'id="table-', end)
-    return found
-
-
-def shown_in(data: bytes, shown: dict[str, int]) -> None:
-    """Every element with an id and a data-seq in a frame, as the page then shows it."""
-    at = data.find(b'id="')
-    while at >= 0:
-        ident, seq, _, end = element(data, at)
-        if seq is not None:
-            shown[ident] = seq
-        at = data.find(b'id="', max(end, at + 4))
-
-
-def sync_message(shown: dict[str, int]) -> str:
-    """What the page's periodic sync says (live.js ``syncMessage``): each fragment's id and
-    seq, its tables in compact form (tables[n - 1]: the seq of table n shown, 0 where none)."""
-    shows: dict[str, int] = {}
-    tables: list[int] = []
-    for ident, seq in shown.items():
-        number = ident[6:] if ident.startswith("table-") else ""
-        if not number.isdigit() or int(number) > 2000:
-            shows[ident] = seq
-            continue
-        n = int(number)
-        tables.extend([0] * (n - len(tables)))
-        tables[n - 1] = seq
-    return json.dumps({"type": "sync", "shows": shows, "tables": tables})
 
 
 @dataclass
@@ -455,27 +355,7 @@ async def client(conn, plan: Plan) -> None:
     tally, bells = Tally(), []
     ended = last_frame = 0.0
     if command == "go":
-        limits = httpx.Limits(max_connections=max(10, len(plan.tables)),
-                              max_keepalive_connections=None)
-        async with contextlib.AsyncExitStack() as stack:
-            https = [await stack.enter_async_context(httpx.AsyncClient(
-                base_url=base, trust_env=False, timeout=plan.timeout, limits=limits,
-                cookies={"csrftoken": plan.csrf})) for base in plan.http_bases]
-            # A table taps the worker a load balancer would send it to: one per table.
-            tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally,
-                               https[plan.tap_workers.get(n, n % len(https))])
-                      for n, token in plan.tables.items()}
-            bell_task = asyncio.create_task(ring(plan, start, bells)) if plan.bells else None
-            for offset, number in plan.slots:
-                delay = start + offset - time.time()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                elif delay < -0.05:
-                    tally.late += 1
-                tables[number].make(start + offset)
-            await asyncio.gather(*(table.done() for table in tables.values()))
-            if bell_task is not None:
-                await bell_task
+        await tap_the_room(plan, start, tally, bells)
         # Every screen listens on until the whole room's taps are answered: a TV here shows
         # the tables the other processes tap, and theirs may still be retrying.
         conn.send(("tapped",))
@@ -503,6 +383,31 @@ async def client(conn, plan: Plan) -> None:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*(g[0].close() for g in got if g is not None),
                                               return_exceptions=True), 20)
+
+
+async def tap_the_room(plan: Plan, start: float, tally: Tally, bells: list[dict]) -> None:
+    """Make each of the plan's taps at its slot, at its table's queue, and ring its bells."""
+    limits = httpx.Limits(max_connections=max(10, len(plan.tables)),
+                          max_keepalive_connections=None)
+    async with contextlib.AsyncExitStack() as stack:
+        https = [await stack.enter_async_context(httpx.AsyncClient(
+            base_url=base, trust_env=False, timeout=plan.timeout, limits=limits,
+            cookies={"csrftoken": plan.csrf})) for base in plan.http_bases]
+        # A table taps the worker a load balancer would send it to: one per table.
+        tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally,
+                           https[plan.tap_workers.get(n, n % len(https))])
+                  for n, token in plan.tables.items()}
+        bell_task = asyncio.create_task(ring(plan, start, bells)) if plan.bells else None
+        for offset, number in plan.slots:
+            delay = start + offset - time.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            elif delay < -0.05:
+                tally.late += 1
+            tables[number].make(start + offset)
+        await asyncio.gather(*(table.done() for table in tables.values()))
+        if bell_task is not None:
+            await bell_task
 
 
 def main(conn, plan: Plan) -> None:

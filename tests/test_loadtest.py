@@ -59,7 +59,7 @@ def test_loadtest_runs_two_nights_and_counts_every_tap_of_each():
 
 def _nights_plans(route: str) -> list[list]:
     """Two nights of scenario 13 on two workers: each night's client processes' plans."""
-    from bench.management.commands.loadtest import SCENARIOS, Target, plans
+    from bench.room import SCENARIOS, Target, plans
 
     target = Target([1, 2], ["ws://a", "ws://b"], ["http://a", "http://b"], 1)
     opts = {"clients": 2, "seconds": 2.0, "bells": 1, "bell_hold": 1.0, "route": route,
@@ -90,7 +90,7 @@ def test_spread_routing_puts_each_nights_screens_and_tables_on_the_workers_in_tu
         tv, = [w for path, w in screens if path.startswith("/ws/tv/")]
         assert tv == 0
         assert {n: w for p in night for n, w in p.tap_workers.items()} == {2: 0, 3: 1}
-    from bench.management.commands.loadtest import SCENARIOS, room_screens
+    from bench.room import SCENARIOS, room_screens
 
     night = {"night": 1, "tv": "tv", "tables": {"1": "a", "2": "b", "3": "c"},
              "players": [{"token": f"p{n}{k}", "table": n} for n in (1, 2, 3) for k in range(4)]}
@@ -98,7 +98,7 @@ def test_spread_routing_puts_each_nights_screens_and_tables_on_the_workers_in_tu
 
 
 def test_a_screen_showed_a_fragment_when_it_got_it_or_a_later_one():
-    from bench.management.commands.loadtest import Shown
+    from bench.analysis import Shown
 
     # A TV that fell behind got table 5 at #120 (10.0 s) and #125 (11.0 s), never #118.
     shown = Shown({"table-5": [(125, 11.0), (120, 10.0)], "banner": [(90, 9.0)]})
@@ -121,7 +121,8 @@ def _run(tv_frames: list, tv_inner: list, accepted: list) -> dict:
 
 
 def test_a_table_a_tv_showed_inside_a_room_wide_frame_is_not_lost():
-    from bench.management.commands.loadtest import SCENARIOS, analyse
+    from bench.analysis import analyse
+    from bench.room import SCENARIOS
 
     # Table 5's tap became #7; the TV never got table 5 on its own, but the bell's frame that
     # drew every table had table 5 at #8 (the tap and one after it).
@@ -138,7 +139,7 @@ def test_a_table_a_tv_showed_inside_a_room_wide_frame_is_not_lost():
 
 
 def test_every_table_inside_a_frame_is_read_with_its_seq():
-    from bench.loadclient import head, inner_tables
+    from bench.frames import head, inner_tables
 
     frame = (b'<div id="tv-tables" data-seq="9" hx-swap-oob="true">'
              b'<section id="table-1" class="table-live" data-seq="4" data-table="1">'
@@ -370,7 +371,7 @@ def test_a_tap_whose_answer_is_lost_is_sent_again_and_the_next_is_not_swallowed(
     import asyncio
     import time
 
-    from bench.management.commands.loadtest import counted
+    from bench.analysis import counted
 
     # The first tap is written but answered 500; the second written but its answer never
     # comes. A client that gives up on a 500 (or names the position the table last showed
@@ -398,7 +399,7 @@ def test_a_tap_swallowed_as_already_recorded_is_a_merged_tap(monkeypatch):
     import asyncio
     import time
 
-    from bench.management.commands.loadtest import counted
+    from bench.analysis import counted
 
     gate = asyncio.Event()
     server = FakeTable((gate, None))
@@ -423,7 +424,7 @@ def test_a_tap_swallowed_as_already_recorded_is_a_merged_tap(monkeypatch):
 
 
 def test_taps_are_counted_by_their_keys_in_the_log():
-    from bench.management.commands.loadtest import counted
+    from bench.analysis import counted
 
     intents = [
         (2, "a", 0, "recorded", ""),
@@ -445,7 +446,7 @@ def test_taps_are_counted_by_their_keys_in_the_log():
 
 
 def test_a_line_that_merged_or_raced_a_tap_misses_its_targets():
-    from bench.management.commands.loadtest import missed_targets
+    from bench.analysis import missed_targets
 
     line = {"frames_lost": 0, "failed_taps": 0, "merged_taps": 0, "refused_by_race": 0,
             "lost_taps": 0, "kib_per_socket": 33.0, "wanted_sockets": 405, "taps_per_s": 150,
@@ -466,7 +467,7 @@ def test_a_line_that_merged_or_raced_a_tap_misses_its_targets():
 def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs_nothing():
     """A TV of 100 tables says what it shows in the page's compact form; the server finds it
     up to date (no snapshot), and behind once the room has moved on."""
-    from bench.loadclient import shown_in, sync_message
+    from bench.frames import shown_in, sync_message
     from bunco import broadcast, services
     from bunco.selectors import live_state
     from scoring import sample_names
@@ -499,7 +500,7 @@ def test_the_load_tests_screens_take_deflated_frames_and_send_theirs_plain_as_a_
     )
     from websockets.frames import Opcode
 
-    from bench.loadclient import BrowserDeflate, on_wire
+    from bench.frames import BrowserDeflate, on_wire
 
     seen: list[tuple[str, bool]] = []  # each text frame as the server read or wrote it
 
