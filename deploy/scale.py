@@ -21,25 +21,32 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import pwd
 import secrets
 import shutil
 import signal
 import socket
-import ssl
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-RUN = ROOT / "var" / "scale"
-LOGS = RUN / "logs"
-PG_HOST, PG_PORT = "127.0.0.1", 5432
-PG_USER = "bunco"
-
+from processes import (
+    LOGS,
+    PG_HOST,
+    PG_PORT,
+    PG_USER,
+    ROOT,
+    RUN,
+    Child,
+    Trouble,
+    free_port,
+    is_root,
+    listening,
+    plain_port,
+    say,
+)
+from proxy import start_nginx, through_proxy
 
 # What make test-scale leaves out: tests that never touch the database or the channel layer
 # the run is given (the rules engine is pure Python; the simulator and the benchmarks are
@@ -49,43 +56,6 @@ SAME_ON_ANY_DATABASE = ["tests/scoring", "tests/test_architecture.py",
                         "tests/test_simulate_command.py", "tests/test_livebench.py",
                         "tests/reliability"]
 
-
-class Trouble(Exception):
-    """Something this machine lacks, said so the person running it knows what to do."""
-
-
-def say(text: str) -> None:
-    print(text, flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def listening(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex((host, port)) == 0
-
-
-def plain_port(wanted: int) -> int:
-    """nginx's plain HTTP port: ``wanted`` if nothing holds it, else a free one (0: none)."""
-    if not wanted:
-        return 0
-    with socket.socket() as s:
-        try:
-            s.bind(("", wanted))
-        except OSError:
-            port = free_port()
-            say(f"Port {wanted} is busy: plain HTTP redirects to HTTPS from port {port} instead.")
-            return port
-    return wanted
-
-
-def is_root() -> bool:
-    return os.geteuid() == 0
 
 
 def secrets_file() -> dict[str, str]:
@@ -178,41 +148,6 @@ def postgres_url(pg: Postgres, password: str, database: str, *, create: bool) ->
     return f"postgres://{PG_USER}:{password}@{PG_HOST}:{PG_PORT}/{database}"
 
 
-# -- child processes ---------------------------------------------------------------------------
-
-class Child:
-    """A process of the stack, in its own session (Ctrl+C reaches this script only, which
-    then stops each child in order), its output in var/scale/logs/<name>.log."""
-
-    def __init__(self, name: str, command: list[str], env: dict | None = None,
-                 stop_signal: int = signal.SIGTERM) -> None:
-        LOGS.mkdir(parents=True, exist_ok=True)
-        self.name, self.stop_signal = name, stop_signal
-        self.log = LOGS / f"{name}.log"
-        with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out,
-                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         start_new_session=True)
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def tail(self, lines: int = 20) -> str:
-        with contextlib.suppress(OSError):
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-        return ""
-
-    def stop(self, timeout: float = 10) -> None:
-        if not self.alive():
-            return
-        self.proc.send_signal(self.stop_signal)
-        try:
-            self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
 def with_services(env: dict, stack, values: dict, database: str, *, create: bool) -> None:
     """Point ``env`` at PostgreSQL's ``database`` and a Redis of our own, unless the caller's
     environment already names them."""
@@ -266,155 +201,6 @@ def wait_healthy(worker: Child, port: int) -> None:
                 return
         time.sleep(0.1)
     raise Trouble(f"{worker.name} did not answer {url} within 30 s:\n{worker.tail()}")
-
-
-# -- nginx ---------------------------------------------------------------------------------------
-
-NGINX_CONF = """\
-# Written by deploy/scale.py for this machine; docs/deploy.md has the server version.
-worker_processes 1;
-{user}pid {run}/nginx/nginx.pid;
-error_log {logs}/nginx-error.log warn;
-daemon off;
-
-events {{ worker_connections 1024; }}
-
-http {{
-    access_log {logs}/nginx-access.log;
-    client_body_temp_path {run}/nginx/tmp/body;
-    proxy_temp_path {run}/nginx/tmp/proxy;
-    fastcgi_temp_path {run}/nginx/tmp/fastcgi;
-    uwsgi_temp_path {run}/nginx/tmp/uwsgi;
-    scgi_temp_path {run}/nginx/tmp/scgi;
-    client_max_body_size 10m;
-
-    upstream bunco {{
-        # A night's screens and taps go to one worker (bunco/stick.py): docs/deploy.md.
-        hash $cookie_bunco_night consistent;
-{servers}
-        keepalive 16;
-    }}
-
-    # A websocket asks to upgrade its connection; a page keeps the upstream connection alive.
-    map $http_upgrade $connection_upgrade {{
-        default upgrade;
-        ''      '';
-    }}
-
-{redirect}
-    server {{
-        listen {port} ssl;
-        server_name {host};
-        ssl_certificate {run}/tls/{host}.crt;
-        ssl_certificate_key {run}/tls/{host}.key;
-
-        location / {{
-            proxy_pass http://bunco;
-            proxy_http_version 1.1;
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            # A TV or a phone may hear nothing for a long break: keep its websocket open.
-            proxy_read_timeout 1h;
-            proxy_send_timeout 1h;
-        }}
-    }}
-}}
-"""
-
-REDIRECT = """\
-    server {{
-        listen {http_port};
-        server_name {host};
-        location / {{ return 301 https://$host:{port}$request_uri; }}
-    }}
-"""
-
-
-def certificate(host: str) -> None:
-    """A self-signed certificate for ``host`` (made once): browsers warn about it once;
-    curl needs -k. A real server uses its own (docs/deploy.md)."""
-    folder = RUN / "tls"
-    folder.mkdir(parents=True, exist_ok=True)
-    crt, key = folder / f"{host}.crt", folder / f"{host}.key"
-    if crt.exists() and key.exists():
-        return
-    if not shutil.which("openssl"):
-        raise Trouble("openssl is needed for the local certificate: sudo apt-get install -y "
-                      "openssl")
-    names = ["DNS:localhost", "IP:127.0.0.1"]
-    try:
-        socket.inet_aton(host)
-        names.append(f"IP:{host}")
-    except OSError:
-        names.append(f"DNS:{host}")
-    done = subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "825",
-         "-subj", f"/CN={host}", "-addext", f"subjectAltName={','.join(dict.fromkeys(names))}",
-         "-keyout", str(key), "-out", str(crt)], capture_output=True, text=True)
-    if done.returncode:
-        raise Trouble(f"openssl could not make a certificate:\n{done.stderr}")
-    key.chmod(0o600)
-
-
-def start_nginx(host: str, port: int, http_port: int, workers: list[int]) -> Child:
-    binary = shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if os.path.exists(p)), None)
-    if not binary:
-        raise Trouble("nginx is not installed: sudo apt-get install -y nginx")
-    certificate(host)
-    folder = RUN / "nginx"
-    user = ""
-    for name in ("tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi"):
-        (folder / name).mkdir(parents=True, exist_ok=True)
-    if is_root():  # nginx's workers drop to an unprivileged user that writes the temp files
-        account = next((a for a in ("www-data", "nobody") if _account(a)), None)
-        if account:
-            user = f"user {account};\n"
-            entry = pwd.getpwnam(account)
-            for path in (folder / "tmp").rglob("*"):
-                os.chown(path, entry.pw_uid, entry.pw_gid)
-    servers = "\n".join(f"        server 127.0.0.1:{p};" for p in workers)
-    redirect = REDIRECT.format(http_port=http_port, host=host, port=port) if http_port else ""
-    conf = folder / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(user=user, run=RUN, logs=LOGS, servers=servers,
-                                      redirect=redirect, port=port, host=host))
-    command = [binary, "-p", str(folder), "-c", str(conf), "-e", str(LOGS / "nginx-error.log")]
-    check = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
-    if check.returncode:
-        raise Trouble(f"nginx refused its configuration:\n{check.stderr}")
-    child = Child("nginx", command, stop_signal=signal.SIGQUIT)  # QUIT: finish, then stop
-    for _ in range(100):
-        if not child.alive():
-            raise Trouble(f"nginx did not start:\n{child.tail()}\n"
-                          f"{(LOGS / 'nginx-error.log').read_text()[-2000:]}")
-        if listening("127.0.0.1", port):
-            return child
-        time.sleep(0.1)
-    raise Trouble("nginx did not listen on its port")
-
-
-def _account(name: str) -> bool:
-    try:
-        pwd.getpwnam(name)
-    except KeyError:
-        return False
-    return True
-
-
-def through_proxy(url: str) -> int:
-    """The status of ``url`` fetched through nginx (the local certificate is self-signed)."""
-    context = ssl.create_default_context()
-    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}),
-                                         urllib.request.HTTPSHandler(context=context))
-    try:
-        with opener.open(url, timeout=5) as answer:
-            return answer.status
-    except urllib.error.HTTPError as exc:
-        return exc.code
 
 
 # -- the commands -------------------------------------------------------------------------------
