@@ -26,7 +26,8 @@ from .round import RoomRound
 from .rules import Award, Category, HouseRules, award
 from .seating import seat_night, table_sizes
 from .simulate import night_summary, night_to_json, sample_names, simulate_night
-from .table import BellDuty, Phase, Seat, TableRound, TableSpec
+from .table import BellDuty, TableRound
+from .table_spec import Phase, Seat, TableSpec
 
 __all__ = [
     "Award", "AwardResult", "BellDuty", "Category", "HouseRules", "IllegalMove", "Night",

@@ -11,7 +11,8 @@ from .rotation import TableOutcome, first_seats, rotate
 from .round import RoomRound
 from .rules import HouseRules
 from .seating import ghosts_partnered, seat_night
-from .table import Seat, TableRound, TableSpec
+from .table import TableRound
+from .table_spec import Seat, TableSpec
 
 ROUNDS_PER_SET = 6
 

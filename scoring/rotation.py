@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .errors import IllegalMove
 from .rules import FirstRoller, HouseRules, Partners, Rotation
 from .seating import pods_of, uses_wm_layout, wm_shape
-from .table import Seat, TableSpec
+from .table_spec import Seat, TableSpec
 
 WINNERS, LOSERS, EVERYONE = "W", "L", "ALL"
 

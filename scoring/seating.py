@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from .errors import RulesError
 from .rules import HouseRules, Layout, Seating
-from .table import Seat, TableSpec
+from .table_spec import Seat, TableSpec
 
 # Winning Moves, "One Table Bunco (For 2-4 players)" and "Bunco for 5 to 11 players": table
 # sizes, in order from the head table. At a party a table of four plays in teams and a table of

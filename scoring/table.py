@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from .errors import IllegalMove
 from .roll import (
     ALL_DICE,
     BUNCO,
-    HITS,
     MISS,
     TRIPLE_KINDS,
     WIPEOUT,
@@ -31,58 +29,12 @@ from .rules import (
     BuncoEffect,
     HeadTableWinner,
     HouseRules,
-    RollOffOrder,
     RoundEnd,
     TargetScope,
     TieBreak,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """Who sits in a chair: a player, or a ghost whose partner rolls for it."""
-
-    name: str
-    ghost: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """A table's seating for one round. Seats are in clockwise (rolling) order.
-
-    At a team table (four seats) the players across from each other are partners:
-    seats 0 and 2 are team 0, seats 1 and 3 are team 1. At an individual table every seat
-    plays for itself. Seat 0 is the scorekeeper's chair.
-    """
-
-    number: int
-    seats: tuple[Seat, ...]
-    individuals: bool = False
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        if self.individuals:
-            return tuple((i,) for i in range(len(self.seats)))
-        return ((0, 2), (1, 3))
-
-    def team_of(self, seat: int) -> int:
-        return seat if self.individuals else seat % 2
-
-    def partner_of(self, seat: int) -> int | None:
-        return None if self.individuals else (seat + 2) % 4
-
-    def roller_of(self, seat: int) -> int:
-        """The chair of the player who physically rolls for ``seat``: a ghost's partner rolls
-        for it; everyone else rolls for themselves."""
-        if self.seats[seat].ghost and not self.individuals:
-            return self.partner_of(seat)
-        return seat
-
-    def index_of(self, name: str) -> int:
-        for i, seat in enumerate(self.seats):
-            if seat.name == name:
-                return i
-        raise IllegalMove(f"{name} is not at table {self.number}")
+from .table_spec import Phase, TableSpec
+from .tie_break import TieBreakPlay
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,15 +46,6 @@ class BellDuty:
     seat: int | None = None
 
 
-class Phase(StrEnum):
-    PLAYING = "playing"
-    FINISHING = "finishing"  # the bell rang; the roller finishes the roll or turn
-    EXTRA_ROLLS = "extra_rolls"  # everyone who has not rolled gets a roll (seed 001)
-    TIE_BREAK = "tie_break"
-    DONE = "done"
-
-
-_ROLL_OFF_KINDS = frozenset({HITS, BUNCO})
 # Enum members as module names: an enum member's lookup costs more than a global's, and the
 # simulator asks these questions hundreds of thousands of times a night.
 _FINISH_TURN = AfterBell.FINISH_TURN
@@ -115,15 +58,11 @@ _EXTRA_ROLLS = Phase.EXTRA_ROLLS
 _FINISHING = Phase.FINISHING
 _PLAYING = Phase.PLAYING
 _TIE_BREAK = Phase.TIE_BREAK
-_HIGH_TOTAL_FIRST = RollOffOrder.HIGH_TOTAL_FIRST
 _EACH_TABLE = RoundEnd.EACH_TABLE
 _HEAD_TABLE_TARGET = RoundEnd.HEAD_TABLE_TARGET
 _HEAD_TABLE_TARGET_OR_BUNCO = RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
 _BY_PLAYER = TargetScope.PLAYER
-_EXTRA_TURN_EACH = TieBreak.EXTRA_TURN_EACH
-_FIRST_TO_HIT = TieBreak.FIRST_TO_HIT
 _ONE_DIE = TieBreak.ONE_DIE
-_ROLL_OFF = TieBreak.ROLL_OFF
 
 
 #: Under a player's own target (seed 004) a player this few points short of it (18 of 21)
@@ -145,7 +84,17 @@ def _team_layout(spec: TableSpec) -> tuple[tuple[int, ...], int]:
     return layout
 
 
-class TableRound:
+def _target(rules: HouseRules, spec: TableSpec, only_table: bool) -> int:
+    """The points that end a round at this table: a team's, or a player's at an individual
+    table (WM One Table Bunco: its own, 21, or 11 for a quick game)."""
+    if not spec.individuals:
+        return rules.team_target
+    if only_table and rules.one_table_target:
+        return rules.one_table_target
+    return rules.individual_target
+
+
+class TableRound(TieBreakPlay):
     """The play of one round at one table."""
 
     def __init__(
@@ -167,12 +116,7 @@ class TableRound:
         self.round_number = round_number
         self.spec = spec
         self.is_head = is_head
-        if not spec.individuals:
-            self.target = rules.team_target
-        elif only_table and rules.one_table_target:
-            self.target = rules.one_table_target  # WM One Table Bunco: 21 (11 for a quick game)
-        else:
-            self.target = rules.individual_target
+        self.target = _target(rules, spec, only_table)
         # Seed 004 keeps a tally per player: one player's own points reach the target.
         self._player_target = (
             rules.target_reached_by is _BY_PLAYER and not spec.individuals)
@@ -205,16 +149,12 @@ class TableRound:
         self._order_totals: dict[int, int] = {}  # a roll-off's unscored rolls for who starts
         self.choosing_first = False  # a roll-off's tied players roll for who starts
         self._self_ending = rules.round_end is _EACH_TABLE or (
-            is_head
-            and rules.round_end
-            in (_HEAD_TABLE_TARGET, _HEAD_TABLE_TARGET_OR_BUNCO)
-        )
+            is_head and rules.round_end in (_HEAD_TABLE_TARGET, _HEAD_TABLE_TARGET_OR_BUNCO))
         self._bunco_everywhere = rules.bunco_effect is _ENDS_ROUND_EVERYWHERE
         # A real player's bunco ends the round: everywhere (Winning Moves) or, under seed 004,
         # at the head table. A ghost's roll counts as points only, so it ends a round by points.
         self._bunco_triggers = self._bunco_everywhere or (
-            is_head and rules.round_end is _HEAD_TABLE_TARGET_OR_BUNCO
-        )
+            is_head and rules.round_end is _HEAD_TABLE_TARGET_OR_BUNCO)
         self._n = n
 
     # -- what the screens ask ----------------------------------------------------------------
@@ -512,105 +452,3 @@ class TableRound:
         self.winner_team = team
         self.phase = _DONE
         self._queue = []
-
-    # -- tie-breaks --------------------------------------------------------------------------
-
-    def _tied_seats_in_order(self, teams: tuple[int, ...]) -> list[int]:
-        n = len(self._rolled)
-        order = [(self.current + k) % n for k in range(1, n + 1)]
-        return [s for s in order if self._team_of[s] in teams]
-
-    def _start_tie_break(self, tied: tuple[int, ...]) -> None:
-        self.phase = _TIE_BREAK
-        self.tie_teams = tied
-        method = self.rules.tie_break
-        seats = self._tied_seats_in_order(tied)
-        if method is _ONE_DIE:
-            # One representative of each tied team rolls a single die.
-            reps: list[int] = []
-            for s in seats:
-                if self._team_of[s] not in {self._team_of[r] for r in reps}:
-                    reps.append(s)
-            self._queue = reps
-            self._tie_values = {}
-        elif method is _ROLL_OFF:
-            self._queue = []
-            self._roll_off_scores = dict.fromkeys(tied, 0)
-            if self.rules.roll_off_order is _HIGH_TOTAL_FIRST:
-                # Seed 000: "each player rolls all three dice. High total will roll first (but
-                # does not score for this roll)." Equal high totals roll again.
-                self.choosing_first = True
-                self._queue = seats
-                self._order_totals = {}
-        else:
-            self._queue = seats
-        self.current = seats[0]
-
-    def _tie_roll(self, dice: Sequence[int]) -> RollScore | None:
-        method = self.rules.tie_break
-        seat = self.current
-        self.rolls += 1
-        if method is _ONE_DIE:
-            (value,) = check_dice(dice, count=1)
-            self._tie_values[self._team_of[seat]] = value
-            self._queue.pop(0)
-            if self._queue:
-                self.current = self._queue[0]
-                return None
-            best = max(self._tie_values.values())
-            tied = tuple(t for t, v in self._tie_values.items() if v == best)
-            if len(tied) == 1:
-                self._finish(tied[0])
-            else:
-                self._start_tie_break(tied)
-            return None
-        score = self._lookup(dice)
-        team = self._team_of[seat]
-        if self.choosing_first:
-            self._choose_first(seat, dice)
-            return None
-        if method is _EXTRA_TURN_EACH:
-            # One more lap: the rolls count as play (points, buncos), then most points wins.
-            self._apply(seat, score)
-            if not score.keeps_turn:
-                self._next_in_queue()
-            return score
-        counts = score.kind in _ROLL_OFF_KINDS
-        if method is _FIRST_TO_HIT:
-            if counts:
-                self._finish(team)
-            else:
-                self._pass_among_tied(seat)
-            return score
-        # ROLL_OFF: the tied teams race to roll_off_points; only target dice and buncos count.
-        if counts:
-            self._roll_off_scores[team] += score.points
-            if self._roll_off_scores[team] >= self.rules.roll_off_points:
-                self._finish(team)
-            return score
-        self._pass_among_tied(seat)
-        return score
-
-    def _choose_first(self, seat: int, dice: Sequence[int]) -> None:
-        self._order_totals[seat] = sum(dice)
-        self._queue.pop(0)
-        if self._queue:
-            self.current = self._queue[0]
-            return
-        best = max(self._order_totals.values())
-        top = [s for s, total in self._order_totals.items() if total == best]
-        if len(top) == 1:
-            self.choosing_first = False
-            self.current = top[0]
-        else:
-            self._queue = top
-            self._order_totals = {}
-            self.current = top[0]
-
-    def _pass_among_tied(self, seat: int) -> None:
-        n = len(self._rolled)
-        for k in range(1, n + 1):
-            s = (seat + k) % n
-            if self._team_of[s] in self.tie_teams:
-                self.current = s
-                return

@@ -14,7 +14,7 @@ from bunco.models import Night, ScoreEvent
 from bunco.screens import table_context
 from bunco.selectors import live_state
 from scoring.rules import RoundEnd
-from scoring.table import Phase
+from scoring.table_spec import Phase
 
 from .base import HOST_SECRET, BrowserTestCase
 from .qr import read_qr
