@@ -1,0 +1,216 @@
+"""When the laptop cannot save: its data folder full or failing, or the copy folder gone.
+
+A full disk must not look like a bug. A tap the database could not write is kept by the phone
+and sent again (``PHONES``: the answer is not a decision of the game), the host's night page
+says what is wrong and what to do (``troubles``, pushed to the host's page when it starts and
+when it is over), and ``/healthz`` answers 503 with the same sentence. Nothing here holds the
+night: the log stays the truth, and play resumes by itself once a write succeeds again.
+
+The state is this process's: noted when a write fails (``data_failed``, ``copy_failed``),
+cleared when one succeeds (``data_saved``, ``copy_saved``) or when a probe of the data folder
+finds room again (``data_probe``).
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import shutil
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import DatabaseError
+from django.template.loader import render_to_string
+
+#: What a phone shows for a tap the laptop could not save: it keeps the tap and sends it again.
+PHONES = "The laptop cannot save right now: your rolls are kept"
+#: The free space a probe wants before it says the data folder has room again.
+ROOM = 1024 * 1024
+
+DISK_ERRNOS = {errno.ENOSPC, errno.EIO, errno.EROFS, errno.EDQUOT}
+DISK_WORDS = ("disk is full", "disk i/o error", "readonly database", "read-only file system",
+              "no space left", "unable to open database file")
+log = logging.getLogger(__name__)
+
+
+def is_disk_error(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or what caused it) says the disk is full or failing: SQLite's
+    "database or disk is full" and "disk I/O error", or an OSError ENOSPC, EIO, EROFS."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in DISK_ERRNOS:
+            return True
+        if isinstance(exc, sqlite3.Error | DatabaseError) and any(
+                word in str(exc).lower() for word in DISK_WORDS):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+@dataclass(frozen=True)
+class Trouble:
+    """One thing the host is told: what is wrong, and what to do about it."""
+
+    title: str
+    what: str
+    todo: str
+
+    @property
+    def sentence(self) -> str:
+        return f"{self.title}: {self.what} {self.todo}"
+
+
+_lock = threading.Lock()
+_data: dict = {}  # "since": when saving failed (monotonic), "nights": hosts told about it
+_copy: dict = {}  # "why": the reason in words, "folder", "nights": hosts told about it
+
+
+def data_folder() -> Path:
+    return Path(settings.DATA_DIR)
+
+
+def data_trouble() -> Trouble | None:
+    with _lock:
+        if not _data:
+            return None
+    return Trouble(
+        "Bunco cannot save on this laptop",
+        f"Its data folder ({data_folder()}) is full or failing, so nothing new is saved. The "
+        "phones keep every roll and send it again by themselves.",
+        "Free some space on the laptop (empty the bin, delete big downloads): play goes on by "
+        "itself. Or stop Bunco, copy that folder to a disk with room, and start Bunco again "
+        "with BUNCO_DATA_DIR set to the copy.")
+
+
+def copy_trouble() -> Trouble | None:
+    with _lock:
+        if not _copy:
+            return None
+        why, folder = _copy["why"], _copy["folder"]
+    return Trouble(
+        "The copy folder is not being written",
+        f"Bunco cannot keep the night's copy in {folder}: {why}. Until it can, the night is "
+        "only on this laptop (and the rolls on the phones).",
+        "Free some space there or put the USB stick back: the copy is written again by itself "
+        "and this message goes.")
+
+
+def troubles() -> list[Trouble]:
+    return [t for t in (data_trouble(), copy_trouble()) if t is not None]
+
+
+def data_failed(exc: BaseException, night_id: int | None = None) -> None:
+    """A write to the data folder failed for want of a working disk."""
+    with _lock:
+        new = not _data
+        if new:
+            _data.update(since=time.monotonic(), nights=set())
+        told = night_id is None or night_id in _data["nights"]
+        if not told:
+            _data["nights"].add(night_id)
+    if new:
+        log.error("the data folder %s cannot be written: %s", data_folder(), exc)
+    if not told:
+        tell_host([night_id])
+
+
+def data_saved(night_id: int | None = None) -> None:
+    """A write to the data folder succeeded: whatever stopped it is over."""
+    if not _data:  # the common path: one look, no lock
+        return
+    with _lock:
+        nights = _data.pop("nights", set())
+        _data.clear()
+    log.warning("the data folder %s can be written again", data_folder())
+    tell_host(sorted(nights | ({night_id} if night_id else set())))
+
+
+def data_probe(sync: bool = True) -> Trouble | None:
+    """Write (and with ``sync`` flush to the disk) a small file in the data folder, and look
+    at its free space: the data folder's trouble now, noted or cleared."""
+    folder = data_folder()
+    probe = folder / ".bunco-can-write"
+    try:
+        with open(probe, "wb") as out:
+            out.write(b"\0" * 4096)
+            out.flush()
+            if sync:
+                os.fsync(out.fileno())
+        probe.unlink()
+        room = shutil.disk_usage(folder).free >= ROOM
+    except OSError as exc:
+        probe.unlink(missing_ok=True)
+        if not is_disk_error(exc) and exc.errno not in (errno.ENOENT, errno.EACCES):
+            raise
+        data_failed(exc)
+        return data_trouble()
+    if room:
+        data_saved()
+    return data_trouble()
+
+
+def copy_failed(folder: Path, why: str, night_id: int) -> None:
+    """The copy folder could not be written (``why``, in words)."""
+    with _lock:
+        changed = _copy.get("why") != why or _copy.get("folder") != folder
+        nights = _copy.setdefault("nights", set())
+        told = night_id in nights and not changed
+        _copy.update(why=why, folder=folder)
+        nights.add(night_id)
+        everyone = sorted(nights)
+    if changed:
+        log.error("the copy folder %s cannot be written: %s", folder, why)
+    if not told:
+        tell_host(everyone)
+
+
+def copy_saved() -> None:
+    if not _copy:
+        return
+    with _lock:
+        nights = _copy.pop("nights", set())
+        folder = _copy.get("folder")
+        _copy.clear()
+    log.warning("the copy folder %s is written again", folder)
+    tell_host(sorted(nights))
+
+
+def copy_reason(exc: OSError) -> str:
+    """Why a copy folder cannot be written, in words."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "it is full"
+    if exc.errno in (errno.ENOENT, errno.ENODEV, errno.ENXIO):
+        return GONE
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "it cannot be written to (a locked or read-only stick?)"
+    return "the stick or disk reported an error (was it pulled out?)"
+
+
+GONE = "it is not there (was the USB stick pulled out?)"
+
+
+def trouble_html() -> str:
+    """The host's note of what is wrong (an empty, hidden one when nothing is)."""
+    return render_to_string("bunco/_laptop_trouble.html", {"troubles": troubles()})
+
+
+def tell_host(night_ids: list[int]) -> None:
+    """Push the note to those nights' host pages (from any thread)."""
+    if not night_ids:
+        return
+    from bunco import broadcast, groups  # the pushes' machinery, only when there is news
+
+    frames = broadcast.Frames()
+    html = trouble_html()
+    for night_id in night_ids:
+        frames.add(groups.host(night_id), 0, html)
+    try:
+        broadcast.send(frames)
+    except Exception:  # a note lost: the host page shows it when loaded
+        log.exception("telling the host about the disk failed")

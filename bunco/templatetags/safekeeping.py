@@ -1,0 +1,17 @@
+"""What the host's pages say when the laptop cannot save (``bunco.disk``)."""
+
+from django import template
+from django.utils.safestring import mark_safe
+
+from bunco import disk
+
+register = template.Library()
+
+
+@register.simple_tag
+def laptop_trouble() -> str:
+    """The note of what is wrong with saving, and what to do (hidden while nothing is). A
+    noted trouble of the data folder is looked at again first: it may be over."""
+    if disk.data_trouble() is not None:
+        disk.data_probe(sync=False)
+    return mark_safe(disk.trouble_html())  # a rendered template: escaped there
