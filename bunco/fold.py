@@ -14,158 +14,34 @@ that roll's points and moves nobody else's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any
 
-from scoring import HouseRules, IllegalMove, Night, RoomRound, Seat, TableSpec
-from scoring.awards import set_key
+from bunco.events import (
+    CORRECTABLE,
+    PRACTICE_SET,
+    QUIET_KINDS,
+    SEATS_KEPT,
+    TABLE_KINDS,
+    Conflict,
+    Event,
+    Kind,
+    RollEntry,
+    TableIndex,
+    tables_from_data,
+    tables_to_data,
+    void_targets,
+)
+from bunco.fold_corrections import Corrections
+from bunco.fold_people import PeopleFold
+from scoring import HouseRules, IllegalMove, Night, RoomRound, TableSpec
 from scoring.night import fuzzy_die_holder
 from scoring.seating import ghost_names
 
-
-class Kind(StrEnum):
-    """Every kind of event the log holds: everything that changes a night."""
-
-    CREATED = "created"  # name, rules id, rules, entry fee
-    RULES = "rules"  # the house rules (and name, entry fee) changed before play
-    PRIZES = "prizes"  # the prize list, tie policy and typed pot
-    ADDED = "added"  # players checked in before seating
-    REMOVED = "removed"  # a player removed before seating
-    SEATED = "seated"
-    ROUND_STARTED = "round_started"
-    ROLL = "roll"
-    FINISH = "finish"
-    BELL = "bell"
-    VOID = "void"
-    ARRIVED = "arrived"
-    LEFT = "left"
-    RENAMED = "renamed"
-    PAUSED = "paused"
-    RESUMED = "resumed"
-    NIGHT_ENDED = "night_ended"
-    ROLL_OFF = "roll_off"  # a tied prize's winner, or {"split": true}: its tied players share it
-    REVEALED = "revealed"  # how many prizes the TV shows
-    CLAIMED = "claimed"  # a phone picked a player's name (the phone's hash)
-    RELEASED = "released"  # the host freed a player's name for another phone
-    BREAK = "break"  # between rounds: minutes and when it ends (epoch ms); 0 minutes ends it
-    CHECKED_IN = "checked_in"  # a guest at the desk: the table drawn, or the ghost's chair taken
-    DESK = "desk"  # when the desk stops checking guests in (ISO time; none: open)
+# What the rest of the core reads from here (the log's rows are bunco/events.py's).
+__all__ = ["CORRECTABLE", "PRACTICE_SET", "Conflict", "Event", "Kind", "LiveNight",
+           "RollEntry", "fold", "tables_from_data", "tables_to_data", "void_targets"]
 
 
-#: The set number a practice round is played under (real sets count from 1).
-PRACTICE_SET = 0
-#: What a table's scorekeeper or the host can take back.
-CORRECTABLE = frozenset({Kind.ROLL, Kind.FINISH, Kind.BELL})
-#: Between-round events that a reopened round takes back with it: a break.
-REOPEN_TAKES = frozenset({Kind.BREAK})
-#: Recorded in the log, but no screen shows them: who holds which phone, the desk's closing
-#: time, a guest checked in (one who takes a ghost's chair changes the room, and says so).
-QUIET_KINDS = frozenset({Kind.CLAIMED, Kind.RELEASED, Kind.CHECKED_IN, Kind.DESK})
-#: Commands made at a table: each moves the table's position on by one.
-TABLE_KINDS = frozenset({Kind.ROLL, Kind.FINISH})
-#: Room-wide events that leave every player's own seat, result and scorecard (the phone's
-#: ``me`` fragment) and the TV's standings, races and movement board as they were: the
-#: banner and the tables say all of it.
-SEATS_KEPT = frozenset({Kind.BELL, Kind.PAUSED, Kind.RESUMED})
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One row of the log. ``set_number``/``round_number``/``table`` say where it belongs; for
-    a roll ``player`` is who rolled and ``ghost`` the ghost's chair it was rolled for, if any;
-    ``position`` is the table's position the screen showed when it was tapped."""
-
-    seq: int
-    kind: str
-    table: int | None = None
-    set_number: int | None = None
-    round_number: int | None = None
-    player: str = ""
-    ghost: str = ""
-    position: int | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
-    actor: str = ""
-
-    @property
-    def chair(self) -> str:
-        """The chair a roll is credited to: the ghost's when rolled for one."""
-        return self.ghost or self.player
-
-
-@dataclass(slots=True)
-class RollEntry:
-    seq: int
-    table: int
-    roller: str  # the chair credited
-    ghost: bool
-    dice: tuple[int, ...]
-    kind: str
-    points: int
-    actor: str
-    rolled_by: str = ""  # who rolled it: a ghost's partner for a ghost
-    quick: str = ""  # the button it was entered with (its dice only stand for it), or ""
-
-
-class Conflict(IllegalMove):
-    """A later event no longer fits once an earlier one is taken back."""
-
-    def __init__(self, event: Event, reason: str):
-        super().__init__(reason)
-        self.event = event
-
-
-def tables_to_data(tables: Iterable[TableSpec]) -> list[dict]:
-    return [
-        {"number": t.number, "individuals": t.individuals,
-         "seats": [{"name": s.name, "ghost": s.ghost} for s in t.seats]}
-        for t in tables
-    ]
-
-
-def tables_from_data(data: list[dict]) -> list[TableSpec]:
-    return [
-        TableSpec(number=t["number"], individuals=t["individuals"],
-                  seats=tuple(Seat(s["name"], ghost=s["ghost"]) for s in t["seats"]))
-        for t in data
-    ]
-
-
-class TableIndex:
-    """The latest round's rolls and events by table, caught up as the lists grow: a bell draws
-    every table, and each table's last rolls, finishes and undo are then one lookup instead of
-    a pass over the whole round (thousands of rolls at a hundred tables). Built again if the
-    lists were replaced or shortened."""
-
-    def __init__(self, rolls: list[RollEntry], events: list[Event]):
-        self.source = (rolls, events)
-        self.seen = [0, 0]
-        self.last: list[object] = [None, None]
-        self.rolls: dict[int, list[RollEntry]] = {}
-        self.events: dict[int, list[Event]] = {}
-
-    def fits(self, rolls: list[RollEntry], events: list[Event]) -> bool:
-        """Whether these are the lists indexed, only grown since."""
-        for n, (indexed, now) in enumerate(zip(self.source, (rolls, events), strict=True)):
-            seen = self.seen[n]
-            if indexed is not now or len(now) < seen or (seen and now[seen - 1]
-                                                         is not self.last[n]):
-                return False
-        return True
-
-    def catch_up(self) -> None:
-        for n, (lst, by_table) in enumerate(zip(self.source, (self.rolls, self.events),
-                                                strict=True)):
-            seen = self.seen[n]
-            if len(lst) == seen:
-                continue
-            for item in lst[seen:]:
-                if item.table is not None:
-                    by_table.setdefault(item.table, []).append(item)
-            self.seen[n], self.last[n] = len(lst), lst[-1]
-
-
-class LiveNight:
+class LiveNight(PeopleFold, Corrections):
     """A night as of sequence number ``seq``."""
 
     def __init__(self, rules: HouseRules, *, name: str = "", rules_id: str = "",
@@ -417,105 +293,6 @@ class LiveNight:
     def _room_changed(self, event: Event) -> None:
         self.room_seq = event.seq
 
-    # -- corrections -------------------------------------------------------------------------
-
-    def replayed(self, skip: set[int]) -> LiveNight:
-        """The latest round replayed from its checkpoint without the events in ``skip``.
-        Raises Conflict naming the first later event that no longer fits."""
-        if not self.round_events or self.checkpoint is None:
-            raise IllegalMove("only the round in play (or the one just closed) can be corrected")
-        known = {e.seq: e for e in self.round_events}
-        for seq in skip - self.voided:
-            target = known.get(seq)
-            if target is None:
-                raise IllegalMove("only the round in play (or the one just closed, until the "
-                                  "next round starts) can be corrected")
-            if target.kind not in CORRECTABLE | REOPEN_TAKES:
-                raise IllegalMove(f"#{seq} is not a roll, a bell or a table's finish")
-        new = LiveNight(self.rules, name=self.name, rules_id=self.rules_id,
-                        entry_fee_cents=self.entry_fee_cents, pot_cents=self.pot_cents)
-        new.roster, new.left = list(self.roster), set(self.left)
-        new.check_in_closes = self.check_in_closes
-        if self.checkpoint_desk:  # a check-in during the round is replayed with it
-            roster, expected, drawn, waiting = self.checkpoint_desk
-            new.roster, new.expected = list(roster), set(expected)
-            new.drawn, new.waiting = dict(drawn), list(waiting)
-            new.checkpoint_desk = self.checkpoint_desk
-        new.roll_offs, new.revealed = dict(self.roll_offs), self.revealed
-        new.splits = set(self.splits)
-        new.practices = self.practices
-        new.night = self.checkpoint.copy()
-        new.last_bunco = self.checkpoint_bunco
-        new.voided = set(self.voided) | skip
-        start = self.round_events[0].seq
-        new.all_rolls = {s: r for s, r in self.all_rolls.items() if s < start}
-        new.table_seq = dict(self.table_seq)
-        new.room_seq, new.seats_seq = self.room_seq, self.seats_seq
-        for event in self.round_events:
-            if event.seq in new.voided or event.kind == Kind.VOID:
-                new.round_events.append(event)
-                if event.kind == Kind.VOID:
-                    targets = set(void_targets(event))
-                    new._touch(event, {e.table for e in self.round_events
-                                       if e.seq in targets and e.table is not None})
-                else:
-                    new._touch(event, [event.table] if event.kind in TABLE_KINDS else [])
-                new.seq = event.seq
-                continue
-            try:
-                new.apply(event)
-            except IllegalMove as exc:
-                raise Conflict(event, str(exc)) from None
-        # What screens were last sent never goes back: a replay recomputes these from the
-        # round's events, but an earlier correction may have moved them further on.
-        new.room_seq = max(new.room_seq, self.room_seq)
-        new.seats_seq = max(new.seats_seq, self.seats_seq)
-        for number, seq in self.table_seq.items():
-            new.table_seq[number] = max(new.table_seq.get(number, 0), seq)
-        new.seq = self.seq
-        return new
-
-    def rewound(self) -> LiveNight | None:
-        """The state before its latest event, replayed from the round's checkpoint (for a
-        write that failed after the fold moved on); None when that event was not a round's."""
-        if len(self.round_events) < 2 or self.round_events[-1].seq != self.seq:
-            return None
-        last = self.round_events.pop()
-        try:
-            state = self.replayed(self.voided - {last.seq})
-        except IllegalMove:
-            return None
-        state.seq = self.round_events[-1].seq
-        return state
-
-    def plan_void(self, seq: int) -> tuple[list[int], LiveNight]:
-        """Taking back ``seq``: every event it takes back (``seq`` and any later bell, finish
-        or roll that no longer fits without it) and the night after. Refuses when a later
-        event that is not play (a late arrival, say) depends on it."""
-        if seq in self.voided:
-            raise IllegalMove(f"#{seq} was already taken back")
-        skip = {seq}
-        while True:
-            try:
-                state = self.replayed(self.voided | skip)
-            except Conflict as conflict:
-                if conflict.event.kind not in CORRECTABLE | REOPEN_TAKES:
-                    raise IllegalMove(
-                        "players changed after that round closed, so it can no longer be "
-                        "reopened") from None
-                skip.add(conflict.event.seq)
-                continue
-            # The take-back that follows the plan replays the same round again: it takes
-            # this one instead, once, if nothing has moved the night on in between.
-            self._planned = (self.seq, frozenset(self.voided | skip), state)
-            return sorted(skip), state
-
-    def _planned_replay(self, skip: set[int]) -> LiveNight | None:
-        planned, self._planned = getattr(self, "_planned", None), None
-        if planned is not None and planned[:2] == (self.seq, frozenset(skip)):
-            return planned[2]
-        return None
-
     # -- the handlers ------------------------------------------------------------------------
 
     def _on_created(self, event: Event) -> None:
@@ -535,39 +312,6 @@ class LiveNight:
         self.name = data.get("name", self.name)
         self.rules_id = data.get("rules_id", self.rules_id)
         self.entry_fee_cents = data.get("entry_fee_cents", self.entry_fee_cents)
-
-    def _on_prizes(self, event: Event) -> None:
-        if self.ended:
-            raise IllegalMove("the night has ended: its prizes are settled")
-        data = event.data
-        self.rules = self.rules.replace(awards=data["awards"], award_ties=data["award_ties"],
-                                        one_prize_per_person=data["one_prize_per_person"])
-        self.pot_cents = data.get("pot_cents")
-        if self.night is not None:
-            self.night.rules = self.rules
-        self._room_changed(event)
-
-    def _on_added(self, event: Event) -> None:
-        if self.seated:
-            raise IllegalMove("players are already seated; clear the seating to add players")
-        taken = set(self.roster)
-        for name in event.data["names"]:
-            if name in taken:
-                raise IllegalMove(f"{name} is already checked in")
-            taken.add(name)
-        self.roster.extend(event.data["names"])
-        if event.data.get("expected"):  # pre-registered: they check in at the desk
-            self.expected.update(event.data["names"])
-
-    def _on_removed(self, event: Event) -> None:
-        if self.seated:
-            raise IllegalMove("players are already seated")
-        name = event.data["name"]
-        if name not in self.roster:
-            raise IllegalMove(f"{name} is not checked in")
-        self.roster.remove(name)
-        self.expected.discard(name)
-        self.drawn.pop(name, None)
 
     def _on_seated(self, event: Event) -> None:
         if self.started or self.ended:
@@ -689,60 +433,6 @@ class LiveNight:
                               "round")
         return self.night
 
-    def _on_arrived(self, event: Event) -> None:
-        name = event.data["name"]
-        if name in self.expected:
-            raise IllegalMove(f"{name} is expected: they check in at the desk")
-        self._between_rounds().substitute(event.data["ghost"], Seat(name))
-        if name in self.waiting:  # checked in earlier, waiting for a chair
-            self.waiting.remove(name)
-        else:
-            self.roster.append(name)
-        self._room_changed(event)
-
-    def _on_checked_in(self, event: Event) -> None:
-        """A guest at the desk: a pre-registered one (``new``: a walk-in, added to the list).
-        Before the seating they draw a table (``table``); after it they take a ghost's chair
-        (``ghost``) or, with none free or a round in play, wait for one."""
-        data = event.data
-        name = data["name"]
-        if data.get("new"):
-            if name in self.roster:
-                raise IllegalMove(f"{name} is already on tonight's list")
-        elif name not in self.expected:
-            raise IllegalMove(f"{name} is not expected at the desk" if name not in self.roster
-                              else f"{name} has already checked in")
-        if self.ended:
-            raise IllegalMove("the night has ended")
-        ghost, table = data.get("ghost"), data.get("table")
-        if table is not None and self.seated:
-            raise IllegalMove("the room is seated: no more tables are drawn")
-        if ghost:
-            self._between_rounds().substitute(ghost, Seat(name))
-        if table is not None:
-            self.drawn[name] = int(table)
-        if data.get("new"):
-            self.roster.append(name)
-        self.expected.discard(name)
-        if self.seated and not ghost:
-            self.waiting.append(name)
-        if ghost:
-            self._room_changed(event)
-            self.seats_seq = event.seq  # a guest takes a ghost's chair: a seat changed
-
-    def _on_desk(self, event: Event) -> None:
-        self.check_in_closes = event.data.get("closes_at") or None
-
-    def _on_left(self, event: Event) -> None:
-        if event.data["name"] in self.waiting:  # never had a chair: nobody takes it
-            self.waiting.remove(event.data["name"])
-            self.left.add(event.data["name"])
-            return
-        night = self._between_rounds()
-        night.substitute(event.data["name"], Seat(event.data["ghost"], ghost=True))
-        self.left.add(event.data["name"])
-        self._room_changed(event)
-
     def _on_break(self, event: Event) -> None:
         """The host's break between rounds (a set's end, say). The event carries when it ends,
         so the fold needs no clock; the next bell ends it, or a break of 0 minutes."""
@@ -755,41 +445,6 @@ class LiveNight:
         else:
             self.break_minutes, self.break_ends = 0, None
         self._room_changed(event)
-
-    def _on_claimed(self, event: Event) -> None:
-        pass  # which phone a player is on changes no score, seat or screen
-
-    def _on_released(self, event: Event) -> None:
-        pass
-
-    def _on_renamed(self, event: Event) -> None:
-        old, new = event.data["old"], event.data["new"]
-        if self.night is None or (old not in self.night.stats and old in self.roster):
-            # not seated yet, or not here yet
-            if old not in self.roster:
-                raise IllegalMove(f"nobody called {old} is checked in")
-            self.roster[self.roster.index(old)] = new
-            self._rename_at_desk(old, new)
-            return
-        self.night.rename(old, new)
-        self._rename_at_desk(old, new)
-        if self.room is not None:
-            self.room.rename(old, new)
-        for entry in self.rolls:
-            if entry.roller == old:
-                entry.roller = new
-            if entry.rolled_by == old:
-                entry.rolled_by = new
-        self.roster = [new if n == old else n for n in self.roster]
-        self.left = {new if n == old else n for n in self.left}
-        self._room_changed(event)
-
-    def _rename_at_desk(self, old: str, new: str) -> None:
-        if old in self.expected:
-            self.expected = (self.expected - {old}) | {new}
-        if old in self.drawn:
-            self.drawn[new] = self.drawn.pop(old)
-        self.waiting = [new if n == old else n for n in self.waiting]
 
     def _on_paused(self, event: Event) -> None:
         self._playing()
@@ -811,38 +466,6 @@ class LiveNight:
         self.paused_at = None
         self._room_changed(event)
 
-    def _tie_decidable(self, category: str) -> None:
-        """A night's prize ties are settled after the night ends; a set's once the set is
-        over (its key names the set)."""
-        night = self.night
-        for number in range(1, self.rules.sets + 1):
-            if category.startswith(set_key(number, "")):
-                if night is None or not night.set_finished(number):
-                    raise IllegalMove(f"set {number} is not over yet")
-                return
-        if not self.ended:
-            raise IllegalMove("roll-offs for prizes come after the night has ended")
-
-    def _on_roll_off(self, event: Event) -> None:
-        category = event.data["category"]
-        self._tie_decidable(category)
-        if event.data.get("split"):
-            self.splits = self.splits | {category}
-            self.roll_offs = {k: v for k, v in self.roll_offs.items() if k != category}
-        else:
-            self.roll_offs = {**self.roll_offs, category: event.data["winner"]}
-            self.splits = self.splits - {category}
-        self._room_changed(event)
-
-    def _on_revealed(self, event: Event) -> None:
-        if not self.ended:
-            raise IllegalMove("prizes are revealed after the night has ended")
-        count = event.data["count"]
-        if not 0 <= count <= len(self.rules.awards):
-            raise IllegalMove("there is no such prize to reveal")
-        self.revealed = count
-        self._room_changed(event)
-
     def _close_if_done(self, event: Event) -> None:
         if self.room is None or not self.room.done:
             return
@@ -862,12 +485,6 @@ class LiveNight:
             self.closed_by = event.seq
         self._room_changed(event)
         self.seats_seq = event.seq  # results, next seats, scorecards
-
-
-def void_targets(event: Event) -> list[int]:
-    """The events a void takes back (older rows name a single ``seq``)."""
-    data = event.data
-    return list(data["seqs"]) if "seqs" in data else [data["seq"]]
 
 
 def fold(rules: HouseRules, events: Iterable[Event], **setup) -> LiveNight:
