@@ -6,9 +6,10 @@
   the identical state (same master sheet, same tally history), with the same links when they
   are free there (a laptop that died: the phones carry on).
 - ``copy_soon(night)``: with a copy folder set (``bunco --copy-to``, ``BUNCO_COPY_TO``: a USB
-  stick, a synced folder) the latest night file of each live night is kept there as it goes,
-  written off the tap's path, at most every ``COPY_EVERY`` seconds and at once at a round's
-  end and the night's end.
+  stick, a synced folder) each live night's file is kept there as it goes: written whole at
+  a round's end and the night's end, and every command's entries appended to it as a line at
+  once, off the tap's path (``read_night_file`` reads both). A folder that cannot be written
+  is said on the host's page (``bunco.disk``).
 - ``snapshot()`` copies the SQLite database with SQLite's online backup (a consistent copy
   even while phones are writing; a plain file copy misses what is still in the WAL). The app
   takes one after every round and at the end of the night, keeping the latest ``KEEP``;
@@ -17,6 +18,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -29,6 +31,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
+from bunco import disk
 from bunco.models import Night, ScoreEvent
 
 FORMAT = "bunco-night"
@@ -44,6 +47,11 @@ def night_file(night: Night) -> dict:
     """The night as one JSON-ready document. It holds every link of the night (whoever has
     the file can score and see it): it is the host's, like the host link."""
     events = ScoreEvent.objects.filter(night=night).order_by("seq")
+    return {**night_head(night), "events": [event_entry(e) for e in events]}
+
+
+def night_head(night: Night) -> dict:
+    """Everything of a night's file but its log: the night, its players and its links."""
     return {
         "format": FORMAT, "version": VERSION, "saved_at": timezone.now().isoformat(),
         "address": phones_address(),
@@ -58,9 +66,39 @@ def night_file(night: Night) -> dict:
                      "arrived_at": p.arrived_at.isoformat() if p.arrived_at else None,
                      "drawn_table": p.drawn_table}
                     for p in night.players.order_by("position", "pk")],
-        "events": [{**{f: _plain(getattr(e, f)) for f in EVENT_FIELDS},
-                    "created_at": e.created_at.isoformat()} for e in events],
     }
+
+
+def event_entry(e: ScoreEvent) -> dict:
+    return {**{f: _plain(getattr(e, f)) for f in EVENT_FIELDS},
+            "created_at": e.created_at.isoformat()}
+
+
+def read_night_file(text: str):
+    """A night's file as ``night_file`` made it: one JSON document, or one from the copy
+    folder, which is a night's file on its first line and, a line each, the entries logged
+    since (with the night's players and links again when a command other than a tap changed
+    them). A line cut short (the laptop died while writing it) and what follows a gap in the
+    log are left out. Raises ValueError when the first line is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        first, _, rest = text.partition("\n")
+        data = json.loads(first)
+    if not isinstance(data, dict) or not isinstance(data.get("events"), list):
+        return data
+    for line in rest.splitlines():
+        try:
+            more = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(more, dict) or not isinstance(more.get("events"), list):
+            continue
+        for entry in more["events"]:
+            if isinstance(entry, dict) and entry.get("seq") == len(data["events"]) + 1:
+                data["events"].append(entry)
+        data.update({k: more[k] for k in HEAD_AGAIN if k in more})
+    return data
 
 
 def phones_address() -> str:
@@ -158,12 +196,20 @@ def restore(snapshot_path: Path, target: Path) -> None:
     src.close()
 
 
-# -- the copy folder: each live night's latest file, off the laptop -----------------------------
+# -- the copy folder: each live night's log, off the laptop, as it grows -------------------------
 
-#: A night's file is written at most this often while its rolls come in (a round's end and the
-#: night's end are written at once), and never more often than ten times as long as writing it
-#: took: a big night's file costs the server at most a tenth of its time.
-COPY_EVERY = 3.0
+#: Entries whose lines in the copy need not repeat the night's players and links: a tap
+#: changes neither.
+TAP_KINDS = frozenset({"roll", "finish", "bell", "void"})
+#: What a line of the copy after the first carries again when a command changed it.
+HEAD_AGAIN = ("saved_at", "address", "links", "night", "players")
+#: After this many lines the night's file is written whole again (the copy stays small).
+LINES_PER_FILE = 500
+#: A copy folder that could not be written is tried again this often (seconds).
+RETRY_EVERY = 2.0
+#: Left in the copy folder: a folder without it on another disk is not the one Bunco wrote
+#: to (a stick pulled out leaves its empty mount point behind).
+MARKER = ".bunco-copies"
 
 
 def copy_folder() -> Path | None:
@@ -193,36 +239,70 @@ def copy_name(night: Night) -> str:
     return f"{name}-{timezone.localtime(night.created_at):%Y-%m-%d-%H%M%S}-night.json"
 
 
-def write_copy(night: Night, path: Path) -> Path:
-    """The night's file into the folder, whole or not at all (written aside, then renamed)."""
+def write_copy(night: Night, path: Path) -> tuple[Path, int]:
+    """The night's file into the folder, whole or not at all (written aside, then renamed),
+    on one line: the entries logged after it are appended a line each. (file, last seq)"""
     target = path / copy_name(night)
     partial = path / f".{target.name}.{os.getpid()}.partial"  # a worker's own: never shared
-    with open(partial, "w", encoding="utf-8") as out:
-        json.dump(night_file(night), out, indent=1)
+    data = night_file(night)
+    try:
+        with open(partial, "w", encoding="utf-8") as out:
+            json.dump(data, out, separators=(",", ":"))
+            out.write("\n")
+            out.flush()
+            os.fsync(out.fileno())  # on the stick, not in a cache a pulled stick loses
+        os.replace(partial, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink()  # a full stick gets its room back
+        raise
+    return target, len(data["events"])
+
+
+def append_copy(night: Night, target: Path, after: int) -> int:
+    """The entries logged after ``after`` appended to the night's file as one line, flushed
+    to the disk: the last seq now in the copy."""
+    rows = list(ScoreEvent.objects.filter(night=night, seq__gt=after).order_by("seq"))
+    if not rows:
+        return after
+    line = {"events": [event_entry(e) for e in rows]}
+    if any(e.kind not in TAP_KINDS for e in rows):
+        line = {**{k: v for k, v in night_head(night).items() if k in HEAD_AGAIN}, **line}
+    text = json.dumps(line, separators=(",", ":")) + "\n"
+    with open(target, "a", encoding="utf-8") as out:
+        out.write(text)
         out.flush()
-        os.fsync(out.fileno())  # on the stick, not in a cache a pulled stick loses
-    os.replace(partial, target)
-    return target
+        os.fsync(out.fileno())
+    return rows[-1].seq
+
+
+class _FolderGone(Exception):
+    pass
 
 
 class _Copier:
-    """One thread writes the copies: a command only notes its night as due (a tap is never
-    held up by a slow stick); the thread writes each due night once its time comes, skipping
-    a night whose log has not moved since its last copy."""
+    """One thread keeps the copies: a command only notes its night (a tap is never held up by
+    a slow stick). The thread appends what each noted night logged since its last line at
+    once, so the copy is behind the night by the time one line takes to reach the disk. The
+    night's file is written whole at its first copy, at a round's end and the night's end,
+    every ``LINES_PER_FILE`` lines and after a failed write."""
 
     def __init__(self) -> None:
-        self.due: dict[int, float] = {}
-        self.written: dict[int, int] = {}
-        self.cost: dict[int, float] = {}  # how long the night's last copy took to write
+        self.due: dict[int, float] = {}  # nights whose whole file is due, and when
+        self.fresh: set[int] = set()  # nights with entries to append
+        self.written: dict[int, int] = {}  # the last seq in each night's copy
+        self.lines: dict[int, int] = {}  # lines appended since the night's whole file
+        self.device: int | None = None  # the copy folder's disk when last written
         self.busy = False
         self.cond = threading.Condition()
         self.thread: threading.Thread | None = None
 
     def soon(self, night_id: int, now: bool) -> None:
         with self.cond:
-            when = time.monotonic() + (0 if now else max(COPY_EVERY,
-                                                          10 * self.cost.get(night_id, 0)))
-            self.due[night_id] = min(self.due.get(night_id, when), when)
+            if now or night_id not in self.written:
+                self.due[night_id] = min(self.due.get(night_id, 0), 0)
+            else:
+                self.fresh.add(night_id)
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self.run, name="bunco-copy", daemon=True)
                 self.thread.start()
@@ -233,44 +313,76 @@ class _Copier:
             with self.cond:
                 while True:
                     clock = time.monotonic()
-                    ready = [pk for pk, when in self.due.items() if when <= clock]
-                    if ready:
+                    whole = [pk for pk, when in self.due.items() if when <= clock]
+                    if whole or self.fresh:
                         break
                     self.cond.wait(min(self.due.values(), default=clock + 60) - clock)
-                for pk in ready:
+                for pk in whole:
                     del self.due[pk]
+                lines = sorted(self.fresh - set(whole))
+                self.fresh.clear()
                 self.busy = True
             try:
-                for pk in ready:
-                    self.copy(pk)
+                for pk in whole:
+                    self.copy(pk, whole=True)
+                for pk in lines:
+                    self.copy(pk, whole=False)
             finally:
                 close_old_connections()
                 with self.cond:
                     self.busy = False
                     self.cond.notify_all()
 
-    def copy(self, night_id: int) -> None:
+    def copy(self, night_id: int, whole: bool) -> None:
         path = copy_folder()
         night = Night.objects.filter(pk=night_id).first()
-        if path is None or night is None or self.written.get(night_id) == night.last_seq:
+        if path is None or night is None:
             return
-        started = time.monotonic()
         try:
-            path.mkdir(parents=True, exist_ok=True)
-            write_copy(night, path)
-        except OSError:  # a stick pulled out: the night goes on; the next change tries again
-            import logging
-
-            logging.getLogger(__name__).exception("copy to %s failed", path)
+            self.check(path)
+            target = path / copy_name(night)
+            if whole or night_id not in self.written or not target.exists() \
+                    or self.lines.get(night_id, 0) >= LINES_PER_FILE:
+                _, self.written[night_id] = write_copy(night, path)
+                self.lines[night_id] = 0
+            else:
+                seq = append_copy(night, target, self.written[night_id])
+                self.lines[night_id] += seq != self.written[night_id]
+                self.written[night_id] = seq
+        except (OSError, _FolderGone) as exc:
+            # A stick pulled out or full: the night goes on, the host is told, and the
+            # night's file is written whole again (a line may be cut short) until it works.
+            why = disk.GONE if isinstance(exc, _FolderGone) else disk.copy_reason(exc)
+            disk.copy_failed(path, why, night_id)
+            self.written.pop(night_id, None)
+            with self.cond:
+                self.due[night_id] = time.monotonic() + RETRY_EVERY
             return
-        self.written[night_id] = night.last_seq
-        self.cost[night_id] = time.monotonic() - started
+        disk.copy_saved()
+
+    def check(self, path: Path) -> None:
+        """The copy folder is the one written to before: there, and on the same disk or
+        holding this app's mark (a stick pulled out leaves an empty folder behind)."""
+        if self.device is None:
+            path.mkdir(parents=True, exist_ok=True)
+        try:
+            device = path.stat().st_dev
+        except FileNotFoundError:
+            raise _FolderGone from None
+        marker = path / MARKER
+        if not path.is_dir() or (device != self.device and self.device is not None
+                                 and not marker.exists()):
+            raise _FolderGone
+        if device != self.device or not marker.exists():
+            marker.write_bytes(b"")
+        self.device = device
 
     def wait(self, timeout: float = 30) -> None:
         """Until every due copy is written (tests)."""
         deadline = time.monotonic() + timeout
         with self.cond:
-            while (self.due or self.busy) and time.monotonic() < deadline:
+            while (self.fresh or self.busy or (self.due and disk.copy_trouble() is None)) \
+                    and time.monotonic() < deadline:
                 for pk in self.due:
                     self.due[pk] = 0
                 self.cond.notify_all()
@@ -281,8 +393,10 @@ _copier = _Copier()
 
 
 def copy_soon(night_id: int, now: bool = False) -> None:
-    """Note a night as changed: its file goes to the copy folder within ``COPY_EVERY`` seconds
-    (``now``: at once, a round's or the night's end). Nothing without a copy folder."""
+    """A command on the night committed: its new entries go to the copy folder at once, a
+    line each command (``now``: the whole file, at a round's or the night's end). Nothing
+    more without a copy folder. (The data folder took a write: any trouble it had is over.)"""
+    disk.data_saved(night_id)
     if copy_folder() is not None:
         _copier.soon(night_id, now)
 

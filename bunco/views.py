@@ -18,6 +18,7 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from bunco import disk
 from bunco.lan import public_url
 
 #: How long each part of the health check may take before the worker counts as unwell.
@@ -80,9 +81,25 @@ def _database() -> None:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Whether this worker can serve a night: its database answers and a message goes through
-    its channel layer. No sign-in, nothing rendered, never cached; 503 if either fails."""
+    """Whether this worker can serve a night: its database answers, a message goes through
+    its channel layer and (SQLite) its data folder takes a write. No sign-in, nothing
+    rendered, never cached; 503 with ``problem`` (a sentence for the host) if one fails. A
+    copy folder that cannot be written is said in ``problem`` too, with a 200: the night is
+    served all the same."""
     report: dict = {}
     healthy = _check("database", _database, report)
     healthy = _check("channel_layer", async_to_sync(_layer_round_trip), report) and healthy
+    problems = []
+    if connection.vendor == "sqlite":  # its file is in the data folder: can it be written?
+        trouble = disk.data_probe()
+        report["data_folder"] = "ok" if trouble is None else "failed: full or failing"
+        if trouble is not None:
+            healthy = False
+            problems.append(trouble.sentence)
+    copying = disk.copy_trouble()  # said, but the night is served all the same
+    if copying is not None:
+        report["copy_folder"] = "failed"
+        problems.append(copying.sentence)
+    if problems:
+        report["problem"] = " ".join(problems)
     return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)

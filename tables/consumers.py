@@ -9,7 +9,7 @@ from bunco import broadcast, devices, groups, limits, presence, screens, service
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
 from bunco.selectors import live_state, night_by_id, player_by_token, table_link_by_token
-from tables.views import NOT_YOURS, player_tap_answer, refusal, tap
+from tables.views import NOT_YOURS, player_tap_answer, refusal, saved_or_kept, tap
 
 MAX_FIELDS = 12
 SERVER_ERROR = "The app had a problem (error 500); your tap is kept and will be sent again"
@@ -37,7 +37,8 @@ class Taps:
             return
         try:
             async with limits.TAP_LANE.enter():
-                status, body = await database_sync_to_async(self.run_tap)(action, fields)
+                status, body = await database_sync_to_async(saved_or_kept)(
+                    self.night_id, self.run_tap, action, fields)
         except Exception:
             # Not a decision of the game (the database restarting, a bug): the socket stays
             # open and the phone keeps the tap and sends it again with the same key.

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import devices, limits, screens, services, stick
+from bunco import devices, disk, limits, screens, services, stick
 from bunco.forms import first_error
 from bunco.models import Night
 from bunco.names import matching, search_text
@@ -230,6 +231,33 @@ def player_seat(player) -> tuple[int | None, str]:
     return None, "you are not seated yet"
 
 
+#: A link this server does not know: the night may not be opened here yet (a laptop that
+#: died, its night's copy still to be opened on this one). Not a decision of the game: the
+#: phone keeps its taps and sends them once the night is here.
+UNKNOWN = "The laptop does not know this night yet: your rolls are kept"
+
+
+def unknown_link() -> tuple[int, dict]:
+    return 404, {"ok": False, "retry": True, "unknown": True, "error": UNKNOWN}
+
+
+def cannot_save() -> tuple[int, dict]:
+    """The laptop could not write the tap (its disk full or failing): not a decision of the
+    game either. The phone keeps the tap and sends it again; the host's page says why."""
+    return 503, {"ok": False, "retry": True, "disk": True, "error": disk.PHONES}
+
+
+def saved_or_kept(night_id: int, run, *args, **kwargs) -> tuple[int, dict]:
+    """``run(*args, **kwargs)`` (a tap), or the answer that the laptop cannot save it now."""
+    try:
+        return run(*args, **kwargs)
+    except (DatabaseError, OSError) as exc:
+        if not disk.is_disk_error(exc):
+            raise
+        disk.data_failed(exc, night_id)
+        return cannot_save()
+
+
 def _json(answer: tuple[int, dict]) -> JsonResponse:
     status, body = answer
     response = JsonResponse(body, status=status)
@@ -241,12 +269,12 @@ def _json(answer: tuple[int, dict]) -> JsonResponse:
 def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     who = player_by_token(token)
     if who is None:
-        return _json(refusal("this link is not for tonight", 404))
+        return _json(unknown_link())
     if not devices.may_use(who, request.COOKIES):
         return _json(refusal(NOT_YOURS.format(name=who.name), 403))
     if not limits.TAPS.take(token):
         return JsonResponse(limits.RETRY_LATER, status=429)
-    return _json(player_tap_answer(who, action, request.POST))
+    return _json(saved_or_kept(who.night_id, player_tap_answer, who, action, request.POST))
 
 
 def player_tap_answer(who, action: str, fields) -> tuple[int, dict]:
@@ -262,8 +290,8 @@ def player_tap_answer(who, action: str, fields) -> tuple[int, dict]:
 def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     link = table_link_by_token(token)
     if link is None:
-        return _json(refusal("this link is not for tonight", 404))
+        return _json(unknown_link())
     if not limits.TAPS.take(token):
         return JsonResponse(limits.RETRY_LATER, status=429)
-    return _json(tap(link.night, link.number, action, f"table {link.number}", request.POST,
-                     device=True))
+    return _json(saved_or_kept(link.night_id, tap, link.night, link.number, action,
+                               f"table {link.number}", request.POST, device=True))

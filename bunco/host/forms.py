@@ -246,13 +246,13 @@ class RestoreForm(forms.Form):
                                            "empty": "that file is empty"})
 
     def clean_file(self):
-        import json
+        from bunco.backup import read_night_file
 
         upload = self.cleaned_data["file"]
         if upload.size > self.MAX_BYTES:
             raise forms.ValidationError("that file is too big to be a night file")
         try:
-            return json.loads(upload.read().decode("utf-8"))
+            return read_night_file(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise forms.ValidationError(
                 "that is not a night file (download one from a night's page)") from None

@@ -1,5 +1,7 @@
 """What the host's pages say when the laptop cannot save (``bunco.disk``)."""
 
+import sys
+
 from django import template
 from django.utils.safestring import mark_safe
 
@@ -15,3 +17,13 @@ def laptop_trouble() -> str:
     if disk.data_trouble() is not None:
         disk.data_probe(sync=False)
     return mark_safe(disk.trouble_html())  # a rendered template: escaped there
+
+
+@register.simple_tag
+def disk_trouble_now():
+    """On the error page: the data folder's trouble, when the error being answered is the
+    disk's (noted for the host's page and the health check), or one noted before."""
+    failed = sys.exc_info()[1]
+    if failed is not None and disk.is_disk_error(failed):
+        disk.data_failed(failed)
+    return disk.data_trouble()

@@ -5,8 +5,14 @@
 // sent in order, one at a time, over the websocket or as a form post. Only a decision of the
 // game takes it out: recorded, already recorded (this key is in the log), or refused for a
 // reason a person can read (then it is listed under "Not counted" with a way to enter it
-// again). A busy server, an error, no answer or no network keep it and send it again with the
-// same key, forever while the page is open, shown as "waiting to send".
+// again). A busy server, an error, no answer, no network, a laptop that cannot save and one
+// that does not know the night yet keep it and send it again with the same key, forever while
+// the page is open, shown as "waiting to send".
+//
+// The phone is the night's second copy: a tap the server recorded stays kept (with its key,
+// round, table, roller and position) until a later round starts. A server whose log lacks
+// them (a night opened again from a copy after the laptop died) gets them again, first in
+// line, and each is recorded once: the key makes a repeat harmless.
 (function () {
   "use strict";
   var bunco = window.bunco;
@@ -74,6 +80,44 @@
   function load() { try { return JSON.parse(localStorage.getItem(OUTBOX) || "[]"); } catch (e) { return []; } }
   function save(q) { localStorage.setItem(OUTBOX, JSON.stringify(q)); }
   function actionOf(item) { return item.url.replace(/\/$/, "").split("/").pop(); }
+
+  // -- the taps this round that the server recorded --------------------------------------------
+  var KEPT = "bunco-kept:" + location.pathname;
+  function loadKept() { try { return JSON.parse(localStorage.getItem(KEPT) || "[]"); } catch (e) { return []; } }
+  function saveKept(list) { localStorage.setItem(KEPT, JSON.stringify(list.slice(-200))); }
+  function keepRecorded(item) {
+    if (item.fields.pos === undefined) return;
+    saveKept(loadKept().filter(function (x) { return x.fields.key !== item.fields.key; })
+      .concat([{url: item.url, fields: item.fields, who: item.who || ""}]));
+  }
+  function roundOf(c) { return [Number(c.set), Number(c.round)]; }
+  function laterRound(a, b) {
+    var x = roundOf(a), y = roundOf(b);
+    return x[0] > y[0] || (x[0] === y[0] && x[1] > y[1]);
+  }
+  // A round has started after the one a kept tap was for: that round is in the log for good.
+  function forgetOldRounds() {
+    var t = document.querySelector(".table-live");
+    if (!t || !t.dataset.set || !t.dataset.round) return;
+    var kept = loadKept(), now = kept.filter(function (x) { return !laterRound(t.dataset, x.fields); });
+    if (now.length !== kept.length) saveKept(now);
+  }
+  // The table ``at`` (where the server says it is) has not reached taps this phone had
+  // recorded there: the server lost them (its night came from an older copy). They go first
+  // in line again, in the order they were made. How many.
+  function sendKeptAgain(at) {
+    if (!at) return 0;
+    var q = load(), queued = {};
+    q.forEach(function (x) { queued[x.fields.key] = true; });
+    var kept = loadKept(), lost = kept.filter(function (x) {
+      return sameTable(x.fields, at) && Number(x.fields.pos) >= Number(at.pos) && !queued[x.fields.key];
+    });
+    if (!lost.length) return 0;
+    lost.sort(function (a, b) { return Number(a.fields.pos) - Number(b.fields.pos); });
+    saveKept(kept.filter(function (x) { return lost.indexOf(x) < 0; }));
+    save(lost.map(function (x) { return {url: x.url, fields: x.fields, who: x.who}; }).concat(q));
+    return lost.length;
+  }
   // Who rolls next as the screen shows it (past the taps still waiting to send).
   function rollerNow() {
     var turn = document.querySelector(".table-live .turn");
@@ -122,9 +166,18 @@
   function answered(item, status, json) {
     if (!isFinal(status, json)) { keep(item, json); return; }
     backoff = 0;
-    save(load().filter(function (x) { return x.fields.key !== item.fields.key; }));
     var f = item.fields;
+    // Refused because the table is behind taps this phone had recorded there: those go
+    // again first, and this one after them.
+    if (!json.ok && json.at && f.pos !== undefined && sameTable(json.at, f)
+        && Number(json.at.pos) < Number(f.pos) && sendKeptAgain(json.at)) {
+      flushing = false;
+      flush();
+      return;
+    }
+    save(load().filter(function (x) { return x.fields.key !== item.fields.key; }));
     if (json.ok) {
+      keepRecorded(item);
       if (f.pos !== undefined) produced = {set: f.set, round: f.round, table: f.table, pos: Number(f.pos) + 1};
     } else {
       addRefused(item, json.error || "That tap was not accepted");
@@ -463,8 +516,11 @@
   });
 
   bunco.on("refresh", function () {
-    noteShown(); applyScorerToggle(); showChosen(); syncPad(); drawWaiting(); drawRefused();
+    noteShown(); forgetOldRounds(); applyScorerToggle(); showChosen(); syncPad(); drawWaiting();
+    drawRefused();
   });
-  noteShown(); applyScorerToggle(); showChosen(); syncPad(); drawRefused();
+  noteShown(); forgetOldRounds(); applyScorerToggle(); showChosen(); syncPad(); drawRefused();
+  // The page as the server drew it now: a table behind this phone's recorded taps lost them.
+  sendKeptAgain(shownClaim());
   flush();
 })();

@@ -138,7 +138,7 @@ def test_the_copy_folder_keeps_the_latest_night_file_and_it_opens_elsewhere(sett
     assert kept.name.startswith("Demo") and kept.name.endswith("-night.json")
     assert not list(stick.glob(".*partial"))  # written aside, then renamed: never half a file
     night.refresh_from_db()
-    saved = json.loads(kept.read_text())
+    saved = backup.read_night_file(kept.read_text())
     assert len(saved["events"]) == night.last_seq and saved["links"]["tv"] == night.tv_token
 
     other = tmp_path / "new-laptop"

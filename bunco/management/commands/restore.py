@@ -10,7 +10,6 @@ Stop the app (Ctrl+C on ``make run``) before putting a snapshot back; the databa
 is kept as a snapshot of its own first, so a restore can be undone.
 """
 
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -60,7 +59,7 @@ class Command(BaseCommand):
 
     def open_night(self, path: Path) -> None:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = backup.read_night_file(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise CommandError(f"{path} is not a night file ({exc})") from None
         try:
