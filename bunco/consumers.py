@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocketConsumer
 from django.db import DatabaseError
 
-from bunco import broadcast, layers, limits, presence, services
+from bunco import broadcast, groups, layers, limits, presence, roomcheck, services
 from bunco.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
 from bunco.watch import watch
 
@@ -82,6 +82,8 @@ class PingConsumer(JsonWebsocketConsumer):
 
     def connect(self) -> None:
         self.accept()
+        if roomcheck.note_scope(self.scope):
+            roomcheck.push_card()  # on the sync thread: this consumer is a sync one
 
     def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         content, error = decode(text_data, bytes_data)
@@ -158,6 +160,8 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
+        if roomcheck.note_scope(self.scope):  # a phone reached the laptop (the room check)
+            await database_sync_to_async(roomcheck.push_card)()
         self.joined: list[str] = []
         self.bucket = limits.Bucket(limits.WS_RATE, limits.WS_BURST)
         self.refused = 0
@@ -293,6 +297,8 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":  # a screen just woken asks whether this socket still reaches us
             await self.send_json({"type": "pong"})
+            if "net" in content:
+                await self.note_net(content["net"])
             return
         if kind == "clock":
             await self.on_clock(content)
@@ -303,6 +309,8 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         if kind != "sync":
             await self.send_json({"type": "error", "message": "unknown message"})
             return
+        if "net" in content:
+            await self.note_net(content["net"])
         parts = sync_parts(content)
         if parts is not None and self.current_here(*parts):
             return
@@ -375,6 +383,21 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
         sent = 0 if presence.shared_layer() else self.forwarded
         return broadcast.stale(state, shows, tables, broadcast.settled_seq(self.night_id),
                                sent=sent)
+
+    async def note_net(self, net) -> None:
+        """A phone at a table says how its connection fares (its reconnects, a round trip):
+        the host sees the tables whose phones struggle (``roomcheck.net_report``)."""
+        table = roomcheck.table_of(self.joined, self.night_id)
+        if table is None or not roomcheck.net_report(self.night_id, table, self.scope["path"],
+                                                     net):
+            return
+        html = roomcheck.weak_html(self.night_id)
+        try:
+            await self.channel_layer.group_send(groups.host(self.night_id),
+                                                {"type": "screen.update", "seq": 0,
+                                                 "html": html})
+        except layers.LAYER_ERRORS as exc:  # the host sees it at the next change or reload
+            layers.failed("push", exc)
 
     def calls_behind(self, shows: dict, state=None) -> bool | None:
         """Whether the calls for the host this screen shows (id -> data-seq) are behind: the

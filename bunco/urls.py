@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import path
 
 from bunco import views as core_views
-from bunco.host import desk
+from bunco.host import desk, roomcheck
 from bunco.host import views as host
 from bunco.tv import views as tv
 from tables import views as phones
@@ -63,7 +63,10 @@ urlpatterns = [
     path("host/nights/<int:pk>/takeback/", host.host_takeback, name="host_takeback"),
     path("host/nights/<int:pk>/void/", host.host_void, name="host_void"),
     path("host/nights/<int:pk>/end/", host.host_end, name="host_end"),
+    path("host/roomcheck/", roomcheck.host_roomcheck, name="host_roomcheck"),
     path("host/<str:secret>/", host.host_login, name="host_login"),
+    path("check/<str:token>/", roomcheck.roomcheck_phone, name="roomcheck_phone"),
+    path("check/<str:token>/ping/", roomcheck.roomcheck_ping, name="roomcheck_ping"),
     path("j/<str:token>/", phones.join, name="join"),
     path("p/<str:token>/", phones.player, name="player"),
     path("p/<str:token>/release/", phones.player_release, name="player_release"),

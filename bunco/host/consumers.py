@@ -3,11 +3,14 @@ of tables for the host, which the host answers here."""
 
 from channels.db import database_sync_to_async
 
-from bunco import broadcast, groups, screens, services
+from bunco import broadcast, groups, roomcheck, screens, services
 from bunco.consumers import ScreenConsumer
 from bunco.host.auth import session_is_host
 from bunco.models import Night
 from bunco.selectors import night_by_id
+
+#: The night id of the dashboard's socket: no night, only the room check.
+DASHBOARD = 0
 
 
 class HostConsumer(ScreenConsumer):
@@ -17,13 +20,21 @@ class HostConsumer(ScreenConsumer):
         if not session_is_host(self.scope.get("session")):
             return False
         self.night_id = self.scope["url_route"]["kwargs"]["night_id"]
-        return Night.objects.filter(pk=self.night_id).exists()
+        return self.night_id == DASHBOARD or Night.objects.filter(pk=self.night_id).exists()
 
     def initial_groups(self) -> list[str]:
-        return [groups.host(self.night_id)]
+        if self.night_id == DASHBOARD:
+            return [roomcheck.GROUP]
+        return [groups.host(self.night_id), roomcheck.GROUP]
+
+    def render_snapshot(self) -> str:
+        if self.night_id == DASHBOARD:
+            return roomcheck.card_html()
+        return super().render_snapshot()
 
     def snapshot(self, night, state) -> str:
-        return broadcast.host_snapshot(night, state) + screens.host_calls_html(night.pk)
+        return (broadcast.host_snapshot(night, state) + screens.host_calls_html(night.pk)
+                + roomcheck.card_html() + roomcheck.weak_html(night.pk))
 
     def calls_behind(self, shows: dict, state=None) -> bool | None:
         seq, known = shows.get("host-calls"), screens.calls_seq(self.night_id,

@@ -75,7 +75,12 @@
     fire("open");
     // What it shows, at every (re)connect: a server opened again from an older copy finds
     // the page ahead of its log (and has it reload), which its snapshot alone cannot say.
-    bunco.sync();
+    // A phone says too how its connection fares (net, below).
+    net.opens++;
+    var hello = syncMessage();
+    if (net.phone) hello.net = net.report();
+    bunco.send(hello);
+    if (net.phone) setTimeout(net.ping, 3000);
   });
   document.body.addEventListener("htmx:wsClose", function (e) {
     if (current && e.detail.event.target !== current) return;
@@ -94,6 +99,7 @@
       e.preventDefault(); // an answer, not HTML to swap
       try { var json = JSON.parse(text); } catch (err) { return; }
       if (json.type === "ack") fire("ack", json);
+      if (json.type === "pong") net.pong();
       // The server asks what this screen shows (another process wrote to the night, or a
       // push may have failed): it answers with what is behind, if anything.
       if (json.type === "sync") bunco.sync();
@@ -125,6 +131,25 @@
     heard = Date.now();  // once per silence: the new socket's snapshot is heard next
     replace(s.conn, s.ws);
   }, 5000);
+
+  // -- how a phone's connection fares: the host sees a table whose phones struggle ----------
+  // Its reconnects since the page loaded and a measured round trip go with the sync sent at
+  // every (re)connect and with a small ping every 30 s (docs/roomcheck.md); never with a tap.
+  var net = {
+    opens: 0, rtt: null, sent: 0,
+    phone: document.body.classList.contains("phone"),
+    report: function () { return {re: Math.max(0, net.opens - 1), rtt: net.rtt}; },
+    ping: function () {
+      if (!bunco.open || document.hidden) return;
+      net.sent = performance.now();
+      bunco.send({type: "ping", net: net.report()});
+    },
+    pong: function () {
+      if (net.sent) net.rtt = Math.round(performance.now() - net.sent);
+      net.sent = 0;
+    }
+  };
+  if (net.phone) setInterval(net.ping, 30000);
 
   function refresh() {
     applyPhase(); pager.apply(); countdown();
