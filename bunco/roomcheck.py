@@ -648,11 +648,16 @@ def advice_now(readings: dict[str, str | None] | None = None) -> list[Advice]:
                   sys.executable)
 
 
+def waited_text(seconds: float) -> str:
+    """"3 minutes", "1 minute", "5 seconds"."""
+    n, unit = (round(seconds / 60), "minute") if seconds >= 60 else (round(seconds), "second")
+    return f"{n} {unit}{'' if n == 1 else 's'}"
+
+
 def terminal_text(advice: list[Advice], waited: float) -> str:
     """The advice as the terminal prints it: plain ASCII lines."""
-    minutes = max(1, round(waited / 60))
-    lines = [f"No phone has reached this laptop in {minutes} minute{'s' if minutes > 1 else ''}."
-             " What may be in the way, most likely first:"]
+    lines = [f"No phone has reached this laptop in {waited_text(waited)}. What may be in the "
+             "way, most likely first:"]
     for n, item in enumerate(advice, 1):
         lines.append(f"  {n}. {item.cause}")
         lines.append(f"     Fix: {item.fix}")
@@ -747,7 +752,7 @@ def card_context() -> dict:
         "check_url": lan.public_url(path, port=room.port),
         "advice": advice_now(_readings) if show_advice else [],
         "read": _readings is not None, "cannot": room.cannot,
-        "after_minutes": max(1, round(after_seconds() / 60)),
+        "waited": waited_text(after_seconds()),
     }
 
 

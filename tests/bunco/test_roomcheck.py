@@ -248,9 +248,9 @@ def test_the_terminal_says_the_advice_once_only_when_no_phone_came(monkeypatch):
         written.append(line)
         done.set()
 
-    roomcheck.watch_terminal(write, 0.2).join(5)
+    roomcheck.watch_terminal(write, 1.0).join(5)
     assert len(written) == 1
-    assert written[0].startswith("No phone has reached this laptop in 1 minute.")
+    assert written[0].startswith("No phone has reached this laptop in 1 second. What may be")
     assert "guest Wi-Fi" in written[0] and "Fix: " in written[0]
     assert written[0].isascii()
 
@@ -268,6 +268,7 @@ def test_the_delay_is_read_from_the_environment_when_asked(monkeypatch):
     assert roomcheck.after_seconds() == roomcheck.AFTER_SECONDS
     monkeypatch.delenv("BUNCO_ROOMCHECK_AFTER")
     assert roomcheck.after_seconds() == 180
+    assert roomcheck.waited_text(180) == "3 minutes"
 
 
 # -- the host's pages ----------------------------------------------------------------------------
