@@ -1,0 +1,153 @@
+"""The prizes and the money: the races while the night is played, the winners at the end, the
+pot and the fees."""
+
+from __future__ import annotations
+
+from bunco.fold import LiveNight
+from bunco.models import Night
+from scoring import (
+    decide_awards,
+    pot_for,
+)
+from scoring.awards import decide_set_awards, set_key
+from scoring.explain import award_rule
+
+CATEGORY_LABELS = {
+    "most_buncos": "Most buncos", "most_wins": "Most wins", "most_losses": "Most losses",
+    "most_mini_buncos": "Most mini buncos", "highest_points": "Highest score",
+    "lowest_points": "Lowest score", "fuzzy_die": "Fuzzy die at the end",
+    "most_wipeouts": "Most wipeouts", "first_bunco": "First bunco", "last_bunco": "Last bunco",
+    "most_buncos_and_wins": "Most buncos + wins",
+}
+
+
+#: What a prize race says before anybody has what it counts.
+NONE_YET = {
+    "most_buncos": "No buncos yet", "most_wins": "No wins yet", "most_losses": "No losses yet",
+    "most_mini_buncos": "No mini buncos yet", "highest_points": "Nobody has scored yet",
+    "lowest_points": "Nobody has scored yet", "fuzzy_die": "No buncos yet",
+    "most_wipeouts": "No wipeouts yet", "first_bunco": "No buncos yet",
+    "last_bunco": "No buncos yet", "most_buncos_and_wins": "Nobody has scored yet",
+}
+
+
+def prize_races(state: LiveNight) -> list[dict]:
+    """Who leads each prize category right now (ties shown together)."""
+    if not state.night or not state.rules.awards:
+        return []
+    results = decide_awards(state.rules.replace(award_ties="split"), state.night.stats,
+                            bunco_order=state.night.bunco_order)
+
+    def leaders(names) -> str:
+        if len(names) > 3:
+            return f"{len(names)} tied"
+        return ", ".join(names) or "—"
+
+    scored = any(s.points for s in state.night.stats.values())
+    out = []
+    for r in results:
+        category = str(r.category)
+        names = list(r.winners or r.roll_off)  # a named prize is tied, never split
+        # Nobody leads a race that nobody has started ("12 tied (0)" says nothing); the lowest
+        # score is a race only once somebody has scored.
+        none_yet = not names or (r.value in (0, None) if category != "lowest_points"
+                                     else not scored)
+        out.append({"label": CATEGORY_LABELS[category], "leaders": leaders(names),
+                    "names": names, "tied": len(names),
+                    "none_yet": NONE_YET.get(category, "Nobody yet") if none_yet else "",
+                    "value": r.value, "share": r.share_label, "prize": r.prize})
+    return out
+
+
+def money(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def fees_note(night: Night, state: LiveNight) -> str:
+    """Whose entry fees make the pot: "13 fees: 12 at the start, 1 late arrival". A late
+    arrival came after the first round was played (or checked in and waits for a chair)."""
+    here = night.players.here().count()
+    stats = state.night.stats if state.night else {}
+    late = sum(1 for n in state.here()
+               if n in state.waiting or (n in stats and stats[n].late))
+    note = f"{here:,} fee{'s' if here != 1 else ''}"
+    if late:
+        note += (f": {here - late:,} at the start, {late:,} late "
+                 f"arrival{'s' if late != 1 else ''}")
+    return note
+
+
+def night_pot(night: Night, state: LiveNight) -> int:
+    return pot_for(typed_cents=state.pot_cents, entry_fee_cents=state.entry_fee_cents,
+                   players=night.players.here().count())
+
+
+def final_awards(night: Night, state: LiveNight) -> list[dict]:
+    """The night's prizes as the engine decides them, with the money and any roll-off the
+    host still has to run."""
+    if not state.night:
+        return []
+    out = []
+    for a in decide_awards(state.rules, state.night.stats, bunco_order=state.night.bunco_order,
+                           pot_cents=night_pot(night, state), roll_offs=state.roll_offs,
+                           splits=sorted(state.splits)):
+        payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else ""}
+                   for n, c in (a.payouts or [(w, 0) for w in a.winners])]
+        out.append({"category": str(a.category), "label": CATEGORY_LABELS[str(a.category)],
+                    "share": a.share_label, "prize": a.prize, "value": a.value,
+                    "payouts": payouts, "roll_off": list(a.roll_off),
+                    "can_split": a.can_split,
+                    "amount": money(a.amount_cents) if a.amount_cents is not None else ""})
+    return out
+
+
+def set_winners(state: LiveNight) -> list[dict]:
+    """Each finished set's own awards (Winning Moves: the set winner), with any tie the host
+    still has to settle. Keys (``set1:most_wins``) name the set for the roll-off forms."""
+    if not state.night or not state.rules.set_awards:
+        return []
+    out = []
+    for result in decide_set_awards(state.rules, state.night, roll_offs=state.roll_offs,
+                                    splits=sorted(state.splits)):
+        awards = [{"category": set_key(result.set_number, str(a.category)),
+                   "label": a.prize or CATEGORY_LABELS[str(a.category)],
+                   "winners": list(a.winners), "roll_off": list(a.roll_off),
+                   "can_split": a.can_split, "value": _counted(str(a.category), a.value),
+                   "rule": award_rule(state.rules, rule, "in the set")}
+                  for a, rule in zip(result.awards, state.rules.set_awards, strict=True)]
+        out.append({"number": result.set_number, "winner": ", ".join(result.winner),
+                    "awards": awards})
+    return out
+
+
+_COUNTS = {"most_wins": ("win", "wins"), "most_buncos": ("bunco", "buncos"),
+           "most_losses": ("loss", "losses"), "most_mini_buncos": ("mini bunco", "mini buncos"),
+           "highest_points": ("point", "points"), "lowest_points": ("point", "points"),
+           "most_wipeouts": ("wipeout", "wipeouts"),
+           "most_buncos_and_wins": ("bunco or win", "buncos and wins")}
+
+
+def _counted(category: str, value: int | None) -> str:
+    """An award's winning count in words ("7 wins"); empty where it has none."""
+    if value is None or category not in _COUNTS:
+        return ""
+    one, many = _COUNTS[category]
+    return f"{value} {one if value == 1 else many}"
+
+
+def pending_ties(night: Night, state: LiveNight) -> dict[str, dict]:
+    """Every tie waiting for the host: the night's prizes (after the night ends) and the
+    finished sets' awards, by key: the contenders and whether they may split instead."""
+    ties = {}
+    for s in set_winners(state):
+        for a in s["awards"]:
+            if a["roll_off"]:
+                ties[a["category"]] = {"key": a["category"], "contenders": a["roll_off"],
+                                       "label": f"Set {s['number']}: {a['label']}",
+                                       "can_split": a["can_split"]}
+    if state.ended:
+        for a in final_awards(night, state):
+            if a["roll_off"]:
+                ties[a["category"]] = {"key": a["category"], "contenders": a["roll_off"],
+                                       "label": a["label"], "can_split": a["can_split"]}
+    return ties

@@ -1,0 +1,59 @@
+"""The TV's room-wide parts and the "How we play tonight" card."""
+
+from __future__ import annotations
+
+from bunco.fold import Kind, LiveNight
+from bunco.models import Night
+from bunco.screens.people import movement, standings
+from bunco.screens.prizes import final_awards, prize_races, set_winners
+from bunco.screens.round import up_next
+from bunco.screens.table import fuzzy_die_at
+from scoring import (
+    how_we_play,
+)
+
+#: At most this many tables, the TV shows them large in one row, the prize races under them;
+#: more are drawn in a grid of smaller cards (``_tv_tables.html``: "many").
+TV_FEW_TABLES = 3
+
+
+def tv_room(night: Night, state: LiveNight) -> dict:
+    """The TV's room-wide parts: standings, prize races, the movement board, the prizes.
+    They change on round events only, never on a single table's tap."""
+    holder = state.night.fuzzy_die_holder if state.rules.fuzzy_die and state.night else None
+    return {
+        "sets": set_winners(state),
+        "standings": standings(state), "movement": movement(state),
+        "races": prize_races(state) if state.started and not state.ended else [],
+        # A room of three tables or fewer leaves room under them (the TV draws more tables in
+        # a grid): the races go there, and the standings get the side column to themselves.
+        "races_by_tables": len(state.tables) <= TV_FEW_TABLES,
+        "ended": state.ended,
+        "reveal": final_awards(night, state)[:state.revealed] if state.ended else [],
+        "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
+        "fuzzy_holder": holder, "seq": state.seats_seq,
+        "break": {"ends": state.break_ends, "minutes": state.break_minutes,
+                  "up_next": up_next(state)} if state.break_ends is not None else None,
+    }
+
+
+def tv_bunco(state: LiveNight) -> dict:
+    """This round's latest bunco, celebrated on the TV while the round is played: it ends
+    with the round (not one from an hour ago, nor over the next round's movement board)."""
+    # Its seq moves on with every correction too, so a bunco taken back leaves the TV.
+    void = state.latest((Kind.VOID,))
+    seq = max(state.room_seq, void.seq if void else 0)
+    bunco = state.last_bunco
+    # The fuzzy die passes with each bunco (and back with a take-back): shown with them.
+    fuzzy = fuzzy_die_at(state) if state.seated else None
+    if bunco is None or state.room is None or bunco not in state.rolls:
+        return {"bunco": None, "seq": seq, "fuzzy": fuzzy}
+    return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},
+            "seq": max(seq, bunco.seq), "fuzzy": fuzzy}
+
+
+def house_rules_card(night: Night) -> dict:
+    """The "How we play tonight" card: the night's own rules, read out by scoring."""
+    rules = night.rules
+    return {"name": rules.name,
+            "parts": [{"heading": h, "text": t} for h, t in how_we_play(rules)]}
