@@ -15,10 +15,13 @@ It runs on Windows, macOS and Linux; the data goes in the user's data folder
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import contextlib
 import os
+import signal
 import sys
+import threading
 
 #: ``bunco NAME …`` is ``manage.py NAME …`` for these.
 COMMANDS = {
@@ -78,14 +81,89 @@ def run(args: argparse.Namespace) -> int:
     from django.core.management import CommandError, call_command
 
     try:
-        django.setup()
-        call_command("migrate", interactive=False, verbosity=0)
-        call_command("serve", port=args.port, bind=args.bind, no_qr=args.no_qr,
-                     browser=not args.no_browser, copy_to=args.copy_to)
+        with closing_the_window_stops_it():
+            django.setup()
+            call_command("migrate", interactive=False, verbosity=0)
+            call_command("serve", port=args.port, bind=args.bind, no_qr=args.no_qr,
+                         browser=not args.no_browser, copy_to=args.copy_to)
     except (CommandError, ImproperlyConfigured) as exc:
         print(f"Bunco cannot start: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+@contextlib.contextmanager
+def closing_the_window_stops_it():
+    """Closing the window Bunco runs in, or being asked to stop (a shutdown, ``kill``), is
+    Ctrl+C: Daphne closes its connections and returns, and the database is left whole
+    (``serve``). Without this a closed terminal's SIGHUP, or a closed Windows console, ends
+    the process wherever it is.
+
+    - POSIX: SIGHUP (the terminal closed) and SIGTERM. Daphne's reactor takes SIGTERM over
+      while it runs, and stops on it too.
+    - Windows: Ctrl+Break (SIGBREAK), and closing the console window, logging off or shutting
+      down (console events that Windows follows by ending the process as soon as the handler
+      returns: the handler waits for the server to stop first, at most the 5 seconds Windows
+      gives).
+    """
+    stopped = threading.Event()
+    previous = {}
+    # Only the main thread may set signal handlers (the command runs there).
+    main = threading.current_thread() is threading.main_thread()
+    for name in ("SIGHUP", "SIGTERM", "SIGBREAK"):
+        if main and hasattr(signal, name):
+            number = getattr(signal, name)
+            previous[number] = signal.signal(number, _as_ctrl_c)
+    console = _on_console_close(stopped) if main and sys.platform == "win32" else None
+    try:
+        yield
+    finally:
+        stopped.set()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if console is not None:  # pragma: no cover - Windows
+            console()
+
+
+def _as_ctrl_c(signum, frame) -> None:
+    if signum == getattr(signal, "SIGHUP", None):
+        _away_from_a_closed_terminal()
+    # The SIGINT handler of the moment: Daphne's reactor stops on it, and before the server
+    # is up it is Python's KeyboardInterrupt (main() says "Stopped.").
+    _thread.interrupt_main(signal.SIGINT)
+
+
+def _away_from_a_closed_terminal() -> None:
+    """Once the terminal is gone, writing to it fails (EIO): what is still printed while the
+    server stops goes nowhere instead of stopping the stop."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            if os.isatty(fd):
+                os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _on_console_close(stopped: threading.Event):  # pragma: no cover - Windows
+    """Windows' console events: closing the window, logging off, shutting down. Returns what
+    takes the handler away again."""
+    import ctypes
+    from ctypes import wintypes
+
+    closing = {2, 5, 6}  # CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT
+
+    def on_event(event: int) -> bool:
+        if event not in closing:
+            return False  # Ctrl+C and Ctrl+Break: Python's own handlers
+        _thread.interrupt_main(signal.SIGINT)
+        stopped.wait(4.5)
+        return True
+
+    handler = ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)(on_event)
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+    if not kernel32.SetConsoleCtrlHandler(handler, True):
+        return None
+    return lambda: kernel32.SetConsoleCtrlHandler(handler, False)
 
 
 def _printable_streams() -> None:

@@ -1,6 +1,7 @@
 """The `bunco` command an installed package gives (bunco/cli.py); tests/test_package.py runs the
 real one from a built wheel."""
 
+import contextlib
 import io
 import json
 import os
@@ -141,9 +142,13 @@ def test_the_checkouts_bunco_helps_from_any_folder(tmp_path):
     assert "--no-browser" in done.stdout and "bunco restore" in done.stdout
 
 
-def test_the_checkouts_bunco_starts_the_night_from_any_folder(tmp_path):
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGHUP", "SIGTERM"],
+                         ids=["Ctrl+C", "terminal closed", "asked to stop"])
+def test_the_checkouts_bunco_starts_the_night_from_any_folder(tmp_path, stop):
     """`.venv/bin/bunco` from a folder outside the checkout: the checkout's load-test app
-    (bench/) is not importable there, and the night starts without it."""
+    (bench/) is not importable there, and the night starts without it. Ctrl+C, closing the
+    terminal (SIGHUP) and a shutdown's SIGTERM all stop it cleanly, and leave the night's
+    database file whole on its own (its write-ahead log folded in)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -164,12 +169,26 @@ def test_the_checkouts_bunco_starts_the_night_from_any_folder(tmp_path):
         health = _answer(f"http://127.0.0.1:{port}/healthz", deadline)
         assert health.status == 200
     finally:
-        server.send_signal(signal.SIGINT)
+        server.send_signal(getattr(signal, stop))
         code = server.wait(timeout=30)
     text = out_path.read_text()
     assert code == 0, text
     assert "Traceback" not in text and f"http://127.0.0.1:{port}/host/" in text
-    assert (tmp_path / "data" / "bunco.sqlite3").is_file()
+    assert_whole(tmp_path / "data" / "bunco.sqlite3")
+
+
+def assert_whole(database: Path) -> None:
+    """The database file alone holds what was written (copied without its -wal file, as a
+    host copying "the night's file" would)."""
+    import sqlite3
+
+    wal = database.with_name(database.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0, "the write-ahead log was not folded in"
+    alone = database.with_name("copied-alone.sqlite3")
+    alone.write_bytes(database.read_bytes())
+    with contextlib.closing(sqlite3.connect(alone)) as db:
+        applied = db.execute("SELECT count(*) FROM django_migrations WHERE app = 'bunco'")
+        assert applied.fetchone()[0] > 0
 
 
 def _answer(url: str, deadline: float):

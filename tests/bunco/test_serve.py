@@ -2,7 +2,9 @@
 (with its secret), the LAN address and a QR code. The port is tried before anything is
 printed, a laptop on no network yet is told how phones will reach it, the QR code prints on a
 console that has no block characters, and the host page opens in the browser once the server
-answers. The server itself is not started here."""
+answers. The QR code is read as a phone
+would read it from the window, on a dark terminal and on a light one. The server itself is not
+started here."""
 
 import io
 import socket
@@ -18,6 +20,7 @@ from django.test import override_settings
 from bunco import laptop, limits
 from bunco.host.auth import host_secret
 from bunco.management.commands import serve
+from tests.e2e.qr import read_terminal_qr
 
 
 @override_settings(LAN_ADDRESS="192.168.1.23", LAN_FOUND=True, PUBLIC_URL="")
@@ -28,6 +31,7 @@ def test_serve_prints_the_host_link_and_the_join_address_then_runs_daphne():
     out = StringIO()
     with (mock.patch("bunco.management.commands.serve.CommandLineInterface") as cli,
           mock.patch("bunco.management.commands.serve.port_problem", return_value=None),
+          mock.patch("bunco.management.commands.serve.leave_the_database_whole") as whole,
           mock.patch("bunco.management.commands.serve.call_command") as collect):
         call_command("serve", "--port", "8123", stdout=out)
     text = out.getvalue()
@@ -35,9 +39,7 @@ def test_serve_prints_the_host_link_and_the_join_address_then_runs_daphne():
         in text
     assert "localhost" not in text
     assert "Phones on the Wi-Fi: http://192.168.1.23:8123/\n" in text
-    qr = StringIO()
-    segno.make("http://192.168.1.23:8123/", error="m").terminal(out=qr, compact=True, border=2)
-    assert qr.getvalue() in text  # the QR code of the guests' address
+    assert read_terminal_qr(text, "dark") == "http://192.168.1.23:8123/"  # the guests' address
     assert collect.call_args.args == ("collectstatic",)
     args = cli.return_value.run.call_args.args[0]
     assert args[:4] == ["--bind", "0.0.0.0", "--port", "8123"]
@@ -46,6 +48,8 @@ def test_serve_prints_the_host_link_and_the_join_address_then_runs_daphne():
     ping = int(args[args.index("--ping-interval") + 1])
     pong = int(args[args.index("--ping-timeout") + 1])
     assert (ping, pong) == (limits.PING_EVERY, limits.PONG_WAIT) == (120, 30)
+    # once Daphne has stopped, the night's file is made whole
+    assert whole.call_count == 1
 
 
 def free_port() -> int:
@@ -60,7 +64,7 @@ def started(monkeypatch, settings, tmp_path):
     not started), and whether the static files were collected."""
     settings.DATA_DIR = tmp_path  # this test's own host link
     settings.PUBLIC_URL = ""
-    calls = {"daphne": [], "collected": False}
+    calls = {"daphne": [], "collected": False, "made_whole": 0}
 
     class Daphne:
         def run(self, args):
@@ -73,6 +77,8 @@ def started(monkeypatch, settings, tmp_path):
         calls["collected"] = True
 
     monkeypatch.setattr(serve, "CommandLineInterface", Daphne)
+    monkeypatch.setattr(serve, "leave_the_database_whole",
+                        lambda: calls.__setitem__("made_whole", calls["made_whole"] + 1))
     monkeypatch.setattr(serve, "call_command", collect)
     return calls
 
@@ -93,6 +99,7 @@ def test_on_the_wifi_it_prints_the_host_link_the_phones_address_and_a_qr_code(
     assert f"Host (keep this link to yourself): http://192.168.1.23:{port}/host/" in text
     assert f"Phones on the Wi-Fi: http://192.168.1.23:{port}/\n" in text
     assert "\u2588" in text  # the compact QR code
+    assert read_terminal_qr(text, "light") == f"http://192.168.1.23:{port}/"
     assert started["collected"]
     assert started["daphne"] == [["--bind", "127.0.0.1", "--port", str(port),
                                   "--ping-interval", "120", "--ping-timeout", "30",
@@ -132,7 +139,8 @@ def test_without_a_network_the_host_is_served_on_localhost_and_told_how_phones_w
 
 def test_a_console_without_block_characters_gets_an_ascii_qr_code(started, settings):
     """A Windows console writing to a file or a pipe is cp1252: nothing it cannot encode is
-    written (the stream is strict), and the QR code is drawn with ANSI colours and spaces."""
+    written (the stream is strict), and the QR code is drawn with ANSI colours and spaces, which
+    read on a dark terminal and on a light one."""
     settings.LAN_FOUND, settings.LAN_ADDRESS = True, "192.168.1.23"
     raw = io.BytesIO()
     console = io.TextIOWrapper(raw, encoding="cp1252", errors="strict", write_through=True)
@@ -140,8 +148,35 @@ def test_a_console_without_block_characters_gets_an_ascii_qr_code(started, setti
     console.flush()
     text = raw.getvalue().decode("cp1252")
     assert "Phones on the Wi-Fi: http://192.168.1.23:" in text
-    assert "\x1b[7m  " in text  # segno's terminal drawing
+    assert "\x1b[107m  " in text and "\x1b[40m  " in text  # white and black, two spaces each
     assert text.isascii()
+    for terminal in ("dark", "light"):
+        assert read_terminal_qr(text, terminal).startswith("http://192.168.1.23:")
+
+
+@pytest.mark.parametrize("blocks", [True, False], ids=["block characters", "ASCII"])
+@pytest.mark.parametrize("terminal", ["dark", "light"])
+def test_the_qr_code_scans_on_a_dark_and_on_a_light_terminal(blocks, terminal):
+    """Both of the code's colours are its own (black on white, in a white quiet zone of 4
+    modules), so a light terminal (macOS Terminal's default) does not show it inverted."""
+    url = "http://192.168.100.200:8000/"
+    text = serve.draw_qr(serve.qr_modules(url), blocks=blocks)
+    assert read_terminal_qr(text, terminal) == url
+    lines = text.splitlines()
+    width = len(serve.qr_modules(url)[0])
+    assert width == 4 + segno.make(url, error="m").symbol_size(border=0)[0] + 4
+    # every line sets its colours first and puts the terminal's back after it
+    assert all(line.startswith("\x1b[") and line.endswith(serve.RESET) for line in lines)
+
+
+def test_a_qr_code_drawn_in_the_terminals_own_colours_would_not_scan_on_a_light_one():
+    """What the code was drawn with before (segno's drawing, in the terminal's colours): it
+    reads on a dark terminal, and a light one shows it inverted. The reading above tells
+    them apart."""
+    old = StringIO()
+    segno.make("http://192.168.1.23:8000/", error="m").terminal(out=old, compact=True, border=2)
+    assert read_terminal_qr(old.getvalue(), "dark") == "http://192.168.1.23:8000/"
+    assert read_terminal_qr(old.getvalue(), "light") is None
 
 
 def test_can_print_knows_the_consoles_encoding():
