@@ -1,0 +1,85 @@
+"""The room check in the browser: the host's page shows a QR code; her phone (a second
+Chromium, in a network namespace: another device on the laptop's LAN) scans it, says it
+worked with a round trip, and the host's page, without a reload, says so with the same round
+trip. Both pages keep the Content-Security-Policy."""
+
+import re
+import stat
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from tests.netns import phone_on_the_lan
+
+from .base import HOST_SECRET, BrowserTestCase, ForkedDaphne
+from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .qr import read_qr
+
+
+class OnThePhonesLan(ForkedDaphne):
+    """The live server, its links and QR codes on the LAN address the phone reaches."""
+
+    lan_address = "127.0.0.1"
+
+    def run(self):
+        from django.conf import settings
+
+        settings.LAN_ADDRESS = self.lan_address
+        super().run()
+
+
+class RoomCheckWithHerPhone(BrowserTestCase):
+    ProtocolServerProcess = OnThePhonesLan
+
+    @classmethod
+    def setUpClass(cls):
+        cls._lan = ExitStack()
+        try:
+            cls.phone_lan = cls._lan.enter_context(phone_on_the_lan())
+            cls.host = OnThePhonesLan.lan_address = cls.phone_lan.laptop
+            # The phone's browser: the system Chromium, run inside the phone's namespace.
+            folder = Path(cls._lan.enter_context(tempfile.TemporaryDirectory()))
+            wrapper = folder / "chromium-on-the-phone"
+            wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {cls.phone_lan.namespace} '
+                               f'{CHROMIUM} "$@"\n')
+            wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+            super().setUpClass()
+            cls.phone_browser = cls._pw.chromium.launch(executable_path=str(wrapper),
+                                                        args=CHROMIUM_ARGS)
+        except BaseException:
+            cls._lan.close()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            cls.phone_browser.close()
+            super().tearDownClass()
+        finally:
+            cls._lan.close()
+
+    def test_the_host_scans_her_check_and_both_pages_say_it_worked_with_a_round_trip(self):
+        host = self.browser.new_context(bypass_csp=False).new_page()
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        card = host.locator("#roomcheck")
+        expect(card).to_contain_text("No phone has reached this laptop yet.")
+        link = read_qr(host.get_by_test_id("roomcheck-qr"))
+        assert link.startswith(f"http://{self.phone_lan.laptop}:{self._port}/check/"), link
+
+        phone = self.phone_browser.new_page(viewport={"width": 360, "height": 740})
+        phone.goto(link)
+        expect(phone.get_by_test_id("roomcheck-phone")).to_have_text(
+            "It worked: this phone reached the laptop.")
+        expect(phone.get_by_test_id("roomcheck-rtt")).to_have_text(
+            re.compile(r"^Round trip \d+ ms\.$"), timeout=15000)
+        ms = re.search(r"\d+", phone.get_by_test_id("roomcheck-rtt").inner_text()).group(0)
+
+        # The host's page was not reloaded: the news was pushed to it.
+        expect(host.get_by_test_id("roomcheck-result")).to_have_text(
+            f"Your phone reached this laptop, round trip {ms} ms.", timeout=10000)
+        expect(host.get_by_test_id("roomcheck-reached")).to_contain_text(
+            "1 phone reached this laptop")
+        phone.close()
+        host.close()
