@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import path
 
 from bunco import views as core_views
-from bunco.host import desk, roomcheck
+from bunco.host import desk, records, roomcheck
 from bunco.host import views as host
 from bunco.tv import views as tv
 from tables import views as phones
@@ -15,11 +15,11 @@ urlpatterns = [
     path("host/nights/", host.host_night_create, name="host_night_create"),
     path("host/logout/", host.host_logout, name="host_logout"),
     path("host/new-link/", host.host_new_link, name="host_new_link"),
-    path("host/restore/", host.host_night_restore, name="host_night_restore"),
+    path("host/restore/", records.host_night_restore, name="host_night_restore"),
     path("host/demo/", host.host_demo, name="host_demo"),
-    path("host/season/", host.host_season, name="host_season"),
-    path("host/season/merge/", host.host_people_merge, name="host_people_merge"),
-    path("host/season/split/<int:player_pk>/", host.host_player_split,
+    path("host/season/", records.host_season, name="host_season"),
+    path("host/season/merge/", records.host_people_merge, name="host_people_merge"),
+    path("host/season/split/<int:player_pk>/", records.host_player_split,
          name="host_player_split"),
     path("host/nights/<int:pk>/", host.host_night, name="host_night"),
     path("host/nights/<int:pk>/archive/", host.host_night_archive, name="host_night_archive"),
@@ -48,15 +48,15 @@ urlpatterns = [
     path("host/nights/<int:pk>/cards/", desk.host_cards, name="host_cards"),
     path("host/nights/<int:pk>/pause/", host.host_pause, name="host_pause"),
     path("host/nights/<int:pk>/break/", host.host_break, name="host_break"),
-    path("host/nights/<int:pk>/sheet/", host.host_sheet, name="host_sheet"),
+    path("host/nights/<int:pk>/sheet/", records.host_sheet, name="host_sheet"),
     path("host/nights/<int:pk>/awards/", host.host_awards, name="host_awards"),
     path("host/nights/<int:pk>/again/", host.host_night_again, name="host_night_again"),
     path("host/nights/<int:pk>/roll-off/", host.host_roll_off, name="host_roll_off"),
     path("host/nights/<int:pk>/tie-split/", host.host_tie_split, name="host_tie_split"),
     path("host/nights/<int:pk>/reveal/", host.host_reveal, name="host_reveal"),
-    path("host/nights/<int:pk>/night.json", host.host_night_file, name="host_night_file"),
-    path("host/nights/<int:pk>/sheet.csv", host.host_sheet_csv, name="host_sheet_csv"),
-    path("host/nights/<int:pk>/log/", host.host_log, name="host_log"),
+    path("host/nights/<int:pk>/night.json", records.host_night_file, name="host_night_file"),
+    path("host/nights/<int:pk>/sheet.csv", records.host_sheet_csv, name="host_sheet_csv"),
+    path("host/nights/<int:pk>/log/", records.host_log, name="host_log"),
     path("host/nights/<int:pk>/swap/", host.host_swap, name="host_swap"),
     path("host/nights/<int:pk>/start/", host.host_round_start, name="host_round_start"),
     path("host/nights/<int:pk>/bell/", host.host_bell, name="host_bell"),

@@ -5,26 +5,23 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import backup, limits, screens, services, sheets, stick
+from bunco import backup, limits, screens, services, stick
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import (
     AwardsForm,
     BreakForm,
     JoinCodeForm,
-    MergeForm,
     NameForm,
     NamesForm,
     NightForm,
     PresetForm,
-    RestoreForm,
     RollOffForm,
     RoundClaimForm,
     RulesForm,
@@ -33,8 +30,7 @@ from bunco.host.forms import (
 )
 from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
-from bunco.models import Night, Person, Player
-from bunco.paging import paginate
+from bunco.models import Night, Player
 from bunco.selectors import live_state, night_by_join_code, open_nights
 from bunco.services import CommandRefused
 from scoring import PRESETS, pot_for
@@ -172,7 +168,7 @@ def _back(request, night: Night, error: Exception | None = None):
 @host.host_required
 def host_night_create(request: HttpRequest) -> HttpResponse:
     try:
-        data = _valid(NightForm, request)
+        data = form_data(NightForm, request)
         night = services.night_create(name=data["name"], rules_id=data["rules_id"],
                                       entry_fee_cents=data["entry_fee"],
                                       player_names=data["players"])
@@ -219,7 +215,7 @@ def _host_command(command):
     return view
 
 
-def _valid(form_class, request):
+def form_data(form_class, request):
     form = form_class(request.POST)
     if not form.is_valid():
         raise CommandRefused(first_error(form))
@@ -228,7 +224,7 @@ def _valid(form_class, request):
 
 @_host_command
 def host_players_add(request, night):
-    data = _valid(NamesForm, request)
+    data = form_data(NamesForm, request)
     added = services.players_add(night=night, names=data["players"], expected=data["expected"])
     if data["expected"]:
         messages.success(request, f"{len(added):,} guests expected: they check in at the desk.")
@@ -247,7 +243,7 @@ def host_seat(request, night):
 
 @_host_command
 def host_swap(request, night):
-    data = _valid(SwapForm, request)
+    data = form_data(SwapForm, request)
     services.seats_swap(night=night, first=data["first"], second=data["second"])
 
 
@@ -258,7 +254,7 @@ def _answered(request, ack) -> None:
 
 @_host_command
 def host_round_start(request, night):
-    data = _valid(RoundClaimForm, request)
+    data = form_data(RoundClaimForm, request)
     _answered(request, services.round_start(
         night=night, key=data["key"], round_number=data["round"], set_number=data["set"],
         practice=data["practice"]))
@@ -266,7 +262,7 @@ def host_round_start(request, night):
 
 @_host_command
 def host_bell(request, night):
-    data = _valid(RoundClaimForm, request)
+    data = form_data(RoundClaimForm, request)
     services.bell_ring(night=night, key=data["key"], round_number=data["round"],
                        set_number=data["set"])
 
@@ -292,14 +288,14 @@ def host_takeback(request: HttpRequest, pk: int) -> HttpResponse:
 
 @_host_command
 def host_void(request, night):
-    data = _valid(TakeBackForm, request)
+    data = form_data(TakeBackForm, request)
     services.event_void(night=night, seq=data["what"], key=data["key"], actor="host")
     messages.success(request, "Taken back.")
 
 
 @_host_command
 def host_player_arrive(request, night):
-    services.player_arrive(night=night, name=_valid(NameForm, request)["name"])
+    services.player_arrive(night=night, name=form_data(NameForm, request)["name"])
 
 
 @_host_command
@@ -311,7 +307,7 @@ def host_player_leave(request, night, player_pk):
 @_host_command
 def host_player_rename(request, night, player_pk):
     player = get_object_or_404(Player, pk=player_pk, night=night)
-    services.player_rename(night=night, player=player, name=_valid(NameForm, request)["name"])
+    services.player_rename(night=night, player=player, name=form_data(NameForm, request)["name"])
 
 
 @_host_command
@@ -332,7 +328,7 @@ def host_pause(request, night):
 
 @_host_command
 def host_break(request, night):
-    data = _valid(BreakForm, request)
+    data = form_data(BreakForm, request)
     if data["end"]:
         services.break_end(night=night)
     else:
@@ -352,7 +348,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
     if request.method == "POST":
         try:
-            data = _valid(AwardsForm, request)
+            data = form_data(AwardsForm, request)
             services.awards_update(
                 night=night, awards=data["awards"], award_ties=data["award_ties"],
                 one_prize_per_person=data["one_prize_per_person"], pot_cents=data["pot"])
@@ -380,7 +376,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
 @_host_command
 def host_roll_off(request, night):
     """Settle a tied prize: the host enters the roll-off's winner, or the app rolls for them."""
-    data = _valid(RollOffForm, request)
+    data = form_data(RollOffForm, request)
     tie = screens.pending_ties(night, live_state(night)).get(data["category"], {})
     winner = services.prize_roll_off(night=night, category=data["category"],
                                      contenders=tie.get("contenders", []),
@@ -391,7 +387,7 @@ def host_roll_off(request, night):
 @_host_command
 def host_tie_split(request, night):
     """The players tied for a prize chose to share its money."""
-    data = _valid(RollOffForm, request)
+    data = form_data(RollOffForm, request)
     tie = screens.pending_ties(night, live_state(night)).get(data["category"])
     if tie is None:
         raise CommandRefused("that prize has no tie to settle")
@@ -405,158 +401,10 @@ def host_reveal(request, night):
     services.prize_reveal(night=night)
 
 
-@require_GET
-@host.host_required
-def host_season(request: HttpRequest) -> HttpResponse:
-    from bunco.season import season
-
-    real = Player.objects.filter(night__demo=False).select_related("night")
-    people = (Person.objects.filter(players__night__demo=False).distinct()
-              .prefetch_related(Prefetch("players", queryset=real)))
-    return render(request, "bunco/host/season.html", {"rows": season(), "people": people})
-
-
-@require_POST
-@host.host_required
-def host_people_merge(request: HttpRequest) -> HttpResponse:
-    try:
-        data = _valid(MergeForm, request)
-        keep = Person.objects.filter(pk=data["keep"]).first()
-        other = Person.objects.filter(pk=data["other"]).first()
-        if keep is None or other is None:
-            raise CommandRefused("pick the two people to merge")
-        services.people_merge(keep=keep, other=other)
-    except CommandRefused as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, f"{other.name} and {keep.name} are one person now.")
-    return redirect("host_season")
-
-
-@require_POST
-@host.host_required
-def host_player_split(request: HttpRequest, player_pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=player_pk)
-    try:
-        services.player_split(player=player)
-    except CommandRefused as exc:
-        messages.error(request, str(exc))
-        return redirect("host_season")
-    messages.success(request, f"{player.name} of {player.night.name} is a person of their own.")
-    return redirect("host_season")
-
-
 @_host_command
 def host_night_again(request, night):
     again = services.night_again(night=night)
     request.session["next_night"] = again.pk
-
-
-@require_GET
-@host.host_required
-def host_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    night = get_object_or_404(Night, pk=pk)
-    state = live_state(night)
-    names, page = sheets.sheet_names(night, state), None
-    if request.GET.get("all") != "1":  # ?all=1: everyone on one page, to print
-        names, page = paginate(names, request.GET.dict(), "page", SHEET_PLAYERS)
-    return render(request, "bunco/host/sheet.html", {
-        "night": night, "sets": sheets.master_sheet(night, state, names), "page": page})
-
-
-#: Players per page of the master score sheet (a 2,000-player night has ten pages).
-SHEET_PLAYERS = 200
-
-
-@require_GET
-@host.host_required
-def host_sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    night = get_object_or_404(Night, pk=pk)
-    response = HttpResponse(sheets.master_sheet_csv(night, live_state(night)),
-                            content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = _attachment(night, "score-sheet.csv")
-    return response
-
-
-def _attachment(night: Night, suffix: str) -> str:
-    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in night.name)
-    return f'attachment; filename="{"-".join(filter(None, name.split("-"))) or "bunco"}-{suffix}"'
-
-
-@require_GET
-@host.host_required
-def host_night_file(request: HttpRequest, pk: int) -> HttpResponse:
-    """The whole night as one file, to keep or to open on another laptop."""
-    night = get_object_or_404(Night, pk=pk)
-    # The host's page keeps the latest file in its browser and asks again now and then: the
-    # log's last entry says whether anything changed since (then the answer is a bare 304).
-    tag = f'"seq-{night.last_seq}"'
-    if request.headers.get("If-None-Match") == tag:
-        response = HttpResponse(status=304)
-    else:
-        response = JsonResponse(backup.night_file(night), json_dumps_params={"indent": 1})
-        response["Content-Disposition"] = _attachment(night, "night.json")
-    response["ETag"] = tag
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-@require_POST
-@host.host_required
-def host_night_restore(request: HttpRequest) -> HttpResponse:
-    form = RestoreForm(request.POST, request.FILES)
-    if not form.is_valid():
-        messages.error(request, first_error(form))
-        return redirect("host_dashboard")
-    try:
-        night = services.night_restore(data=form.cleaned_data["file"])
-    except CommandRefused as exc:
-        messages.error(request, f"That night could not be opened: {exc}.")
-        return redirect("host_dashboard")
-    messages.success(request, f"{night.name} is back, exactly as it was. "
-                              + (MOVED if night.freed else RESTORED_LINKS[night.links]))
-    return redirect("host_night", pk=night.pk)
-
-
-#: A night opened where phones reach another address than they did.
-MOVED = ("This laptop's address is not the one the phones knew: everyone scans the new code "
-         "below and taps their name again (every name is free to pick). Rolls a phone was "
-         "still waiting to send are entered again on its new page.")
-#: What a restored night's links are, said on its page.
-RESTORED_LINKS = {
-    "kept": "Same links as before: the phones and the TV carry on by themselves (a phone "
-            "that shows \u201cwaiting to send\u201d sends its rolls now).",
-    "taken": "This night is already open on this laptop, so this copy got new links: "
-             "phones and the TV must scan its new codes.",
-    "new": "Its table and TV links are new (an older night file has none): phones and the TV "
-           "must scan its new codes.",
-}
-
-
-@require_GET
-@host.host_required
-def host_log(request: HttpRequest, pk: int) -> HttpResponse:
-    night = get_object_or_404(Night, pk=pk)
-    state = live_state(night)
-    # As many rounds a page as make about LOG_TABLES table cards (a small night: all of them
-    # on one page; 500 tables: one round, its tables a page at a time), the latest first.
-    tables = max(len(state.tables), 1)
-    per_page = max(1, LOG_TABLES // tables)
-    query = request.GET.dict()
-    _, rounds_page = paginate(sheets.round_starts(night), query, "round", per_page,
-                              latest=True)
-    rounds = sheets.tally_history(night, state, slice(rounds_page.first - 1, rounds_page.last))
-    tables_page = None
-    if per_page == 1 and rounds:
-        rounds[0]["tables"], tables_page = paginate(rounds[0]["tables"], query, "tables",
-                                                    LOG_TABLES)
-    return render(request, "bunco/host/log.html", {
-        "night": night, "rounds": rounds, "rounds_page": rounds_page,
-        "tables_page": tables_page})
-
-
-#: How many tables' taps one page of the tally history shows.
-LOG_TABLES = 50
 
 
 @require_http_methods(["GET", "POST"])
@@ -590,7 +438,7 @@ def host_rules(request: HttpRequest, pk: int) -> HttpResponse:
 def host_rules_preset(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
     try:
-        rules_id = _valid(PresetForm, request)["rules_id"]
+        rules_id = form_data(PresetForm, request)["rules_id"]
         services.night_update_rules(night=night, rules=PRESETS[rules_id], rules_id=rules_id)
     except CommandRefused as exc:
         messages.error(request, str(exc))
