@@ -61,14 +61,21 @@ class RoomCheckWithHerPhone(BrowserTestCase):
             cls._lan.close()
 
     def test_the_host_scans_her_check_and_both_pages_say_it_worked_with_a_round_trip(self):
-        host = self.browser.new_context(bypass_csp=False).new_page()
+        broken = []  # what either page's Content-Security-Policy refused
+
+        def watch(page):
+            page.on("console", lambda m: broken.append(m.text)
+                    if "Content Security Policy" in m.text else None)
+            return page
+
+        host = watch(self.browser.new_context(bypass_csp=False).new_page())
         host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
         card = host.locator("#roomcheck")
         expect(card).to_contain_text("No phone has reached this laptop yet.")
         link = read_qr(host.get_by_test_id("roomcheck-qr"))
         assert link.startswith(f"http://{self.phone_lan.laptop}:{self._port}/check/"), link
 
-        phone = self.phone_browser.new_page(viewport={"width": 360, "height": 740})
+        phone = watch(self.phone_browser.new_page(viewport={"width": 360, "height": 740}))
         phone.goto(link)
         expect(phone.get_by_test_id("roomcheck-phone")).to_have_text(
             "It worked: this phone reached the laptop.")
@@ -81,5 +88,6 @@ class RoomCheckWithHerPhone(BrowserTestCase):
             f"Your phone reached this laptop, round trip {ms} ms.", timeout=10000)
         expect(host.get_by_test_id("roomcheck-reached")).to_contain_text(
             "1 phone reached this laptop")
+        assert broken == []
         phone.close()
         host.close()
