@@ -29,8 +29,10 @@ from django.template.loader import render_to_string
 
 #: What a phone shows for a tap the laptop could not save: it keeps the tap and sends it again.
 PHONES = "The laptop cannot save right now: your rolls are kept"
-#: The free space a probe wants before it says the data folder has room again.
+#: The free space a probe wants before it says the data folder has room again, and how long
+#: after the last failed write (a write that works says so at once).
 ROOM = 1024 * 1024
+SETTLE = 10.0
 
 DISK_ERRNOS = {errno.ENOSPC, errno.EIO, errno.EROFS, errno.EDQUOT}
 DISK_WORDS = ("disk is full", "disk i/o error", "readonly database", "read-only file system",
@@ -111,6 +113,7 @@ def data_failed(exc: BaseException, night_id: int | None = None) -> None:
         new = not _data
         if new:
             _data.update(since=time.monotonic(), nights=set())
+        _data["last"] = time.monotonic()
         told = night_id is None or night_id in _data["nights"]
         if not told:
             _data["nights"].add(night_id)
@@ -133,7 +136,8 @@ def data_saved(night_id: int | None = None) -> None:
 
 def data_probe(sync: bool = True) -> Trouble | None:
     """Write (and with ``sync`` flush to the disk) a small file in the data folder, and look
-    at its free space: the data folder's trouble now, noted or cleared."""
+    at its free space: the data folder's trouble now, noted, or cleared when the folder has
+    room and no write failed for ``SETTLE`` seconds (nobody wrote since the space came back)."""
     folder = data_folder()
     probe = folder / ".bunco-can-write"
     try:
@@ -150,7 +154,9 @@ def data_probe(sync: bool = True) -> Trouble | None:
             raise
         data_failed(exc)
         return data_trouble()
-    if room:
+    with _lock:
+        settled = not _data or time.monotonic() - _data["last"] > SETTLE
+    if room and settled:
         data_saved()
     return data_trouble()
 

@@ -3,11 +3,11 @@ on a fresh install at the same address, and the phones carry on by themselves.
 
 The server is the real one (Daphne in its own process, its own data folder, a copy folder as
 ``bunco --copy-to`` gives it). It is killed with SIGKILL and its data folder deleted; a table's
-phone taps two rolls while it is down; a fresh install (a new data folder, a new host link)
-starts on the same address, and the host opens the copy folder's file through the host page's
-upload. The phone's page, never reloaded, sends its waiting taps, which count exactly once.
-Restored from the host's browser's copy, a roll older than the phone saw, the phone redraws
-itself and its waiting tap is entered again in one tap."""
+phone taps rolls while it is down; a fresh install (a new data folder, a new host link)
+starts on the same address, and the host opens the night's file through the host page's
+upload. The phone's page, never reloaded, keeps its waiting taps while the new laptop does not
+know the night, then sends them, and each counts exactly once. Restored from the host's
+browser's copy, a roll older than the phone saw, the phone sends that roll again too."""
 
 import json
 import re
@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from bench.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
+from bunco.backup import read_night_file
 from tests.reliability.test_real_server import check_log
 
 from .conftest import launch
@@ -37,15 +38,16 @@ def install(folder: Path, stick: Path) -> dict:
     return env
 
 
-def copied(stick: Path, entries: int) -> Path:
-    """The night's file in the copy folder, once it holds ``entries`` entries (a copy is
-    written within a few seconds of a change)."""
+def copied(stick: Path, entries: int | None) -> Path:
+    """The night's file in the copy folder, once it holds ``entries`` entries (any number:
+    None)."""
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         for path in stick.glob("*-night.json"):
-            if len(json.loads(path.read_text())["events"]) == entries:
+            held = len(read_night_file(path.read_text())["events"])
+            if entries in (None, held):
                 return path
-        time.sleep(0.2)
+        time.sleep(0.1)
     raise AssertionError(f"no copy with {entries} entries in {sorted(stick.iterdir())}")
 
 
@@ -87,11 +89,46 @@ def old_laptop(tmp_path, servers, stick, tables):
     return env, night, old
 
 
+ROLLS = """
+import json, sys
+import django
+django.setup()
+from bunco.models import ScoreEvent
+rows = ScoreEvent.objects.filter(night_id=int(sys.argv[1]), table=int(sys.argv[2]),
+                                 kind="roll").order_by("position")
+print(json.dumps([[r.position, r.player, str(r.key)] for r in rows]))
+"""
+
+
+def rolls_logged(env, night, table: int) -> list:
+    """[position, who rolled, key] of every roll logged at ``table``."""
+    return json.loads(run_checked([sys.executable, "-c", ROLLS, str(night["night"]), str(table)],
+                                  env, "rolls").strip().splitlines()[-1])
+
+
+def tap(phone, kind: str) -> None:
+    phone.wait_for_timeout(450)  # the next roll, not one tap's bounce
+    phone.locator(f".pad [data-quick-kind={kind}]").tap()
+
+
+def rollers(phone, rows: str) -> list[str]:
+    """Who each of the table's ``rows`` (recorded or waiting) is for, oldest first, as the
+    phone shows them."""
+    return phone.locator(f"#table-1 .rolls {rows} .roller").all_text_contents()[::-1]
+
+
 @pytest.mark.browser
-def test_a_dead_laptop_is_replaced_and_the_phones_carry_on(laptops):
+def test_every_roll_a_phone_made_counts_once_when_the_laptop_dies_mid_round(laptops):
+    """Five rolls recorded, the laptop killed right after the fifth's answer and its disk
+    gone, three rolled while it is down. Another laptop answers at the same address before the
+    host has opened the night there: for ten seconds the phone keeps its rolls and says why,
+    never "Not counted". Opened from the copy folder on the host page, the night has all
+    eight rolls, each once, each for the player the phone showed."""
     tmp_path, servers = laptops
     stick, old_data = tmp_path / "stick", tmp_path / "laptop"
     env, night, old = old_laptop(tmp_path, servers, stick, tables=3)
+    before = ["hit1", "miss", "hit1", "miss", "miss"]  # a miss passes the dice on
+    meanwhile = ["hit1", "miss", "miss"]
 
     with sync_playwright() as pw:
         browser = launch(pw)
@@ -99,72 +136,61 @@ def test_a_dead_laptop_is_replaced_and_the_phones_carry_on(laptops):
         phone.goto(f"{old.base}/t/{night['tables']['1']}/")
         expect(phone.locator("body")).not_to_have_class(OFFLINE)
         phone.evaluate("window.neverReloaded = true")
-        phone.locator(".pad [data-quick-kind=hit1]").tap()
-        expect(phone.locator("#table-1 .score").first).to_have_text("1")
-        expect(phone.get_by_test_id("waiting")).to_have_count(0)
-        entries = check_log(env, night)["last_seq"]
-        copied(stick, entries)
-
-        # The host's page, open on another device (the host's phone), keeps the file too.
-        host = browser.new_context(**LAPTOP).new_page()
-        host.goto(f"{old.base}/host/{old.secret}/")
-        host.goto(f"{old.base}/host/nights/{night['night']}/")
-        kept_in_browser(host, entries)
-        expect(host.locator("#kept-file")).to_be_hidden()
-
-        # The laptop dies, and its disk with it.
+        for kind in before:
+            tap(phone, kind)
+            expect(phone.get_by_test_id("waiting")).to_have_count(0)  # answered: recorded
+        # The laptop dies right after the fifth roll's answer, and its disk with it.
         old.proc.kill()
         old.proc.wait(timeout=10)
         shutil.rmtree(old_data)
+        expect(phone.locator("#table-1 .rolls li:not(.waiting)")).to_have_count(5)
+        recorded_for = rollers(phone, "li:not(.waiting)")
         expect(phone.locator("body")).to_have_class(OFFLINE, timeout=10000)
-        for _ in range(2):
-            phone.wait_for_timeout(600)  # two rolls, not one tap's bounce
-            phone.locator(".pad [data-quick-kind=hit1]").tap()
-        expect(phone.get_by_test_id("waiting")).to_have_count(2)
+        for kind in meanwhile:
+            tap(phone, kind)
+        expect(phone.get_by_test_id("waiting")).to_have_count(3)
+        waiting_for = rollers(phone, "li.waiting")
 
-        # The host's page says so, and offers the night as it kept it.
-        kept = host.locator("#kept-file")
-        expect(kept).to_be_visible(timeout=15000)
-        expect(kept).to_contain_text(f"({entries} entries)")
-        with host.expect_download() as download:
-            kept.get_by_role("button", name="Save the night file").click()
-        saved = json.loads(Path(download.value.path()).read_text())
-        assert len(saved["events"]) == entries and download.value.suggested_filename.endswith(
-            "-night.json")
-
-        # A fresh install on the same address; the host opens the copy folder's file.
+        # Another laptop on the same address, the night not opened there yet.
         new_env = install(tmp_path / "new-laptop", stick)
         new = Server(tmp_path / "new-server", new_env)
         servers.append(new)
         new.start(port=old.port)
+        note = phone.locator(".pending-note").first
+        expect(note).to_contain_text("The laptop does not know this night yet: your rolls "
+                                     "are kept", timeout=15000)
+        phone.wait_for_timeout(10000)
+        expect(phone.get_by_test_id("waiting")).to_have_count(3)
+        expect(phone.get_by_test_id("refused")).to_have_count(0)
+
+        # The host opens the copy folder's file on the new laptop's host page.
+        host = browser.new_context(**LAPTOP).new_page()
         host.goto(f"{new.base}/host/{new.secret}/")
-        host.locator("input[name=file]").set_input_files(str(copied(stick, entries)))
+        host.locator("input[name=file]").set_input_files(str(copied(stick, None)))
         host.get_by_role("button", name="Open the night").click()
         expect(host.locator("main")).to_contain_text("Same links as before")
-        expect(host.locator("h1")).to_have_text("Bench")
-        expect(host.locator("#table-1 .score").first).to_have_text("3", timeout=15000)
-
-        # The phone, never reloaded, sent its two waiting rolls once the laptop answered.
-        expect(phone.get_by_test_id("waiting")).to_have_count(0, timeout=15000)
-        expect(phone.locator("#table-1 .score").first).to_have_text("3")
+        expect(phone.get_by_test_id("waiting")).to_have_count(0, timeout=20000)
+        expect(phone.locator("#table-1 .rolls li:not(.waiting)")).to_have_count(6)  # its latest
+        expect(phone.locator("#table-1 .rolls li .roller").first).to_have_text(waiting_for[-1])
+        expect(phone.get_by_test_id("refused")).to_have_count(0)
         expect(phone.locator("body")).not_to_have_class(OFFLINE)
-        assert phone.evaluate("window.neverReloaded") is True
         browser.close()
 
+    logged = rolls_logged(new_env, night, 1)
+    assert [pos for pos, _, _ in logged] == list(range(8))  # each roll once, in its place
+    assert [who for _, who, _ in logged] == recorded_for + waiting_for
     log = check_log(new_env, night)
-    assert log["last_seq"] == entries + 2  # each waiting roll recorded exactly once
-    assert log["seqs"] == list(range(1, entries + 3)) and len(log["keys"]) == entries + 2
+    assert log["seqs"] == list(range(1, log["last_seq"] + 1)) == sorted(log["keys"].values())
     assert log["fold_seq"] == log["last_seq"]
     assert new.problems() == []
 
 
 @pytest.mark.browser
-def test_a_copy_older_than_the_phone_saw_redraws_the_phone_and_its_tap_is_entered_again(
-        laptops):
+def test_a_copy_older_than_the_phone_saw_gets_the_roll_it_lacks_from_the_phone(laptops):
     """The host's phone kept the night a roll ago: the restored night lacks the table's last
-    roll. The table phone redraws itself as the night now is; the roll it tapped while the
-    laptop was down is listed Not counted (its position is past the table's), and Enter again
-    counts it."""
+    roll. The table phone, which kept that roll since the server recorded it, redraws itself
+    and sends it again, then the roll it tapped while the laptop was down: both count, once,
+    and nothing is listed Not counted."""
     tmp_path, servers = laptops
     stick = tmp_path / "stick"
     env, night, old = old_laptop(tmp_path, servers, stick, tables=2)
@@ -207,18 +233,16 @@ def test_a_copy_older_than_the_phone_saw_redraws_the_phone_and_its_tap_is_entere
         host.get_by_role("button", name="Open the night").click()
         expect(host.locator("main")).to_contain_text("Same links as before")
 
-        # The phone redraws itself as the night is now, and lists its tap as not counted.
+        # The phone redraws itself as the night is now and sends the roll the copy lacks,
+        # then the one it was waiting to send.
         phone.wait_for_function("window.neverReloaded === undefined", timeout=20000)
-        expect(phone.locator("#table-1 .score").first).to_have_text("1")
-        refused = phone.get_by_test_id("refused")
-        expect(refused).to_have_count(1, timeout=15000)
-        expect(refused).to_contain_text("ahead of the table")
-        refused.locator("[data-again]").click()
-        expect(phone.locator("#table-1 .score").first).to_have_text("2")
-        expect(host.locator("#table-1 .score").first).to_have_text("2")
+        expect(phone.locator("#table-1 .score").first).to_have_text("3", timeout=15000)
+        expect(host.locator("#table-1 .score").first).to_have_text("3")
         expect(phone.get_by_test_id("waiting")).to_have_count(0)
+        expect(phone.get_by_test_id("refused")).to_have_count(0)
         browser.close()
 
     log = check_log(new_env, night)
-    assert log["last_seq"] == kept_entries + 1 == log["fold_seq"]
+    assert log["last_seq"] == kept_entries + 2 == log["fold_seq"]
+    assert [pos for pos, _, _ in rolls_logged(new_env, night, 1)] == [0, 1, 2]
     assert new.problems() == []

@@ -1,0 +1,122 @@
+"""A disk that cannot save is said in words, never as an error, and a tap it could not save is
+kept by the phone (the answer is no decision of the game). tests/e2e/test_full_disk.py fills a
+real disk under a real server; here the database's own error is raised where it would be."""
+
+import errno
+import json
+import sqlite3
+import uuid
+
+import pytest
+from django.db import OperationalError, ProgrammingError
+from django.test import Client
+
+from bunco import backup, disk, services
+from bunco.host.auth import host_secret
+from bunco.models import ScoreEvent, TableLink
+
+TAP = {"quick": "hit1", "set": 1, "round": 1, "table": 1, "pos": 0}
+FULL = "database or disk is full"
+
+
+@pytest.fixture(autouse=True)
+def nothing_noted():
+    disk.data_saved()
+    disk.copy_saved()
+    yield
+    disk.data_saved()
+    disk.copy_saved()
+
+
+@pytest.fixture
+def host(db):
+    client = Client(raise_request_exception=False)
+    client.get(f"/host/{host_secret()}/")
+    return client
+
+
+def wrapped(error: Exception) -> Exception:
+    """``error`` as Django raises it: its own class, the driver's error as the cause."""
+    try:
+        try:
+            raise error
+        except sqlite3.Error as exc:
+            raise OperationalError(*exc.args) from exc
+    except OperationalError as exc:
+        return exc
+
+
+def test_what_counts_as_the_disk_failing():
+    assert disk.is_disk_error(wrapped(sqlite3.OperationalError(FULL)))
+    assert disk.is_disk_error(wrapped(sqlite3.OperationalError("disk I/O error")))
+    assert disk.is_disk_error(OSError(errno.ENOSPC, "No space left on device"))
+    assert disk.is_disk_error(OSError(errno.EROFS, "Read-only file system"))
+    assert not disk.is_disk_error(OperationalError("no such table: bunco_night"))
+    assert not disk.is_disk_error(ProgrammingError("syntax error"))
+    assert not disk.is_disk_error(OSError(errno.ECONNREFUSED, "refused"))
+
+
+def full_disk(*args, **kwargs):
+    raise wrapped(sqlite3.OperationalError(FULL))
+
+
+@pytest.mark.django_db(transaction=True)  # a write that works is known after its commit
+def test_a_tap_the_laptop_cannot_save_is_kept_and_the_host_told_until_a_write_works(
+        host, seated_night, monkeypatch):
+    services.round_start(night=seated_night)
+    logged = ScoreEvent.objects.count()
+    link = TableLink.objects.get(night=seated_night, number=1)
+    phone = Client()
+    key = str(uuid.uuid4())
+    monkeypatch.setattr(services, "roll_record", full_disk)
+    answer = phone.post(f"/t/{link.token}/roll/", {**TAP, "key": key})
+    assert answer.status_code == 503
+    body = answer.json()
+    assert body == {"ok": False, "retry": True, "disk": True,
+                    "error": "The laptop cannot save right now: your rolls are kept"}
+    assert ScoreEvent.objects.count() == logged
+    page = host.get(f"/host/nights/{seated_night.pk}/").content.decode()
+    assert "Bunco cannot save on this laptop" in page and "BUNCO_DATA_DIR" in page
+
+    monkeypatch.undo()  # the disk has room again: the phone's resend is recorded
+    answer = phone.post(f"/t/{link.token}/roll/", {**TAP, "key": key})
+    assert answer.status_code == 200 and answer.json()["recorded"] == logged + 1
+    page = host.get(f"/host/nights/{seated_night.pk}/").content.decode()
+    assert "Bunco cannot save on this laptop" not in page
+
+
+def test_a_host_command_the_laptop_cannot_save_shows_what_to_do_not_an_error(
+        host, seated_night, monkeypatch):
+    monkeypatch.setattr(services.runner, "_write", full_disk)
+    answer = host.post(f"/host/nights/{seated_night.pk}/pause/")
+    page = answer.content.decode()
+    assert "Bunco cannot save on this laptop" in page and "Free some space" in page
+    assert "Traceback" not in page and "OperationalError" not in page
+    health = Client().get("/healthz")  # until a write works again, or the disk settles
+    assert health.status_code == 503
+    assert "Bunco cannot save on this laptop" in health.json()["problem"]
+
+
+def test_a_link_the_server_does_not_know_is_not_a_decision(db):
+    """A laptop that does not have the night (yet): the phone keeps its taps."""
+    answer = Client().post("/t/not-opened-here-yet/roll/", {**TAP, "key": str(uuid.uuid4())})
+    assert answer.status_code == 404
+    assert answer.json() == {"ok": False, "retry": True, "unknown": True,
+                             "error": "The laptop does not know this night yet: your rolls "
+                                      "are kept"}
+
+
+def test_a_copy_read_back_leaves_out_a_line_cut_short_and_what_follows_a_gap(seated_night):
+    whole = backup.night_file(seated_night)
+    logged = len(whole["events"])
+    entry = {**whole["events"][-1], "kind": "roll"}
+    lines = [json.dumps(whole),
+             json.dumps({"events": [{**entry, "seq": logged + 1}]}),
+             json.dumps({"events": [{**entry, "seq": logged + 3}]}),  # a gap: left out
+             json.dumps({"events": [{**entry, "seq": logged + 2}],
+                         "players": whole["players"][:1]}),
+             '{"events": [{"seq": ']  # the laptop died while writing
+    data = backup.read_night_file("\n".join(lines))
+    assert [e["seq"] for e in data["events"]] == list(range(1, logged + 3))
+    assert data["players"] == whole["players"][:1]  # the latest word on the roster
+    assert backup.read_night_file(json.dumps(whole)) == whole
