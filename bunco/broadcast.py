@@ -241,6 +241,15 @@ def _table_frames(out: Frames, night: Night, state: LiveNight, numbers: list[int
                 out.add(group, state.seq, html)
 
 
+def _open_phones(night: Night, state: LiveNight) -> tuple[screens.RoomView | None, list]:
+    """Every player whose phone is open, as ((pk, name, left early), their table), plain rows
+    rather than models, and what those phones read of the room, worked out once for all."""
+    watched = [p for p in night.players.values_list("pk", "name", "left_early")
+               if presence.watching(groups.player(p[0]))]
+    room = screens.RoomView(state, [name for _, name, _ in watched]) if watched else None
+    return room, [(p, room.seats.get(p[1], (None,))[0]) for p in watched]
+
+
 def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     """A room-wide event in two steps. First the banner alone to every screen: that is the bell
     (or the round, the pause) every guest is waiting for, and it costs one small render. Then,
@@ -249,12 +258,7 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     seq = state.seq
     tv, host = groups.tv(night.pk), groups.host(night.pk)
     tv_on, host_on = presence.watching(tv), presence.watching(host)
-    # (pk, name, left early) of every player whose phone is open: plain rows, not models
-    watched = [p for p in night.players.values_list("pk", "name", "left_early")
-               if presence.watching(groups.player(p[0]))]
-    # What every phone reads of the room, worked out once for all of them.
-    room = screens.RoomView(state, [name for _, name, _ in watched]) if watched else None
-    phones = [(p, room.seats.get(p[1], (None,))[0]) for p in watched]
+    room, phones = _open_phones(night, state)
     numbers = range(1, len(state.tables) + 1)
     at_tables = {table for _, table in phones}
     table_groups = {n: groups.table(night.pk, n) for n in numbers}
@@ -264,14 +268,11 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
         return
     banner = banner_html(state)
     # Phones hear it through their table's group; one without a table through its own.
-    for number in sorted(followed):
-        out.add(table_groups[number], seq, banner)
-    for group, on in ((tv, tv_on), (host, host_on)):
-        if on:
-            out.add(group, seq, banner)
-    for (pk, _, _), table in phones:
-        if table not in followed:
-            out.add(groups.player(pk), seq, banner)
+    to = [table_groups[n] for n in sorted(followed)] + [g for g, on in ((tv, tv_on),
+                                                                        (host, host_on)) if on]
+    to += [groups.player(pk) for (pk, _, _), table in phones if table not in followed]
+    for group in to:
+        out.add(group, seq, banner)
 
     def parts() -> Frames | None:
         """What the event changed besides the banner: every table, drawn once, and the TV's,
