@@ -676,7 +676,7 @@ def watch_terminal(write, after_seconds_: float | None = None) -> threading.Thre
     def run() -> None:
         time.sleep(wait)
         try:
-            if reached()[0]:
+            if reached()[0] or not in_use():
                 return
             readings = system_readings()
             if reached()[0]:
@@ -738,9 +738,20 @@ def _clock(epoch: float | None) -> str:
     return timezone.localtime(datetime.fromtimestamp(epoch, tz=UTC)).strftime("%H:%M")
 
 
+def in_use() -> bool:
+    """Whether the room check means anything here: not behind a proxy (``BUNCO_PUBLIC_URL``),
+    where every page comes from the proxy's address and the phones reach a server, not a
+    laptop on the room's Wi-Fi."""
+    from django.conf import settings
+
+    return not settings.PUBLIC_URL
+
+
 def card_context() -> dict:
     from django.urls import reverse
 
+    if not in_use():
+        return {"off": True}
     arm()
     count, last = reached()
     show_advice = due()

@@ -402,3 +402,15 @@ def test_a_tables_figures_age_out_of_the_window():
     roomcheck.net_report(1, 4, "/ws/table/c/", {"re": 2}, now=5000.0)
     roomcheck.net_report(1, 4, "/ws/table/c/", {"re": 1}, now=5001.0)
     assert roomcheck.weak_tables(1, now=5002.0) == [roomcheck.WeakTable(4, 3, None)]
+
+
+def test_behind_a_proxy_the_room_check_is_off(host_client, settings):
+    """Every page comes from the proxy's address there: no room check, no false alarm."""
+    settings.PUBLIC_URL = "https://bunco.example.org"
+    roomcheck.room.started -= roomcheck.after_seconds() + 1
+    page = host_client.get("/host/").content.decode()
+    assert '<section id="roomcheck" hidden></section>' in page
+    assert "No phone has reached" not in page
+    said = []
+    roomcheck.watch_terminal(said.append, 0).join(5)
+    assert said == []
