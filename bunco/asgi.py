@@ -10,11 +10,8 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco.settings")
 django.setup(set_prefix=False)
 
-from asgiref.sync import sync_to_async  # noqa: E402
-from django.core.handlers.asgi import ASGIHandler  # noqa: E402
-
 from bunco import broadcast, limits  # noqa: E402
-from bunco.runtime import backlog, check_versions, collector, stock, wire  # noqa: E402
+from bunco.runtime import backlog, check_versions, collector, handler, stock, wire  # noqa: E402
 
 # Frames to the sockets at once, framed in one step, big ones deflated, small ones read in one
 # step (bunco/runtime/wire.py); a screen that stops reading costs bounded memory (backlog.py).
@@ -30,34 +27,10 @@ GC_TUNED = not stock("collector")
 TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")
 
 
-class OneTripASGIHandler(ASGIHandler):
-    """Django's ASGI handler with the middleware and the view run in one trip to the one sync
-    thread. Django's own runs each (sync-and-async capable) middleware's hooks through a
-    separate thread hop, a dozen per request, and starts a new thread (so a new database
-    connection) for every request: together they cost more CPU than a tap's own work.
-
-    Every request's sync code now runs on the thread the websockets' database calls use, one
-    at a time, keeping one database connection. The writes of a SQLite night are one at a time
-    anyway, and Python runs one thread at a time; what this gives up is a slow page (a season
-    of nights) overlapping a tap, which at a party's size is a few milliseconds."""
-
-    def load_middleware(self, is_async=False):
-        super().load_middleware(is_async=False)
-        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
-
-    async def get_response_async(self, request):
-        response = await super().get_response_async(request)
-        # A static file (WhiteNoise) streams from a file object: read it on the sync thread,
-        # as Django's own static handler does, instead of one thread hop per chunk.
-        if response.streaming and not response.is_async:
-            chunks = response.streaming_content
-
-            async def read_all():
-                for chunk in await sync_to_async(list, thread_sensitive=True)(chunks):
-                    yield chunk
-
-            response.streaming_content = read_all()
-        return response
+class PartyASGIHandler(handler.handler_class()):
+    """HTTP through Django (in one trip to the sync thread unless left stock:
+    ``bunco/runtime/handler.py``), a tap taking its turn in the taps' lane and a link over its
+    share answered without Django."""
 
     #: Taps this process is serving now (waiting for the lane or in it); pages, static files
     #: and the host's posts are not counted: a phone's page load never makes a tap "busy".
@@ -105,7 +78,7 @@ async def answer(send, status: int, content: dict) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-django_asgi_app = OneTripASGIHandler()
+django_asgi_app = PartyASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402

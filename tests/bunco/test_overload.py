@@ -54,7 +54,7 @@ def record_pushes(monkeypatch, record, pause: float = 0.0) -> None:
 
 @pytest.fixture
 def behind(monkeypatch):
-    monkeypatch.setattr(asgi.OneTripASGIHandler, "in_flight", limits.SERVER_QUEUE)
+    monkeypatch.setattr(asgi.PartyASGIHandler, "in_flight", limits.SERVER_QUEUE)
 
 
 async def test_a_tap_posted_while_the_server_is_behind_is_answered_busy_and_kept(behind):
@@ -70,10 +70,10 @@ async def test_the_hosts_posts_are_not_turned_away_while_the_server_is_behind(be
 
 
 async def test_a_tap_goes_through_when_the_server_keeps_up():
-    assert asgi.OneTripASGIHandler.in_flight == 0
+    assert asgi.PartyASGIHandler.in_flight == 0
     status, _ = await post("/t/sometoken/roll/")
     assert status != 429
-    assert asgi.OneTripASGIHandler.in_flight == 0  # counted out again
+    assert asgi.PartyASGIHandler.in_flight == 0  # counted out again
 
 
 async def test_a_link_over_its_share_is_told_to_slow_down_late_and_without_django(
@@ -93,7 +93,7 @@ async def test_a_link_over_its_share_is_told_to_slow_down_late_and_without_djang
     status, answer = await post("/t/flooded/roll/")
     assert status == 429 and answer == limits.RETRY_LATER
     assert loop.time() - start >= 0.3
-    assert asgi.OneTripASGIHandler.in_flight == 0  # a refused tap holds no place in the queue
+    assert asgi.PartyASGIHandler.in_flight == 0  # a refused tap holds no place in the queue
     status, _ = await post("/t/another/roll/")
     assert status != 429
 
@@ -102,14 +102,14 @@ async def test_pages_in_flight_never_make_a_tap_busy(monkeypatch):
     """Twenty-four page loads (and their static files) waiting on the server leave a tap's
     place in the queue alone: only taps are counted."""
     gate = asyncio.Event()
-    handle = asgi.OneTripASGIHandler.handle
+    handle = asgi.PartyASGIHandler.handle
 
     async def slow_page(self, scope, receive, send):
         if scope["method"] == "GET":
             await gate.wait()
         await handle(self, scope, receive, send)
 
-    monkeypatch.setattr(asgi.OneTripASGIHandler, "handle", slow_page)
+    monkeypatch.setattr(asgi.PartyASGIHandler, "handle", slow_page)
 
     async def get(path):
         scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
@@ -405,13 +405,13 @@ async def test_a_tap_is_never_held_for_good(monkeypatch):
 
 async def test_the_hosts_posts_hold_the_taps_and_taps_do_not(monkeypatch):
     seen = {}
-    real = asgi.OneTripASGIHandler.handle
+    real = asgi.PartyASGIHandler.handle
 
     async def handle(self, scope, receive, send):
         seen[scope["path"]] = limits.TAP_LANE.holds
         await real(self, scope, receive, send)
 
-    monkeypatch.setattr(asgi.OneTripASGIHandler, "handle", handle)
+    monkeypatch.setattr(asgi.PartyASGIHandler, "handle", handle)
     await post("/host/nights/1/bell/")
     await post("/t/sometoken/roll/")
     assert seen == {"/host/nights/1/bell/": 1, "/t/sometoken/roll/": 0}

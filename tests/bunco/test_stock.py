@@ -23,6 +23,7 @@ print(json.dumps({
     "reading": WebSocketProtocol.dataReceived is wire._read,
     "backlog": getattr(WebSocketProtocol.serverSend, "bounded", False),
     "collector": asgi.GC_TUNED,
+    "handler": type(asgi.django_asgi_app).__mro__[1].__name__,
 }))
 """
 
@@ -41,13 +42,14 @@ def probe(stock: str) -> dict:
 def test_the_server_runs_tuned_unless_told_otherwise():
     tuned = probe("")
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
-                     "framing": True, "reading": True, "backlog": True, "collector": True}
+                     "framing": True, "reading": True, "backlog": True, "collector": True,
+                     "handler": "OneTripHandler"}
 
 
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
                             "framing": False, "reading": False, "backlog": False,
-                            "collector": False}
+                            "collector": False, "handler": "ASGIHandler"}
     some = probe("write,layer")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
     assert some["framing"] and some["reading"] and some["backlog"] and some["collector"]
