@@ -7,15 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import time
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocketConsumer
+from channels.generic.websocket import JsonWebsocketConsumer
 from django.db import DatabaseError
 
 from bunco import broadcast, groups, layers, limits, presence, roomcheck, services
+from bunco.runtime.consumer import screen_consumer_base
 from bunco.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
 from bunco.watch import watch
 
@@ -103,11 +102,11 @@ class PingConsumer(JsonWebsocketConsumer):
 AHEAD = "ahead"
 
 
-class ScreenConsumer(AsyncJsonWebsocketConsumer):
+class ScreenConsumer(screen_consumer_base()):
     """Shared behaviour of every live screen.
 
     A screen outlives a restart of Redis or PostgreSQL without its page doing anything: a
-    read from the channel layer that fails is tried again (``channel_receive``), the screen's
+    read from the channel layer that fails is tried again (``runtime.consumer``), the screen's
     groups are joined again at its next sync once the layer has failed (``rejoin``), and a
     message the database cannot answer now is left for the next sync."""
 
@@ -122,42 +121,6 @@ class ScreenConsumer(AsyncJsonWebsocketConsumer):
     forwarded = 0
     #: The loop's time when the screen was last sent anything (``bunco.watch``).
     said = 0.0
-
-    # Channels' consumer reads its channel-layer messages through ``self.channel_receive``,
-    # which it sets as the connection starts; the property keeps that reader and hands out
-    # ``_receive_from_layer`` in its place.
-    @property
-    def channel_receive(self):
-        return self._receive_from_layer
-
-    @channel_receive.setter
-    def channel_receive(self, reader) -> None:
-        self._layer_reader = reader
-
-    async def _receive_from_layer(self) -> dict:
-        """The next group message. A layer that fails (Redis restarting) does not end the
-        screen's connection, as it would in Channels: the read is tried again, a little later
-        each time (0.5 s doubling to 3 s), while the screen stays open (a table's taps over
-        its websocket need no channel layer)."""
-        pause = 0.5
-        while True:
-            try:
-                return await self._layer_reader()
-            except layers.LAYER_ERRORS as exc:
-                layers.failed("read", exc)
-                await asyncio.sleep(pause * random.uniform(0.5, 1.0))
-                pause = min(3.0, pause * 2)
-
-    async def dispatch(self, message) -> None:
-        """Channels' own dispatch first closes stale database connections for every message,
-        a trip to the one sync thread (where every tap and render waits its turn) before each
-        push reaches its screen: a bell's 400 pushes queued behind the taps. No handler here
-        reads the database except through ``database_sync_to_async``, which closes stale
-        connections itself, so a push goes straight to its socket."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         if roomcheck.note_scope(self.scope):  # a phone reached the laptop (the room check)

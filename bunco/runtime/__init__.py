@@ -13,7 +13,8 @@ MEASURED_ON = {"Twisted": "26.10.0", "daphne": "4.2.3", "autobahn": "26.10.2",
 
 #: The pieces, each of which ``BUNCO_STOCK`` (a comma list, or "all") leaves stock, to measure
 #: what it buys (bench/: ``manage.py loadtest --stock``).
-PIECES = ("write", "framing", "reading", "deflate", "backlog", "collector", "layer", "handler")
+PIECES = ("write", "framing", "reading", "deflate", "backlog", "collector", "layer", "handler",
+          "dispatch")
 
 
 def stock(piece: str) -> bool:

@@ -15,6 +15,8 @@ from django.conf import settings
 from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import tcp
 from bunco.runtime import backlog, wire
+from bunco.consumers import ScreenConsumer
+from bunco.runtime.consumer import DirectDispatch
 print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "write": tcp.Connection.write is wire._write,
@@ -24,6 +26,7 @@ print(json.dumps({
     "backlog": getattr(WebSocketProtocol.serverSend, "bounded", False),
     "collector": asgi.GC_TUNED,
     "handler": type(asgi.django_asgi_app).__mro__[1].__name__,
+    "dispatch": ScreenConsumer.dispatch is DirectDispatch.dispatch,
 }))
 """
 
@@ -43,13 +46,13 @@ def test_the_server_runs_tuned_unless_told_otherwise():
     tuned = probe("")
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
                      "framing": True, "reading": True, "backlog": True, "collector": True,
-                     "handler": "OneTripHandler"}
+                     "handler": "OneTripHandler", "dispatch": True}
 
 
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
                             "framing": False, "reading": False, "backlog": False,
-                            "collector": False, "handler": "ASGIHandler"}
+                            "collector": False, "handler": "ASGIHandler", "dispatch": False}
     some = probe("write,layer")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
     assert some["framing"] and some["reading"] and some["backlog"] and some["collector"]
