@@ -10,18 +10,13 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco.settings")
 django.setup(set_prefix=False)
 
-from bunco import broadcast, limits  # noqa: E402
-from bunco.runtime import backlog, check_versions, collector, handler, stock, wire  # noqa: E402
+from bunco import broadcast, limits, runtime  # noqa: E402
+from bunco.runtime import collector, handler  # noqa: E402
 
-# Frames to the sockets at once, framed in one step, big ones deflated, small ones read in one
-# step (bunco/runtime/wire.py); a screen that stops reading costs bounded memory (backlog.py).
-# BUNCO_STOCK leaves any out.
-check_versions()
-wire.install(write=not stock("write"), framing=not stock("framing"),
-             deflate=not stock("deflate"), reading=not stock("reading"))
-if not stock("backlog"):
-    backlog.install()
-GC_TUNED = not stock("collector")
+# Everything the server runs beyond the stock path, installed once, in order
+# (bunco/runtime/__init__.py); BUNCO_STOCK leaves any piece out.
+TUNED = runtime.install()
+GC_TUNED = TUNED["collector"]
 
 #: A tap posted over HTTP by a table's device or a player's phone.
 TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")

@@ -39,3 +39,20 @@ def check_versions() -> list[str]:
         logging.getLogger(__name__).warning(
             "the server's tuning was measured on other versions: %s", ", ".join(other))
     return other
+
+
+def install() -> dict[str, bool]:
+    """Install every piece this process runs tuned, once, at start (``bunco/asgi.py``), in this
+    order: the socket writes, framing, deflate and reads (``wire``), then the backlog bound
+    (``backlog``), which wraps whatever sends frames by then, so it sits outside ``wire``'s
+    framing. The handler and the consumers' base are chosen where they are defined (``handler``,
+    ``consumer``), the layer by the settings. Says which pieces run tuned."""
+    from bunco.runtime import backlog, wire
+
+    check_versions()
+    on = {piece: not stock(piece) for piece in PIECES}
+    wire.install(write=on["write"], framing=on["framing"], deflate=on["deflate"],
+                 reading=on["reading"])
+    if on["backlog"]:
+        backlog.install()
+    return on
