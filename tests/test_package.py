@@ -1,19 +1,24 @@
-"""The package as a host gets it: the sdist and the wheel are built from this checkout, the wheel
-is installed in a fresh virtual environment outside it (with the tested versions), and its
-`bunco` command is started from an empty folder with an empty home. Chromium then plays a
-round through it: the host opens the demo night, three table devices tap their rolls, the TV
-and the host's page follow, the head table's bunco rings the bell and the round ends.
+"""The package as a host gets it: the sdist and the wheel are built from this checkout, and the
+wheel is installed as the README says, with the README's own command, by Debian's packaged pipx
+(1.1.0 on Debian 12, the oldest a host may have), from the folder that holds the file, with an
+empty home and the tested versions. Its `bunco` command is started from an empty folder, and
+Chromium plays a round through it: the host opens the demo night, three table devices tap their
+rolls, the TV and the host's page follow, the head table's bunco rings the bell and the round
+ends.
 
 The data must land in the user's data folder (here the XDG one of the empty home), nothing in
 the folder `bunco` was started from; a second `bunco` on the same port must say so in one
 sentence and print no link; Ctrl+C must stop the first cleanly.
 
-It needs the package index (or pip's cache) for the dependencies, as `pipx install` does; it
-never skips: a build or an install that fails fails the test.
+It needs the package index (or pip's cache) for the dependencies, as `pipx install` does, and
+Debian's pipx (`sudo apt-get install -y pipx`; `make test` installs it as root); it never skips:
+a build or an install that fails fails the test.
 """
 
 import os
 import re
+import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,6 +30,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+PIPX = "/usr/bin/pipx"  # Debian's and Ubuntu's packaged pipx, as a host installs it
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -86,9 +92,35 @@ def tap(page, label):
     page.wait_for_timeout(REACTION_MS)
 
 
-def test_the_wheel_installed_in_a_fresh_environment_plays_a_round(tmp_path):
+def readme_install_command() -> str:
+    """The command the README's install steps give a host for the Bunco file."""
+    found = re.findall(r"`(pipx install [^`]*\.whl)`", (ROOT / "README.md").read_text())
+    assert found, "the README gives no `pipx install ….whl` command"
+    return found[0]
+
+
+def pipx_environment(home: Path) -> dict:
+    """pipx in the empty home: its apps and its `bunco` command under it. pip keeps this
+    machine's network settings (an index, a proxy, a certificate) and its download cache, as a
+    host's own pip would have them."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("BUNCO_", "DJANGO_", "PYTHON", "VIRTUAL_ENV", "PIPX_", "XDG_"))
+           and k != "HOME"}
+    env.update(HOME=str(home), PIPX_HOME=str(home / ".local" / "pipx"),
+               PIPX_BIN_DIR=str(home / ".local" / "bin"))
+    real_home = Path.home()
+    env.setdefault("PIP_CACHE_DIR", str(Path(os.environ.get("XDG_CACHE_HOME",
+                                                            real_home / ".cache")) / "pip"))
+    for config in (real_home / ".config" / "pip" / "pip.conf", real_home / ".pip" / "pip.conf"):
+        if config.is_file() and "PIP_CONFIG_FILE" not in env:
+            env["PIP_CONFIG_FILE"] = str(config)
+    return env
+
+
+def test_the_wheel_installed_with_pipx_as_the_readme_says_plays_a_round(tmp_path):
     timings = {}
     started = time.monotonic()
+    assert Path(PIPX).is_file(), f"no {PIPX}: sudo apt-get install -y pipx"
 
     # The sdist, then the wheel from the sdist (python -m build), as `make dist` makes them.
     dist = tmp_path / "dist"
@@ -97,24 +129,26 @@ def test_the_wheel_installed_in_a_fresh_environment_plays_a_round(tmp_path):
     assert len(wheels) == 1 and len(list(dist.glob("bunco-*.tar.gz"))) == 1
     timings["build"] = time.monotonic() - started
 
-    # A fresh virtual environment outside the checkout, with the tested versions.
-    venv = tmp_path / "venv"
-    check([sys.executable, "-m", "venv", venv], timeout=120)
-    bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
-    python = bin_dir / "python"
+    # The file in a folder of its own (a download, a stick), and the README's command typed
+    # there, with the tested versions.
+    command = readme_install_command()
+    folder = tmp_path / "Downloads"
+    folder.mkdir()
+    shutil.copy(wheels[0], folder)
+    assert command == f"pipx install ./{wheels[0].name}", \
+        f"the README installs {command!r}, the build made {wheels[0].name}"
     home, cwd = tmp_path / "home", tmp_path / "empty"
     home.mkdir()
     cwd.mkdir()
-    env = fresh_environment(home)
-    # pip itself keeps this machine's settings and cache (an index, a proxy); only the
-    # installed app runs with the empty home.
-    pip_env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("BUNCO_", "DJANGO_", "PYTHON", "VIRTUAL_ENV"))}
-    check([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-           "-c", ROOT / "constraints.txt", wheels[0]], env=pip_env, cwd=cwd, timeout=600)
+    check([PIPX, *shlex.split(command)[1:], "--pip-args", f"-c {ROOT / 'constraints.txt'}"],
+          env=pipx_environment(home), cwd=folder, timeout=600)
     timings["install"] = time.monotonic() - started
-    where = check([python, "-c", "import bunco, django; print(bunco.__file__)"], env=env,
-                  cwd=cwd).stdout.strip()
+    bunco = home / ".local" / "bin" / "bunco"
+    venv = home / ".local" / "pipx" / "venvs" / "bunco"
+    assert bunco.is_file(), f"pipx made no {bunco}"
+    env = fresh_environment(home)
+    where = check([venv / "bin" / "python", "-c", "import bunco, django; print(bunco.__file__)"],
+                  env=env, cwd=cwd).stdout.strip()
     package = Path(where).parent
     assert venv in package.parents, f"bunco imported from {where}, not the installed wheel"
     assert (package / "_data" / "templates" / "jinja2" / "tables" / "_table.html").is_file()
@@ -129,7 +163,7 @@ def test_the_wheel_installed_in_a_fresh_environment_plays_a_round(tmp_path):
         # As from a terminal: Ctrl+C reaches it (a test runner's worker may ignore SIGINT,
         # and a program started with SIGINT ignored keeps ignoring it).
         server = subprocess.Popen(
-            [str(bin_dir / "bunco"), "--no-browser", "--no-qr", "--port", str(port),
+            [str(bunco), "--no-browser", "--no-qr", "--port", str(port),
              "--bind", "127.0.0.1"], cwd=cwd, env=env, stdout=out, stderr=err,
             preexec_fn=_as_from_a_terminal if os.name == "posix" else None)
     try:
@@ -140,7 +174,7 @@ def test_the_wheel_installed_in_a_fresh_environment_plays_a_round(tmp_path):
         assert host_link.startswith(f"http://127.0.0.1:{port}/host/")
 
         # A second start on the same port: one sentence, no link, nothing else printed.
-        again = subprocess.run([str(bin_dir / "bunco"), "--no-browser", "--port", str(port),
+        again = subprocess.run([str(bunco), "--no-browser", "--port", str(port),
                                 "--bind", "127.0.0.1"], cwd=cwd, env=env, capture_output=True,
                                text=True, timeout=60)
         assert again.returncode == 1 and again.stdout == ""
