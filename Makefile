@@ -14,7 +14,7 @@ SCALE_PORT ?= 8443
 # nginx's plain HTTP port, redirecting to HTTPS (a free one if it is busy; 0: none)
 SCALE_HTTP_PORT ?= 8080
 
-.PHONY: run test lint benchmark scale test-scale lock dist clean
+.PHONY: run test lint benchmark scale test-scale lock dist onefile clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,9 @@ test: $(VENV)/.test-deps
 	@{ test -x /usr/bin/WebKitWebDriver && command -v Xvfb >/dev/null; } || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq webkit2gtk-driver xvfb; \
 	  else echo "The browser tests need WebKit and Xvfb: sudo apt-get install -y webkit2gtk-driver xvfb"; exit 1; fi; }
+	@test -x /usr/bin/pipx || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq pipx; \
+	  else echo "The package test installs the wheel as the README says, with Debian's pipx: sudo apt-get install -y pipx"; exit 1; fi; }
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q
 
@@ -63,12 +66,18 @@ lint: $(VENV)/.test-deps
 benchmark: $(VENV)/.run-deps
 	$(PY) manage.py benchmark
 
-# The sdist and the wheel, in dist/: the wheel is what a host installs with
-# `pipx install dist/bunco-<version>-py3-none-any.whl` and starts with `bunco` (README).
+# The sdist and the wheel, in dist/: the wheel is what a host installs from the folder that
+# holds it, with `pipx install ./bunco-<version>-py3-none-any.whl`, and starts with `bunco`
+# (README; the `./` makes Debian's and Ubuntu's pipx read it as a file, not a package name).
 dist: | $(PY)
 	$(INSTALL) build
 	rm -rf dist
 	$(PY) -m build --outdir dist .
+
+# The single-file app for this system (Python inside; a host double-clicks it), in
+# dist/onefile/: deploy/onefile/build.py, the same script on Windows and macOS.
+onefile: $(VENV)/.test-deps
+	$(PY) deploy/onefile/build.py
 
 # Resolve pyproject.toml's ranges afresh and pin the result in constraints.txt.
 lock:
