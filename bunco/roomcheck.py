@@ -171,6 +171,7 @@ class Check:
     address: str | None = None
     rtt_ms: int | None = None
     live: bool | None = None  # whether its websocket opened (else the fetch's round trip)
+    asked: bool = False  # made by "Check again": its QR code shows at once
 
 
 check = Check()
@@ -179,7 +180,7 @@ check = Check()
 def new_check() -> Check:
     global check
     with _lock:
-        check = Check()
+        check = Check(asked=True)
         room.cannot = False
     return check
 

@@ -414,3 +414,12 @@ def test_behind_a_proxy_the_room_check_is_off(host_client, settings):
     said = []
     roomcheck.watch_terminal(said.append, 0).join(5)
     assert said == []
+
+
+def test_once_phones_come_the_check_folds_out_of_the_nights_way(host_client):
+    assert '<details class="roomcheck-check" open>' in host_client.get("/host/").content.decode()
+    roomcheck.note(PHONE, LAPTOP)
+    page = host_client.get("/host/").content.decode()
+    assert '<details class="roomcheck-check">' in page and "1 phone reached" in page
+    host_client.post("/host/roomcheck/", {"action": "again"})  # asked for: shown at once
+    assert '<details class="roomcheck-check" open>' in host_client.get("/host/").content.decode()

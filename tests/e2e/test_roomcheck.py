@@ -88,6 +88,10 @@ class RoomCheckWithHerPhone(BrowserTestCase):
             f"Your phone reached this laptop, round trip {ms} ms.", timeout=10000)
         expect(host.get_by_test_id("roomcheck-reached")).to_contain_text(
             "1 phone reached this laptop")
+        # A new check: a new link (the card's buttons post with this browser's CSRF token).
+        host.get_by_role("button", name="Check again").click()
+        expect(host.get_by_test_id("roomcheck-result")).to_have_count(0)
+        assert read_qr(host.get_by_test_id("roomcheck-qr")) != link
         assert broken == []
         phone.close()
         host.close()
