@@ -11,9 +11,11 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from bunco import services
+from bunco.models import TableLink
 from tests.netns import phone_on_the_lan
 
-from .base import HOST_SECRET, BrowserTestCase, ForkedDaphne
+from .base import HOST_SECRET, BrowserTestCase, ForkedDaphne, in_thread
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .qr import read_qr
 
@@ -93,5 +95,34 @@ class RoomCheckWithHerPhone(BrowserTestCase):
         expect(host.get_by_test_id("roomcheck-result")).to_have_count(0)
         assert read_qr(host.get_by_test_id("roomcheck-qr")) != link
         assert broken == []
+        phone.close()
+        host.close()
+
+
+class StrugglingTable(BrowserTestCase):
+
+    def test_a_tables_phone_that_keeps_reconnecting_shows_on_the_hosts_page(self):
+        """The phone's page tells its reconnects as its socket opens again; the host's page,
+        without a reload, names the table."""
+        night = in_thread(services.demo_night_create)
+        token = TableLink.objects.get(night=night, number=2).token
+        host = self.browser.new_page(viewport={"width": 1280, "height": 900})
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.wait_for_function("window.bunco && window.bunco.open")
+        expect(host.get_by_test_id("weak-tables")).to_be_hidden()
+
+        phone = self.browser.new_page(viewport={"width": 360, "height": 740})
+        phone.goto(f"{self.live_server_url}/t/{token}/")
+        for _ in range(3):  # its Wi-Fi drops the socket; the page connects again
+            phone.wait_for_function("window.bunco && window.bunco.open")
+            phone.evaluate("""() => {
+                const conn = document.querySelector('[ws-connect]')['htmx-internal-data'].webSocket;
+                conn.socket.close(); conn.init();
+            }""")
+        weak = host.get_by_test_id("weak-table")
+        expect(weak).to_have_count(1)
+        expect(weak).to_have_text(
+            "Table 2: its phones lost their connection 3 times in the last 10 minutes.")
         phone.close()
         host.close()
