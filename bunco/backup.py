@@ -300,7 +300,8 @@ class _Copier:
     def soon(self, night_id: int, now: bool) -> None:
         with self.cond:
             if now or night_id not in self.written:
-                self.due[night_id] = min(self.due.get(night_id, 0), 0)
+                # (a folder that failed keeps its time to be tried again: not at every tap)
+                self.due.setdefault(night_id, 0)
             else:
                 self.fresh.add(night_id)
             if self.thread is None or not self.thread.is_alive():

@@ -4,8 +4,9 @@ from table to table."""
 import logging
 
 from channels.db import database_sync_to_async
+from django.db import DatabaseError
 
-from bunco import broadcast, devices, groups, limits, presence, screens, services
+from bunco import broadcast, devices, disk, groups, limits, presence, screens, services
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
 from bunco.selectors import live_state, night_by_id, player_by_token, table_link_by_token
@@ -13,6 +14,7 @@ from tables.views import NOT_YOURS, player_tap_answer, refusal, saved_or_kept, t
 
 MAX_FIELDS = 12
 SERVER_ERROR = "The app had a problem (error 500); your tap is kept and will be sent again"
+CANNOT_CALL = "The laptop cannot save right now: wave to the host instead"
 log = logging.getLogger(__name__)
 
 
@@ -56,8 +58,17 @@ class Calls:
     refusal in words on it); every phone of the table and the host get the push."""
 
     async def on_call(self, content) -> None:
-        html = await database_sync_to_async(self.run_call)()
+        html = await database_sync_to_async(self.run_call_or_say)()
         await self.send(text_data=html)
+
+    def run_call_or_say(self) -> str:
+        try:
+            return self.run_call()
+        except (DatabaseError, OSError) as exc:
+            if not disk.is_disk_error(exc):
+                raise
+            disk.data_failed(exc, self.night_id)
+            return screens.call_host_html(self.night_id, self.call_table(), note=CANNOT_CALL)
 
     def run_call(self) -> str:
         table = self.call_table()

@@ -8,12 +8,14 @@ import sqlite3
 import uuid
 
 import pytest
+from channels.db import database_sync_to_async
 from django.db import OperationalError, ProgrammingError
 from django.test import Client
 
 from bunco import backup, disk, services
 from bunco.host.auth import host_secret
 from bunco.models import ScoreEvent, TableLink
+from tests.tables.test_consumers import connect, make_night
 
 TAP = {"quick": "hit1", "set": 1, "round": 1, "table": 1, "pos": 0}
 FULL = "database or disk is full"
@@ -120,3 +122,23 @@ def test_a_copy_read_back_leaves_out_a_line_cut_short_and_what_follows_a_gap(sea
     assert [e["seq"] for e in data["events"]] == list(range(1, logged + 3))
     assert data["players"] == whole["players"][:1]  # the latest word on the roster
     assert backup.read_night_file(json.dumps(whole)) == whole
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_tap_and_a_call_over_the_websocket_the_laptop_cannot_save_are_said(
+        monkeypatch):
+    _, links, _ = await database_sync_to_async(make_night)()  # a round in play
+    phone = await connect(f"/ws/table/{links[1]}/")
+    await phone.receive_from()  # its snapshot
+    monkeypatch.setattr(services, "roll_record", full_disk)
+    monkeypatch.setattr(services, "host_call", full_disk)
+    key = str(uuid.uuid4())
+    await phone.send_json_to({"type": "tap", "action": "roll",
+                              "fields": {**{k: str(v) for k, v in TAP.items()}, "key": key}})
+    ack = await phone.receive_json_from()
+    assert ack == {"type": "ack", "key": key, "status": 503, "ok": False, "retry": True,
+                   "disk": True, "error": "The laptop cannot save right now: your rolls are kept"}
+    await phone.send_json_to({"type": "call"})
+    button = await phone.receive_from()
+    assert 'id="call-host"' in button and "The laptop cannot save right now" in button
+    await phone.disconnect()
