@@ -79,7 +79,8 @@ def read_night_file(text: str):
     folder, which is a night's file on its first line and, a line each, the entries logged
     since (with the night's players and links again when a command other than a tap changed
     them). A line cut short (the laptop died while writing it) and what follows a gap in the
-    log are left out. Raises ValueError when the first line is not JSON."""
+    log are left out (lines may come in any order). Raises ValueError when the first line is
+    not JSON."""
     try:
         return json.loads(text)
     except ValueError:
@@ -87,6 +88,7 @@ def read_night_file(text: str):
         data = json.loads(first)
     if not isinstance(data, dict) or not isinstance(data.get("events"), list):
         return data
+    later: dict = {}  # by seq: lines of several workers may come in any order
     for line in rest.splitlines():
         try:
             more = json.loads(line)
@@ -95,9 +97,11 @@ def read_night_file(text: str):
         if not isinstance(more, dict) or not isinstance(more.get("events"), list):
             continue
         for entry in more["events"]:
-            if isinstance(entry, dict) and entry.get("seq") == len(data["events"]) + 1:
-                data["events"].append(entry)
+            if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
+                later.setdefault(entry["seq"], entry)
         data.update({k: more[k] for k in HEAD_AGAIN if k in more})
+    while len(data["events"]) + 1 in later:
+        data["events"].append(later[len(data["events"]) + 1])
     return data
 
 

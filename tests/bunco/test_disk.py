@@ -114,12 +114,13 @@ def test_a_copy_read_back_leaves_out_a_line_cut_short_and_what_follows_a_gap(sea
     entry = {**whole["events"][-1], "kind": "roll"}
     lines = [json.dumps(whole),
              json.dumps({"events": [{**entry, "seq": logged + 1}]}),
-             json.dumps({"events": [{**entry, "seq": logged + 3}]}),  # a gap: left out
+             json.dumps({"events": [{**entry, "seq": logged + 3}]}),  # before the one it follows
              json.dumps({"events": [{**entry, "seq": logged + 2}],
                          "players": whole["players"][:1]}),
+             json.dumps({"events": [{**entry, "seq": logged + 5}]}),  # after a gap: left out
              '{"events": [{"seq": ']  # the laptop died while writing
     data = backup.read_night_file("\n".join(lines))
-    assert [e["seq"] for e in data["events"]] == list(range(1, logged + 3))
+    assert [e["seq"] for e in data["events"]] == list(range(1, logged + 4))
     assert data["players"] == whole["players"][:1]  # the latest word on the roster
     assert backup.read_night_file(json.dumps(whole)) == whole
 
