@@ -16,6 +16,7 @@ from bunco import roomcheck
 from bunco.asgi import application
 from bunco.host.auth import host_secret
 from bunco.lan import Interface
+from bunco.roomcheck import advice as readings
 from tests.tables.test_consumers import connect, make_night
 
 PHONE, LAPTOP = "192.168.1.57", "192.168.1.20"
@@ -91,7 +92,7 @@ OTHER_RULE = rule("Spotify", "Allow", "Private,Public", r"C:\Program Files\Spoti
 
 
 def windows(profiles=PROFILES_PRIVATE, current=CURRENT_PUBLIC, rules=OTHER_RULE, interfaces=WIFI):
-    return roomcheck.advise("win32", {"profiles": profiles, "current": current,
+    return readings.advise("win32", {"profiles": profiles, "current": current,
                                       "rules": rules + "\nOk.\n"},
                             interfaces, LAPTOP, 8000, PYTHON)
 
@@ -119,13 +120,19 @@ def test_windows_no_rule_for_python_on_a_firewalled_network():
     assert "Python" not in " ".join(a.cause for a in allowed)
 
 
+def test_windows_this_pythons_own_rule_counts_before_another_pythons():
+    advice = windows(rules=rule("python.exe", "Block", "Public", r"C:\Python39\python.exe")
+                     + rule("python.exe", "Allow", "Public"))
+    assert "Python" not in " ".join(a.cause for a in advice)
+
+
 def test_windows_block_all_incoming_is_found():
     advice = windows(current=CURRENT_PRIVATE_BLOCK_ALL, rules=rule("Python", "Allow", "Private"))
     assert "blocks every incoming connection on Private networks" in text(advice)
 
 
 def test_windows_readings_that_could_not_be_taken_give_the_common_causes_only():
-    advice = roomcheck.advise("win32", {"profiles": None, "current": None, "rules": None},
+    advice = readings.advise("win32", {"profiles": None, "current": None, "rules": None},
                               WIFI, LAPTOP, 8000, PYTHON)
     assert not any(a.found for a in advice)
     assert "guest Wi-Fi" in text(advice) and "mobile data" in text(advice)
@@ -144,14 +151,14 @@ def test_windows_readings_that_could_not_be_taken_give_the_common_causes_only():
      "asks once whether \"Python\" may accept"),
 ])
 def test_macos_the_application_firewall_as_it_stands(global_, blockall, app, says):
-    advice = roomcheck.advise("darwin", {"global": global_, "blockall": blockall, "app": app},
+    advice = readings.advise("darwin", {"global": global_, "blockall": blockall, "app": app},
                               [Interface("en0", LAPTOP)], LAPTOP, 8000, "/usr/local/bin/python3")
     assert advice[0].found and says in advice[0].cause
     assert "System Settings > Network > Firewall" in advice[0].fix
 
 
 def test_macos_with_its_firewall_off_says_nothing_of_it():
-    advice = roomcheck.advise("darwin", {"global": "Firewall is disabled. (State = 0)",
+    advice = readings.advise("darwin", {"global": "Firewall is disabled. (State = 0)",
                                          "blockall": "Block all DISABLED!", "app": ""},
                               [Interface("en0", LAPTOP)], LAPTOP, 8000, "python3")
     assert "firewall" not in text(advice).lower()
@@ -175,17 +182,17 @@ table ip nat {
 
 
 def test_linux_an_nftables_rule_dropping_the_port_is_named():
-    advice = roomcheck.advise("linux", {"nft": NFT, "ufw": None, "firewalld": None}, WIFI,
+    advice = readings.advise("linux", {"nft": NFT, "ufw": None, "firewalld": None}, WIFI,
                               LAPTOP, 8123, sys.executable)
     assert "drops connections to port 8123" in advice[0].cause
-    other_port = roomcheck.advise("linux", {"nft": NFT}, WIFI, LAPTOP, 8000, sys.executable)
+    other_port = readings.advise("linux", {"nft": NFT}, WIFI, LAPTOP, 8000, sys.executable)
     assert "drops some incoming connections" in other_port[0].cause
-    assert roomcheck.linux_nft(NFT.replace("drop\n\t}\n}\ntable", "accept\n\t}\n}\ntable", 1),
+    assert readings.linux_nft(NFT.replace("drop\n\t}\n}\ntable", "accept\n\t}\n}\ntable", 1),
                                8123) is None  # a drop outside the incoming chain is no matter
 
 
 def test_linux_ufw_on_is_found():
-    advice = roomcheck.advise("linux", {"ufw": "Status: active\n\nTo  Action  From\n"}, WIFI,
+    advice = readings.advise("linux", {"ufw": "Status: active\n\nTo  Action  From\n"}, WIFI,
                               LAPTOP, 8000, sys.executable)
     assert "ufw" in advice[0].cause and "sudo ufw allow 8000/tcp" in advice[0].fix
 
@@ -193,19 +200,19 @@ def test_linux_ufw_on_is_found():
 # -- any system: the network ---------------------------------------------------------------------
 
 def test_a_vpn_the_wrong_adapter_and_no_network():
-    vpn = roomcheck.advise("linux", {}, [*WIFI, Interface("wg0", "10.66.66.2")], LAPTOP, 8000,
+    vpn = readings.advise("linux", {}, [*WIFI, Interface("wg0", "10.66.66.2")], LAPTOP, 8000,
                            "python")
     assert "A VPN is on (wg0)" in text(vpn)
-    docker = roomcheck.advise("linux", {}, [*WIFI, Interface("docker0", "172.17.0.1")], LAPTOP,
+    docker = readings.advise("linux", {}, [*WIFI, Interface("docker0", "172.17.0.1")], LAPTOP,
                               8000, "python")
     assert "VPN" not in text(docker) and "more than one network" not in text(docker)
-    two = roomcheck.advise("linux", {}, [*WIFI, Interface("enp3s0", "10.0.0.8")], LAPTOP, 8000,
+    two = readings.advise("linux", {}, [*WIFI, Interface("enp3s0", "10.0.0.8")], LAPTOP, 8000,
                            "python")
     assert "also on 10.0.0.8" in text(two)
-    gone = roomcheck.advise("linux", {}, [Interface("lo", "127.0.0.1")], "127.0.0.1", 8000,
+    gone = readings.advise("linux", {}, [Interface("lo", "127.0.0.1")], "127.0.0.1", 8000,
                             "python")
     assert "on no network" in text(gone)
-    moved = roomcheck.advise("linux", {}, WIFI, "10.1.1.1", 8000, "python")
+    moved = readings.advise("linux", {}, WIFI, "10.1.1.1", 8000, "python")
     assert "not an address of this laptop now" in text(moved)
 
 
@@ -215,16 +222,16 @@ def test_the_readings_never_raise_and_skip_missing_tools():
     def failing(args):
         raise RuntimeError("no")
 
-    assert set(roomcheck.read_system("win32", run=failing).values()) == {None}
-    assert roomcheck.run_command(["no-such-tool-anywhere", "--x"]) is None
+    assert set(readings.read_system("win32", run=failing).values()) == {None}
+    assert readings.run_command(["no-such-tool-anywhere", "--x"]) is None
     started = time.monotonic()
-    assert roomcheck.run_command([sys.executable, "-c", "import time; time.sleep(10)"],
+    assert readings.run_command([sys.executable, "-c", "import time; time.sleep(10)"],
                                  timeout=0.3) is None
     assert time.monotonic() - started < 5
-    assert "hello" in roomcheck.run_command([sys.executable, "-c", "print('hello')"])
+    assert "hello" in readings.run_command([sys.executable, "-c", "print('hello')"])
     seen = []
-    roomcheck.read_system("darwin", run=lambda args: seen.append(args) or "")
-    assert seen[0] == [roomcheck.SOCKETFILTERFW, "--getglobalstate"]
+    readings.read_system("darwin", run=lambda args: seen.append(args) or "")
+    assert seen[0] == [readings.SOCKETFILTERFW, "--getglobalstate"]
 
 
 # -- who reached the laptop ----------------------------------------------------------------------
