@@ -337,11 +337,14 @@ def terminal_text(advice: list[Advice], waited: float) -> str:
 
 # -- the terminal and the deadline --------------------------------------------------------------
 
-def watch_terminal(write, after_seconds_: float | None = None) -> threading.Thread:
+def watch_terminal(write, after_seconds_: float | None = None, port: int | None = None
+                   ) -> threading.Thread:
     """Start a daemon thread that, ``after_seconds_`` from now (default ``after_seconds()``),
     prints the advice once through ``write`` if no phone has reached the laptop by then, and
-    pushes the host's card (now with the advice)."""
+    pushes the host's card (now with the advice). ``port``: the one the server listens on."""
     wait = after_seconds() if after_seconds_ is None else after_seconds_
+    if port is not None:
+        room.port = port
 
     def run() -> None:
         time.sleep(wait)
@@ -352,6 +355,7 @@ def watch_terminal(write, after_seconds_: float | None = None) -> threading.Thre
             if reached()[0]:
                 return
             write(terminal_text(advice_now(readings), wait))
+            sys.stdout.flush()
             push_card()
         except Exception:  # the party goes on without the advice
             return

@@ -115,8 +115,8 @@ def test_the_terminal_says_what_is_in_the_way_on_this_system(tmp_path):
         env.update(BUNCO_LAN_ADDRESS=phone.laptop)
         printed = subprocess.run(
             [sys.executable, "-c", "import django, sys; django.setup(); "
-             "from bunco import roomcheck; roomcheck.room.port = 8123; "
-             "roomcheck.watch_terminal(sys.stdout.write, 0.5).join(30)"],
+             "from bunco import roomcheck; "
+             "roomcheck.watch_terminal(sys.stdout.write, 0.5, port=8123).join(30)"],
             cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=60)
     assert printed.stdout.startswith("No phone has reached this laptop"), printed
     assert "drops connections to port 8123" in printed.stdout
