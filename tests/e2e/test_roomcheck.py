@@ -18,6 +18,7 @@ from tests.netns import phone_on_the_lan
 from .base import HOST_SECRET, BrowserTestCase, ForkedDaphne, in_thread
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .qr import read_qr
+from .test_accessibility import axe_violations, report
 
 
 class OnThePhonesLan(ForkedDaphne):
@@ -90,6 +91,18 @@ class RoomCheckWithHerPhone(BrowserTestCase):
             f"Your phone reached this laptop, round trip {ms} ms.", timeout=10000)
         expect(host.get_by_test_id("roomcheck-reached")).to_contain_text(
             "1 phone reached this laptop")
+        # Both pages, as they stand now, read well to a screen reader too.
+        for where, url, browser in (("the phone's check", link, self.phone_browser),
+                                    ("the host's card", host.url, self.browser._browser)):
+            page = browser.new_context(bypass_csp=True).new_page()  # axe is injected inline
+            if browser is self.browser._browser:
+                page.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+            page.goto(url)
+            page.wait_for_timeout(500)
+            violations = axe_violations(page)
+            assert not violations, report(where, violations)
+            page.close()
+
         # A new check: a new link (the card's buttons post with this browser's CSRF token).
         host.get_by_role("button", name="Check again").click()
         expect(host.get_by_test_id("roomcheck-result")).to_have_count(0)
