@@ -21,6 +21,7 @@ import logging
 import os
 import secrets
 import sys
+import textwrap
 import threading
 import time
 from collections import deque
@@ -329,8 +330,10 @@ def terminal_text(advice: list[Advice], waited: float) -> str:
     lines = [f"No phone has reached this laptop in {waited_text(waited)}. What may be in the "
              "way, most likely first:"]
     for n, item in enumerate(advice, 1):
-        lines.append(f"  {n}. {item.cause}")
-        lines.append(f"     Fix: {item.fix}")
+        lines.append(textwrap.fill(item.cause, 92, initial_indent=f"  {n}. ",
+                                   subsequent_indent="     "))
+        lines.append(textwrap.fill(f"Fix: {item.fix}", 92, initial_indent="     ",
+                                   subsequent_indent="     "))
     lines.append("The host page's room check says more, and shows when a phone gets through.")
     return "\n".join(lines).encode("ascii", "replace").decode("ascii") + "\n"
 

@@ -207,7 +207,7 @@ def advise(system: str, readings: dict[str, str | None], interfaces: list[lan.In
             f"A VPN is on ({_join([i.labels[0] if i.labels else i.name for i in vpns])}). "
             "It can take the answers meant for the phones, or block the local network.",
             "Turn the VPN off for the night (or turn on its \"allow local network\" option), "
-            "then reload the check.", True))
+            "then try the check on your phone again.", True))
     addresses = lan.ranked(interfaces)
     mine = [i for i in addresses if i.address == lan_address]
     others = [i for i in addresses if i.address != lan_address and lan.kind(i) != lan.VIRTUAL]
@@ -260,8 +260,8 @@ def _windows(readings, interfaces, executable) -> list[Advice]:
             f"Windows treats the network {names} as a Public network, and its firewall "
             "turns the phones away on Public networks.",
             "Open Settings > Network & internet > Wi-Fi (or Ethernet) > the network's "
-            "properties, and set \"Network profile type\" to Private network. Then reload "
-            "the check.", True))
+            "properties, and set \"Network profile type\" to Private network. Then try the "
+            "check on your phone again.", True))
     profile, on, block_all = windows_current_profile(readings.get("current"))
     if block_all:
         out.append(Advice(
@@ -281,7 +281,7 @@ def _windows(readings, interfaces, executable) -> list[Advice]:
             "networks (someone answered Cancel, or ticked only one box, when Windows asked).",
             "Open Windows Security > Firewall & network protection > Allow an app through "
             "firewall > Change settings, find Python, and tick both Private and Public. "
-            "Then reload the check.", True))
+            "Then try the check on your phone again.", True))
     elif on and not allowed and readings.get("rules") is not None:
         out.append(Advice(
             f"The Windows firewall is on and no rule lets Python accept connections on "
@@ -306,13 +306,13 @@ def _mac(readings) -> list[Advice]:
         out.append(Advice(
             "The Mac's firewall blocks all incoming connections.",
             "Open System Settings > Network > Firewall > Options, and turn off \"Block all "
-            "incoming connections\". Then reload the check.", True))
+            "incoming connections\". Then try the check on your phone again.", True))
     elif on and app_blocked:
         out.append(Advice(
             "The Mac's firewall blocks Python (someone clicked Deny when the Mac asked "
             "whether Python may accept incoming connections).",
             "Open System Settings > Network > Firewall > Options, find Python and set it to "
-            "\"Allow incoming connections\". Then reload the check.", True))
+            "\"Allow incoming connections\". Then try the check on your phone again.", True))
     elif on:
         out.append(Advice(
             "The Mac's firewall is on: it asks once whether \"Python\" may accept incoming "
@@ -331,8 +331,8 @@ def _linux(readings, port: str) -> list[Advice]:
             f"This computer's firewall (nftables) has a rule that drops connections to port "
             f"{port}, the one Bunco uses.",
             f"Remove that rule, or allow the port: sudo nft insert rule inet filter input "
-            f"tcp dport {port} accept (the table and chain names may differ). Then reload "
-            "the check.", True))
+            f"tcp dport {port} accept (the table and chain names may differ). Then try the "
+            "check on your phone again.", True))
     elif nft == "drop":
         out.append(Advice(
             "This computer's firewall (nftables) drops some incoming connections.",
