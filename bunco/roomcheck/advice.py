@@ -75,12 +75,27 @@ def read_system(system: str | None = None, run=run_command,
                 executable: str | None = None) -> dict[str, str | None]:
     """Every reading of this system, each None where it could not be taken. Never raises."""
     out: dict[str, str | None] = {}
-    for name, args in commands(system or sys.platform, executable or program()).items():
+    system = system or sys.platform
+    for name, args in commands(system, executable or program()).items():
         try:
             out[name] = run(args)
         except Exception:
             out[name] = None
+    if system.startswith("linux"):
+        # ufw's own word needs root; whether it is enabled is in a file anyone may read.
+        out["ufw_conf"] = read_file(UFW_CONF)
     return out
+
+
+UFW_CONF = "/etc/ufw/ufw.conf"
+
+
+def read_file(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read(100_000)
+    except (OSError, ValueError):
+        return None
 
 
 def _blocks(text: str) -> list[dict[str, str]]:
@@ -338,7 +353,9 @@ def _linux(readings, port: str) -> list[Advice]:
             "This computer's firewall (nftables) drops some incoming connections.",
             f"Allow Bunco's port {port}: for example sudo nft insert rule inet filter input "
             f"tcp dport {port} accept (the table and chain names may differ).", True))
-    if re.search(r"status:\s*active", readings.get("ufw") or "", re.I):
+    if re.search(r"status:\s*active", readings.get("ufw") or "", re.I) or (
+            not re.search(r"status:", readings.get("ufw") or "", re.I)
+            and re.search(r"^\s*ENABLED\s*=\s*yes\b", readings.get("ufw_conf") or "", re.M)):
         out.append(Advice(
             "This computer's firewall (ufw) is on.",
             f"Allow Bunco's port: sudo ufw allow {port}/tcp", True))

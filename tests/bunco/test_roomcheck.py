@@ -195,6 +195,14 @@ def test_linux_ufw_on_is_found():
     advice = readings.advise("linux", {"ufw": "Status: active\n\nTo  Action  From\n"}, WIFI,
                               LAPTOP, 8000, sys.executable)
     assert "ufw" in advice[0].cause and "sudo ufw allow 8000/tcp" in advice[0].fix
+    # not root: ufw will not say, its settings file does
+    for status, conf, on in [("ERROR: You need to be root to run this script", "ENABLED=yes\n",
+                              True),
+                             (None, "# comment\nENABLED=no\n", False),
+                             ("Status: inactive", "ENABLED=yes\n", False)]:
+        advice = readings.advise("linux", {"ufw": status, "ufw_conf": conf}, WIFI, LAPTOP,
+                                 8000, sys.executable)
+        assert ("(ufw) is on" in text(advice)) is on, (status, conf)
 
 
 # -- any system: the network ---------------------------------------------------------------------
