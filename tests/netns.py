@@ -16,7 +16,11 @@ import pytest
 
 
 def _run(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(args, capture_output=True, text=True, timeout=30, check=check)
+    done = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
+    if check and done.returncode != 0:
+        pytest.fail(f"`{' '.join(args)}` failed ({done.stderr.strip()}): the room check's LAN "
+                    "tests need root with the network capability (CAP_NET_ADMIN)")
+    return done
 
 
 def need(tool: str) -> None:
