@@ -115,7 +115,8 @@
     if (!lost.length) return 0;
     lost.sort(function (a, b) { return Number(a.fields.pos) - Number(b.fields.pos); });
     saveKept(kept.filter(function (x) { return lost.indexOf(x) < 0; }));
-    save(lost.map(function (x) { return {url: x.url, fields: x.fields, who: x.who}; }).concat(q));
+    save(lost.map(function (x) { return {url: x.url, fields: x.fields, who: x.who, again: true}; })
+      .concat(q));
     return lost.length;
   }
   // Who rolls next as the screen shows it (past the taps still waiting to send).
@@ -168,9 +169,12 @@
     backoff = 0;
     var f = item.fields;
     // Refused because the table is behind taps this phone had recorded there: those go
-    // again first, and this one after them.
+    // again first (maybe already in line), and this one after them.
     if (!json.ok && json.at && f.pos !== undefined && sameTable(json.at, f)
-        && Number(json.at.pos) < Number(f.pos) && sendKeptAgain(json.at)) {
+        && Number(json.at.pos) < Number(f.pos)
+        && (sendKeptAgain(json.at) || load().some(function (x) {
+          return x.again && sameTable(x.fields, f) && Number(x.fields.pos) < Number(f.pos);
+        }))) {
       flushing = false;
       flush();
       return;
@@ -261,7 +265,12 @@
     waitingAck = null;
     answered(item, Number(json.status) || 200, json);
   });
-  bunco.on("open", function () { backoff = 0; flush(); });
+  // The first thing a socket that opens brings is the night as the server has it: a table
+  // behind this phone's recorded taps there (the push of its last tap never came before the
+  // laptop died) gets them again. (A page ahead of the server drops that snapshot and is
+  // told to reload; the check then runs as the page loads.)
+  var lookAtKept = false;
+  bunco.on("open", function () { backoff = 0; lookAtKept = true; flush(); });
   bunco.on("close", function () {
     // The socket dropped with a tap unanswered: it goes again (as a form post if the socket
     // stays down), with the same key, so nothing counts twice.
@@ -518,6 +527,10 @@
   bunco.on("refresh", function () {
     noteShown(); forgetOldRounds(); applyScorerToggle(); showChosen(); syncPad(); drawWaiting();
     drawRefused();
+    if (lookAtKept) {
+      lookAtKept = false;
+      if (sendKeptAgain(shownClaim())) flush();
+    }
   });
   noteShown(); forgetOldRounds(); applyScorerToggle(); showChosen(); syncPad(); drawRefused();
   // The page as the server drew it now: a table behind this phone's recorded taps lost them.

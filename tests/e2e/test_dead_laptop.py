@@ -246,3 +246,62 @@ def test_a_copy_older_than_the_phone_saw_gets_the_roll_it_lacks_from_the_phone(l
     assert log["last_seq"] == kept_entries + 2 == log["fold_seq"]
     assert [pos for pos, _, _ in rolls_logged(new_env, night, 1)] == [0, 1, 2]
     assert new.problems() == []
+
+
+@pytest.mark.browser
+def test_a_roll_whose_push_never_reached_the_phone_is_given_back_by_it(laptops):
+    """The laptop answered a roll and died before the table's push reached the phone; the
+    night is opened from a copy made just before that roll. The phone shows the table as the
+    copy has it (nothing tells it to reload), and as its socket opens it sees the table behind
+    the roll it was told was recorded: it sends it again, and it counts once."""
+    tmp_path, servers = laptops
+    stick = tmp_path / "stick"
+    env, night, old = old_laptop(tmp_path, servers, stick, tables=2)
+    drop = {"pushes": False}
+
+    def relay(ws):  # the phone's socket, through a relay that can lose the table's pushes
+        server = ws.connect_to_server()
+        server.on_message(lambda message: None if drop["pushes"] and isinstance(message, str)
+                          and 'id="table-1"' in message else ws.send(message))
+        ws.on_message(server.send)
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        phone = browser.new_context(**PHONE).new_page()
+        phone.route_web_socket(re.compile(r"/ws/table/"), relay)
+        phone.goto(f"{old.base}/t/{night['tables']['1']}/")
+        expect(phone.locator("body")).not_to_have_class(OFFLINE)
+        for kind in ("hit1", "miss", "hit1"):
+            tap(phone, kind)
+            expect(phone.get_by_test_id("waiting")).to_have_count(0)
+        expect(phone.locator("#table-1 .rolls li")).to_have_count(3)
+        older = tmp_path / "older-night.json"
+        older.write_text(copied(stick, check_log(env, night)["last_seq"]).read_text())
+
+        drop["pushes"] = True
+        tap(phone, "miss")
+        expect(phone.get_by_test_id("waiting")).to_have_count(0)  # answered: recorded
+        old.proc.kill()
+        old.proc.wait(timeout=10)
+        shutil.rmtree(tmp_path / "laptop")
+        expect(phone.locator("#table-1 .rolls li")).to_have_count(3)  # its push never came
+        drop["pushes"] = False
+        phone.evaluate("window.neverReloaded = true")
+
+        new_env = install(tmp_path / "new-laptop", stick)
+        new = Server(tmp_path / "new-server", new_env)
+        servers.append(new)
+        new.start(port=old.port)
+        host = browser.new_context(**LAPTOP).new_page()
+        host.goto(f"{new.base}/host/{new.secret}/")
+        host.locator("input[name=file]").set_input_files(str(older))
+        host.get_by_role("button", name="Open the night").click()
+        expect(host.locator("main")).to_contain_text("Same links as before")
+        expect(phone.locator("#table-1 .rolls li")).to_have_count(4, timeout=20000)
+        expect(phone.get_by_test_id("refused")).to_have_count(0)
+        assert phone.evaluate("window.neverReloaded") is True
+        browser.close()
+
+    assert [pos for pos, _, _ in rolls_logged(new_env, night, 1)] == [0, 1, 2, 3]
+    log = check_log(new_env, night)
+    assert log["last_seq"] == log["fold_seq"] == len(log["keys"])
