@@ -13,6 +13,8 @@ from django.conf import settings
 from django.http import HttpResponseForbidden
 from django.template.loader import render_to_string
 
+from bunco import disk
+
 SESSION_KEY = "bunco_host"
 SEEN_KEY = "bunco_host_seen"
 #: A host who leaves the laptop for this long signs in again with the host link.
@@ -87,8 +89,10 @@ def session_is_host(session) -> bool:
 def is_host(request) -> bool:
     if not session_is_host(request.session):
         return False
-    if time.time() - request.session[SEEN_KEY] > TOUCH_SECONDS:
-        request.session[SEEN_KEY] = int(time.time())  # the idle clock starts again
+    # The idle clock starts again, unless the laptop cannot save (the session's write would
+    # fail, and the host's page with it; a full disk is said on the page instead).
+    if time.time() - request.session[SEEN_KEY] > TOUCH_SECONDS and disk.data_trouble() is None:
+        request.session[SEEN_KEY] = int(time.time())
         request.session.set_expiry(HOST_IDLE_SECONDS)
     return True
 

@@ -58,8 +58,12 @@ def test_what_counts_as_the_disk_failing():
     assert not disk.is_disk_error(OSError(errno.ECONNREFUSED, "refused"))
 
 
+def full_disk_error() -> Exception:
+    return wrapped(sqlite3.OperationalError(FULL))
+
+
 def full_disk(*args, **kwargs):
-    raise wrapped(sqlite3.OperationalError(FULL))
+    raise full_disk_error()
 
 
 @pytest.mark.django_db(transaction=True)  # a write that works is known after its commit
@@ -143,3 +147,19 @@ async def test_a_tap_and_a_call_over_the_websocket_the_laptop_cannot_save_are_sa
     button = await phone.receive_from()
     assert 'id="call-host"' in button and "The laptop cannot save right now" in button
     await phone.disconnect()
+
+
+def test_the_hosts_page_still_loads_and_says_so_while_the_laptop_cannot_save(
+        host, seated_night, monkeypatch):
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from bunco.host import auth
+
+    session = host.session
+    session[auth.SEEN_KEY] -= auth.TOUCH_SECONDS + 1  # its idle clock is due to start again
+    session.save()
+    disk.data_failed(full_disk_error(), seated_night.pk)  # a phone's tap could not be saved
+    monkeypatch.setattr(SessionStore, "save", full_disk)
+    page = host.get(f"/host/nights/{seated_night.pk}/")
+    assert page.status_code == 200
+    assert "Bunco cannot save on this laptop" in page.content.decode()
