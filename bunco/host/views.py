@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import uuid
+from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
+from django_htmx.middleware import HtmxDetails
 
 from bunco import backup, limits, screens, services, stick
 from bunco.forms import first_error
@@ -35,6 +38,12 @@ from bunco.selectors import live_state, night_by_join_code, open_nights
 from bunco.services import CommandRefused
 from scoring import PRESETS, pot_for
 
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``request.htmx`` says whether htmx sent
+    it, and from which page."""
+
+    htmx: HtmxDetails
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
@@ -157,13 +166,6 @@ def host_night_delete(request: HttpRequest, pk: int) -> HttpResponse:
         "folder": backup.folder()})
 
 
-def _back(request, night: Night, error: Exception | None = None):
-    if error is not None:
-        messages.error(request, str(error))
-    target = request.session.pop("next_night", None) if error is None else None
-    return redirect("host_night", target or night.pk)
-
-
 @require_POST
 @host.host_required
 def host_night_create(request: HttpRequest) -> HttpResponse:
@@ -198,21 +200,54 @@ def host_night(request: HttpRequest, pk: int) -> HttpResponse:
                                 night.pk)
 
 
-def _host_command(command):
-    """A host form post: run the command, show its refusal if any, back to the night."""
+def _host_command(*parts: str):
+    """A host form post: run the command, show its refusal if any. Sent by htmx (the night
+    page's forms are), it is answered with the messages and the ``parts`` of the page the
+    command changed, so the page keeps its place (the live parts come over the socket); the
+    whole page again when its layout changed (seated, ended). A plain post goes back to the
+    night's page."""
 
-    @require_POST
-    @host.host_required
-    def view(request: HttpRequest, pk: int, **kwargs) -> HttpResponse:
-        night = get_object_or_404(Night, pk=pk)
-        try:
-            command(request, night, **kwargs)
-        except CommandRefused as exc:
-            return _back(request, night, exc)
-        return _back(request, night)
+    def decorate(command):
+        @require_POST
+        @host.host_required
+        def view(request: HtmxHttpRequest, pk: int, **kwargs) -> HttpResponse:
+            night = get_object_or_404(Night, pk=pk)
+            layout = _layout(live_state(night)) if request.htmx else None
+            try:
+                command(request, night, **kwargs)
+            except CommandRefused as exc:
+                messages.error(request, str(exc))
+                again = None
+            else:
+                again = request.session.pop("next_night", None)
+            if not request.htmx:
+                return redirect("host_night", again or night.pk)
+            if again:
+                return HttpResponseClientRedirect(reverse("host_night", args=[again]))
+            return _changed_parts(request, night, layout, parts)
 
-    view.__name__ = command.__name__
-    return view
+        view.__name__ = command.__name__
+        return view
+
+    return decorate
+
+
+def _layout(state) -> str:
+    """Which of the night page's three layouts the night is in."""
+    return state.phase if state.phase in ("setup", "ended") else "night"
+
+
+def _changed_parts(request: HtmxHttpRequest, night: Night, layout: str,
+                   parts: tuple[str, ...]) -> HttpResponse:
+    night.refresh_from_db()
+    state = live_state(night)
+    if _layout(state) != layout or getattr(request, "whole_page", False):
+        return HttpResponseClientRefresh()
+    # The players' list as the page shows it: its page and search are in the page's address.
+    shown = QueryDict(urlsplit(request.htmx.current_url or "").query)
+    board = screens.host_board(night, state, shown.dict())
+    board["start_key"] = uuid.uuid4()  # the next round's start is a new command
+    return render(request, "bunco/host/_answer.html", {**board, "parts": parts, "oob": True})
 
 
 def form_data(form_class, request):
@@ -222,26 +257,27 @@ def form_data(form_class, request):
     return form.cleaned_data
 
 
-@_host_command
+@_host_command("players")
 def host_players_add(request, night):
     data = form_data(NamesForm, request)
     added = services.players_add(night=night, names=data["players"], expected=data["expected"])
     if data["expected"]:
         messages.success(request, f"{len(added):,} guests expected: they check in at the desk.")
+        request.whole_page = True  # the page now offers their cards and the desk
 
 
-@_host_command
+@_host_command("players")
 def host_player_remove(request, night, player_pk):
     player = get_object_or_404(Player, pk=player_pk, night=night)
     services.player_remove(night=night, player=player)
 
 
-@_host_command
+@_host_command()
 def host_seat(request, night):
     services.night_seat(night=night)
 
 
-@_host_command
+@_host_command("swap")
 def host_swap(request, night):
     data = form_data(SwapForm, request)
     services.seats_swap(night=night, first=data["first"], second=data["second"])
@@ -252,7 +288,7 @@ def _answered(request, ack) -> None:
         messages.info(request, ack.message)
 
 
-@_host_command
+@_host_command("swap")
 def host_round_start(request, night):
     data = form_data(RoundClaimForm, request)
     _answered(request, services.round_start(
@@ -260,7 +296,7 @@ def host_round_start(request, night):
         practice=data["practice"]))
 
 
-@_host_command
+@_host_command()
 def host_bell(request, night):
     data = form_data(RoundClaimForm, request)
     services.bell_ring(night=night, key=data["key"], round_number=data["round"],
@@ -286,31 +322,31 @@ def host_takeback(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "bunco/host/_takeback.html", {"preview": preview})
 
 
-@_host_command
+@_host_command()
 def host_void(request, night):
     data = form_data(TakeBackForm, request)
     services.event_void(night=night, seq=data["what"], key=data["key"], actor="host")
     messages.success(request, "Taken back.")
 
 
-@_host_command
+@_host_command("players", "swap")
 def host_player_arrive(request, night):
     services.player_arrive(night=night, name=form_data(NameForm, request)["name"])
 
 
-@_host_command
+@_host_command("players")
 def host_player_leave(request, night, player_pk):
     player = get_object_or_404(Player, pk=player_pk, night=night)
     services.player_leave(night=night, player=player)
 
 
-@_host_command
+@_host_command("players", "swap")
 def host_player_rename(request, night, player_pk):
     player = get_object_or_404(Player, pk=player_pk, night=night)
     services.player_rename(night=night, player=player, name=form_data(NameForm, request)["name"])
 
 
-@_host_command
+@_host_command("players")
 def host_player_release(request, night, player_pk):
     """A guest's phone died: their name is free for the next phone that picks it."""
     player = get_object_or_404(Player, pk=player_pk, night=night)
@@ -318,7 +354,7 @@ def host_player_release(request, night, player_pk):
     messages.success(request, f"{player.name} can pick their name again on any phone.")
 
 
-@_host_command
+@_host_command()
 def host_pause(request, night):
     if live_state(night).paused:
         services.game_resume(night=night)
@@ -326,7 +362,7 @@ def host_pause(request, night):
         services.game_pause(night=night)
 
 
-@_host_command
+@_host_command()
 def host_break(request, night):
     data = form_data(BreakForm, request)
     if data["end"]:
@@ -337,7 +373,7 @@ def host_break(request, night):
                                   "count it down.")
 
 
-@_host_command
+@_host_command()
 def host_end(request, night):
     services.night_end(night=night)
 
@@ -373,7 +409,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-@_host_command
+@_host_command("ties")
 def host_roll_off(request, night):
     """Settle a tied prize: the host enters the roll-off's winner, or the app rolls for them."""
     data = form_data(RollOffForm, request)
@@ -384,7 +420,7 @@ def host_roll_off(request, night):
     messages.success(request, f"{winner} wins the roll-off.")
 
 
-@_host_command
+@_host_command("ties")
 def host_tie_split(request, night):
     """The players tied for a prize chose to share its money."""
     data = form_data(RollOffForm, request)
@@ -395,13 +431,13 @@ def host_tie_split(request, night):
     messages.success(request, "The tied players split the prize.")
 
 
-@_host_command
+@_host_command("reveal")
 def host_reveal(request, night):
     """Show the next prize on the TV (after the last one, start the reveal over)."""
     services.prize_reveal(night=night)
 
 
-@_host_command
+@_host_command()
 def host_night_again(request, night):
     again = services.night_again(night=night)
     request.session["next_night"] = again.pk

@@ -18,6 +18,9 @@
     Array.prototype.slice.call(tpl.content.children).forEach(function (el) {
       var old = el.id && document.getElementById(el.id);
       if (!old) { if (el.id) el.remove(); return; }
+      // Only a live fragment (it has a data-seq) can be older or the same as what is shown; a
+      // form's answer (a field's new value, a message) always goes in.
+      if (!el.hasAttribute("data-seq")) return;
       var seqNew = Number(el.dataset.seq || 0), seqOld = Number(old.dataset.seq || 0);
       if (seqNew < seqOld || (old.innerHTML === el.innerHTML && old.className === el.className
           && seqNew === seqOld)) {
