@@ -204,7 +204,7 @@ def touched_tables(state: LiveNight, event: Event) -> list[int]:
     return sorted(number for number, seq in state.table_seq.items() if seq == event.seq)
 
 
-def frames(night: Night, state: LiveNight, event: Event, before: tuple | None = None) -> Frames:
+def frames(night: Night, state: LiveNight, event: Event) -> Frames:
     """The pushes one event makes, each fragment rendered once."""
     out = Frames()
     if event.kind == Kind.CLAIMED:  # the host's player list: that guest is on a phone now

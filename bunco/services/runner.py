@@ -141,7 +141,7 @@ def _command(
                 continue  # the fold was dropped: read the log again
             if isinstance(answer, Ack):
                 return answer
-            frames = broadcast.frames(night, answer.after, answer.event, answer.before)
+            frames = broadcast.frames(night, answer.after, answer.event)
             transaction.on_commit(lambda frames=frames: broadcast.send(frames))
             transaction.on_commit(
                 lambda seq=answer.event.seq: broadcast.pushed(night.pk, seq))
@@ -158,7 +158,6 @@ def _command(
 class _Written:
     event: Event
     row: ScoreEvent
-    before: tuple  # what every screen showed in common before it (``LiveNight.shape``)
     after: LiveNight
     closed_round: bool
 
@@ -175,7 +174,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Writ
         if isinstance(spec, Ack):
             return _earlier(night, key) or spec
         event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
-        was_playing, before = state.room is not None, state.shape()
+        was_playing = state.room is not None
         after = state.apply(event)
     except (IllegalMove, RulesError) as exc:
         earlier = _earlier(night, key)
@@ -209,7 +208,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Writ
         setattr(night, name, value)
     after.created_at = night.created_at
     folds.put(night.pk, after)
-    return _Written(event, row, before, after, was_playing and after.room is None)
+    return _Written(event, row, after, was_playing and after.room is None)
 
 
 def _undo_fold(night: Night, state: LiveNight, after: LiveNight) -> None:
