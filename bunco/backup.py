@@ -77,10 +77,10 @@ def event_entry(e: ScoreEvent) -> dict:
 def read_night_file(text: str):
     """A night's file as ``night_file`` made it: one JSON document, or one from the copy
     folder, which is a night's file on its first line and, a line each, the entries logged
-    since (with the night's players and links again when a command other than a tap changed
-    them). A line cut short (the laptop died while writing it) and what follows a gap in the
-    log are left out (lines may come in any order). Raises ValueError when the first line is
-    not JSON."""
+    since (with what a command other than a tap changed of the night, its links and its
+    players: the whole list when one came or went, else the players changed). A line cut
+    short (the laptop died while writing it) and what follows a gap in the log are left out
+    (lines may come in any order). Raises ValueError when the first line is not JSON."""
     try:
         return json.loads(text)
     except ValueError:
@@ -100,6 +100,11 @@ def read_night_file(text: str):
             if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
                 later.setdefault(entry["seq"], entry)
         data.update({k: more[k] for k in HEAD_AGAIN if k in more})
+        changed = more.get("players_changed")
+        if isinstance(changed, list) and isinstance(data.get("players"), list):
+            by_token = {p.get("token"): p for p in changed if isinstance(p, dict)}
+            data["players"] = [by_token.get(p.get("token"), p) if isinstance(p, dict) else p
+                               for p in data["players"]]
     while len(data["events"]) + 1 in later:
         data["events"].append(later[len(data["events"]) + 1])
     return data
@@ -207,8 +212,9 @@ def restore(snapshot_path: Path, target: Path) -> None:
 TAP_KINDS = frozenset({"roll", "finish", "bell", "void"})
 #: What a line of the copy after the first carries again when a command changed it.
 HEAD_AGAIN = ("saved_at", "address", "links", "night", "players")
-#: After this many lines the night's file is written whole again (the copy stays small).
-LINES_PER_FILE = 500
+#: The night's file is written whole again once its lines outgrow it (or this): the copy
+#: stays at most about twice the night's size.
+LINES_AT_LEAST = 64 * 1024
 #: A copy folder that could not be written is tried again this often (seconds).
 RETRY_EVERY = 2.0
 #: Left in the copy folder: a folder without it on another disk is not the one Bunco wrote
@@ -243,16 +249,17 @@ def copy_name(night: Night) -> str:
     return f"{name}-{timezone.localtime(night.created_at):%Y-%m-%d-%H%M%S}-night.json"
 
 
-def write_copy(night: Night, path: Path) -> tuple[Path, int]:
+def write_copy(night: Night, path: Path) -> tuple[dict, int]:
     """The night's file into the folder, whole or not at all (written aside, then renamed),
-    on one line: the entries logged after it are appended a line each. (file, last seq)"""
+    on one line: the entries logged after it are appended a line each. (what was written,
+    its size in bytes)"""
     target = path / copy_name(night)
     partial = path / f".{target.name}.{os.getpid()}.partial"  # a worker's own: never shared
     data = night_file(night)
+    text = json.dumps(data, separators=(",", ":")) + "\n"
     try:
         with open(partial, "w", encoding="utf-8") as out:
-            json.dump(data, out, separators=(",", ":"))
-            out.write("\n")
+            out.write(text)
             out.flush()
             os.fsync(out.fileno())  # on the stick, not in a cache a pulled stick loses
         os.replace(partial, target)
@@ -260,24 +267,40 @@ def write_copy(night: Night, path: Path) -> tuple[Path, int]:
         with contextlib.suppress(OSError):
             partial.unlink()  # a full stick gets its room back
         raise
-    return target, len(data["events"])
+    return data, len(text)
 
 
-def append_copy(night: Night, target: Path, after: int) -> int:
+def append_copy(night: Night, target: Path, after: int, head: dict) -> tuple[int, int]:
     """The entries logged after ``after`` appended to the night's file as one line, flushed
-    to the disk: the last seq now in the copy."""
+    to the disk, with what changed of ``head`` (the rest of the night's file as the copy has
+    it; brought up to date). (the last seq now in the copy, the bytes written)"""
     rows = list(ScoreEvent.objects.filter(night=night, seq__gt=after).order_by("seq"))
     if not rows:
-        return after
-    line = {"events": [event_entry(e) for e in rows]}
+        return after, 0
+    line = {"saved_at": timezone.now().isoformat(), "events": [event_entry(e) for e in rows]}
     if any(e.kind not in TAP_KINDS for e in rows):
-        line = {**{k: v for k, v in night_head(night).items() if k in HEAD_AGAIN}, **line}
+        line.update(_head_changes(head, night_head(night)))
     text = json.dumps(line, separators=(",", ":")) + "\n"
     with open(target, "a", encoding="utf-8") as out:
         out.write(text)
         out.flush()
         os.fsync(out.fileno())
-    return rows[-1].seq
+    return rows[-1].seq, len(text)
+
+
+def _head_changes(head: dict, now: dict) -> dict:
+    """What of ``now`` the copy's ``head`` lacks (``head`` updated): a claim's line carries
+    one player, not the roster."""
+    out = {k: now[k] for k in ("address", "links", "night") if head.get(k) != now[k]}
+    before = head.get("players") or []
+    if [p["token"] for p in before] != [p["token"] for p in now["players"]]:
+        out["players"] = now["players"]
+    else:
+        changed = [p for p, q in zip(now["players"], before, strict=True) if p != q]
+        if changed:
+            out["players_changed"] = changed
+    head.update({k: now[k] for k in ("address", "links", "night", "players")})
+    return out
 
 
 class _FolderGone(Exception):
@@ -289,14 +312,17 @@ class _Copier:
     a slow stick). The thread appends what each noted night logged since its last line at
     once, so the copy is behind the night by the time one line takes to reach the disk. The
     night's file is written whole at its first copy, at a round's end and the night's end,
-    every ``LINES_PER_FILE`` lines and after a failed write."""
+    once its lines outgrow it, and after a failed write."""
 
     def __init__(self) -> None:
         self.due: dict[int, float] = {}  # nights whose whole file is due, and when
         self.fresh: set[int] = set()  # nights with entries to append
         self.written: dict[int, int] = {}  # the last seq in each night's copy
-        self.lines: dict[int, int] = {}  # lines appended since the night's whole file
-        self.device: int | None = None  # the copy folder's disk when last written
+        self.heads: dict[int, dict] = {}  # each night's file but its log, as the copy has it
+        self.grown: dict[int, int] = {}  # bytes appended since the night's whole file
+        self.size: dict[int, int] = {}  # bytes of the night's whole file
+        self.folder: Path | None = None  # the copy folder last written to
+        self.device: int | None = None  # its disk then
         self.busy = False
         self.cond = threading.Condition()
         self.thread: threading.Thread | None = None
@@ -347,13 +373,14 @@ class _Copier:
             self.check(path)
             target = path / copy_name(night)
             if whole or night_id not in self.written or not target.exists() \
-                    or self.lines.get(night_id, 0) >= LINES_PER_FILE:
-                _, self.written[night_id] = write_copy(night, path)
-                self.lines[night_id] = 0
+                    or self.grown[night_id] > max(self.size[night_id], LINES_AT_LEAST):
+                head, self.size[night_id] = write_copy(night, path)
+                self.written[night_id] = len(head.pop("events"))
+                self.heads[night_id], self.grown[night_id] = head, 0
             else:
-                seq = append_copy(night, target, self.written[night_id])
-                self.lines[night_id] += seq != self.written[night_id]
-                self.written[night_id] = seq
+                self.written[night_id], grown = append_copy(
+                    night, target, self.written[night_id], self.heads[night_id])
+                self.grown[night_id] += grown
         except (OSError, _FolderGone) as exc:
             # A stick pulled out or full: the night goes on, the host is told, and the
             # night's file is written whole again (a line may be cut short) until it works.
@@ -368,8 +395,9 @@ class _Copier:
     def check(self, path: Path) -> None:
         """The copy folder is the one written to before: there, and on the same disk or
         holding this app's mark (a stick pulled out leaves an empty folder behind)."""
-        if self.device is None:
+        if path != self.folder:  # a folder not written to yet (a setting changed: tests)
             path.mkdir(parents=True, exist_ok=True)
+            self.folder, self.device = path, None
         try:
             device = path.stat().st_dev
         except FileNotFoundError:

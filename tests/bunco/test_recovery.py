@@ -146,6 +146,34 @@ def test_the_copy_folder_keeps_the_latest_night_file_and_it_opens_elsewhere(sett
     assert "Opened" in out and "Same links as before" in out
 
 
+@pytest.mark.sqlite_only("the copy's thread reads the night on a connection of its own")
+@pytest.mark.django_db(transaction=True)
+def test_the_copy_folder_follows_every_command_and_reads_back_as_the_nights_file(
+        settings, tmp_path):
+    """Between a round's end (the whole file) and the next, each command is a line: a leaver
+    and a claim (their player's line, not the roster), a late guest (the roster again),
+    taps."""
+    stick = tmp_path / "stick"
+    settings.BUNCO_COPY_TO = str(stick)
+    night = services.demo_night_create()
+    play_round(night)
+    backup.copy_wait()
+    leaver = night.players.order_by("position").last()
+    services.player_leave(night=night, player=leaver)  # a ghost's chair for a late guest
+    services.player_arrive(night=night, name="Late Lou")
+    mid_round(night)  # a tap and a claim
+    roll(night, 1, quick="miss")
+    backup.copy_wait()
+    (kept,) = stick.glob("*-night.json")
+    lines = kept.read_text().splitlines()
+    assert len(lines) > 1 and len(lines[-1]) < 2000  # a tap's line: the tap
+    assert any('"players_changed"' in line for line in lines)
+    copy = backup.read_night_file(kept.read_text())
+    now = backup.night_file(Night.objects.get(pk=night.pk))
+    assert {**copy, "saved_at": ""} == {**now, "saved_at": ""}
+    assert any(p["device"] for p in copy["players"]) and copy["players"][-1]["name"] == "Late Lou"
+
+
 def test_a_copy_folder_that_cannot_be_written_says_so(tmp_path):
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("")
