@@ -379,6 +379,7 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove(f"table {event.table} has finished this round")
         seat = spec.seats[chair]
         rung_before = list(self.room.pod_rung)
+        credited = len(self.room.bunco_log)
         score = self.room.roll(event.table - 1, dice, seat=chair)
         entry = RollEntry(
             seq=event.seq, table=event.table, roller=seat.name, ghost=seat.ghost, dice=dice,
@@ -388,7 +389,7 @@ class LiveNight(PeopleFold, Corrections):
         )
         self.rolls.append(entry)
         self.all_rolls[entry.seq] = entry
-        if entry.kind == "bunco" and not entry.ghost:
+        if len(self.room.bunco_log) > credited:  # a bunco the rules credit passes the fuzzy die
             self.last_bunco = entry
         self._touch(event, [event.table])
         if self.room.bell_rung:

@@ -118,6 +118,16 @@ def _rule_logic(tree: ast.AST):
         if isinstance(node, ast.JoinedStr) and node.values and isinstance(
                 node.values[0], ast.Constant) and node.values[0].value == "die":
             yield line, "DIE_BUTTONS (a one-die tie-break's buttons)"
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) and any(
+                isinstance(v, ast.Compare) and any(isinstance(c, ast.Constant)
+                                                   and c.value == "bunco" for c in v.comparators)
+                for v in node.values) and any(
+                isinstance(v, ast.UnaryOp) and _name(v.operand) == "ghost" for v in node.values):
+            yield line, "bunco_log (which buncos the rules credit: they pass the fuzzy die)"
+        if isinstance(node, ast.Call) and _name(node.func) == "count" and isinstance(
+                node.func, ast.Attribute) and isinstance(node.func.value, ast.Call) and _name(
+                node.func.value.func) == "here":
+            yield line, "LiveNight.here (whose fees make the pot, for pot_for)"
 
 
 def test_the_rule_checks_find_a_rule_reimplemented():
@@ -133,17 +143,21 @@ holder = bunco_order[-1] if bunco_order else None
 wins = sum(r["result"] == "W" for r in rows)
 round = forms.IntegerField(min_value=1, max_value=6)
 QUICK_CHOICES = [(f"die{n}", f"die{n}") for n in range(1, 7)]
+if entry.kind == "bunco" and not entry.ghost: holder = entry
+fees = night.players.here().count()
 """
     found = {what.split(" ")[0] for _, what in _rule_logic(ast.parse(old))}
     assert found == {"round_of", "TableSpec.roller_of", "standing_key", "pot_for",
                      "ghosts_partnered",
-                     "fuzzy_die_holder", "totals", "ROUNDS_PER_SET", "DIE_BUTTONS"}
+                     "fuzzy_die_holder", "totals", "ROUNDS_PER_SET", "DIE_BUTTONS",
+                     "bunco_log", "LiveNight.here"}
 
 
 def test_rules_are_not_reimplemented_outside_scoring():
-    """Set/round numbering, the standings order, the pot, who rolls for a ghost, ghosts never
-    partners, the fuzzy die's holder, win/loss totals, six rounds a set and the one-die
-    buttons are asked of scoring, never worked out again in the core or a face."""
+    """Set/round numbering, the standings order, the pot and whose fees make it, who rolls for
+    a ghost, ghosts never partners, the fuzzy die's holder and which buncos pass it, win/loss
+    totals, six rounds a set and the one-die buttons are asked of scoring (or the fold), never
+    worked out again in the core or a face."""
     for package in ("bunco", "tables"):
         for module, path in sources(package):
             if module.startswith("bunco.management"):

@@ -36,7 +36,7 @@ from bunco.host.takeback import describe_take_back
 from bunco.models import Night, Player
 from bunco.selectors import live_state, night_by_join_code, open_nights
 from bunco.services import CommandRefused
-from scoring import PRESETS, pot_for
+from scoring import PRESETS
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -394,7 +394,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Prizes saved.")
             return redirect("host_night", night.pk)
-    rules = night.rules
+    rules, state = night.rules, live_state(night)
     rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize,
              "ties": a.ties.value if a.ties else ""}
             for a in rules.awards] + [{"category": "", "share": "", "prize": "", "ties": ""}] * 2
@@ -402,10 +402,8 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "night": night, "rules": rules, "rows": rows,
         "categories": screens.CATEGORY_LABELS.items(),
         "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
-        "pot_from_fees": screens.money(pot_for(typed_cents=None,
-                                               entry_fee_cents=night.entry_fee_cents,
-                                               players=night.players.here().count())),
-        "fees_note": screens.fees_note(night, live_state(night)),
+        "pot_from_fees": screens.money(screens.night_pot(night, state, typed=False)),
+        "fees_note": screens.fees_note(night, state),
     })
 
 

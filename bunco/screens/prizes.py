@@ -66,7 +66,7 @@ def money(cents: int) -> str:
 def fees_note(night: Night, state: LiveNight) -> str:
     """Whose entry fees make the pot: "13 fees: 12 at the start, 1 late arrival". A late
     arrival came after the first round was played (or checked in and waits for a chair)."""
-    here = night.players.here().count()
+    here = len(state.here())
     stats = state.night.stats if state.night else {}
     late = sum(1 for n in state.here()
                if n in state.waiting or (n in stats and stats[n].late))
@@ -77,9 +77,11 @@ def fees_note(night: Night, state: LiveNight) -> str:
     return note
 
 
-def night_pot(night: Night, state: LiveNight) -> int:
-    return pot_for(typed_cents=state.pot_cents, entry_fee_cents=state.entry_fee_cents,
-                   players=night.players.here().count())
+def night_pot(night: Night, state: LiveNight, typed: bool = True) -> int:
+    """The pot as the rules make it (``pot_for``): the amount the host typed (unless ``typed``
+    is False), else the entry fee of everyone checked in, as the log says who they are."""
+    return pot_for(typed_cents=state.pot_cents if typed else None,
+                   entry_fee_cents=state.entry_fee_cents, players=len(state.here()))
 
 
 def final_awards(night: Night, state: LiveNight) -> list[dict]:
