@@ -1,4 +1,4 @@
-"""The ``bunco`` command an installed package gives (``pipx install bunco-….whl``).
+"""The ``bunco`` command an installed package gives (``pipx install ./bunco-….whl``).
 
     bunco                      migrate, collect the static files, serve on the LAN, print the
                                host link, the phones' address and a QR code, and open the host
@@ -128,9 +128,19 @@ def closing_the_window_stops_it():
 def _as_ctrl_c(signum, frame) -> None:
     if signum == getattr(signal, "SIGHUP", None):
         _away_from_a_closed_terminal()
-    # The SIGINT handler of the moment: Daphne's reactor stops on it, and before the server
-    # is up it is Python's KeyboardInterrupt (main() says "Stopped.").
-    _thread.interrupt_main(signal.SIGINT)
+    # What Ctrl+C does at this moment: Daphne's reactor stops on it, and before the server is
+    # up it is Python's KeyboardInterrupt (main() says "Stopped.").
+    ctrl_c = signal.getsignal(signal.SIGINT)
+    if callable(ctrl_c):
+        ctrl_c(signal.SIGINT, frame)
+        return
+    # Started with Ctrl+C ignored (in the background): the reactor then leaves SIGINT alone
+    # and stops on its own SIGTERM handler; before it runs, stop here.
+    stop = signal.getsignal(signal.SIGTERM)
+    if callable(stop) and stop is not _as_ctrl_c:
+        stop(signal.SIGTERM, frame)
+        return
+    raise KeyboardInterrupt
 
 
 def _away_from_a_closed_terminal() -> None:

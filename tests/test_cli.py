@@ -142,9 +142,13 @@ def test_the_checkouts_bunco_helps_from_any_folder(tmp_path):
     assert "--no-browser" in done.stdout and "bunco restore" in done.stdout
 
 
-@pytest.mark.parametrize("stop", ["SIGINT", "SIGHUP", "SIGTERM"],
-                         ids=["Ctrl+C", "terminal closed", "asked to stop"])
-def test_the_checkouts_bunco_starts_the_night_from_any_folder(tmp_path, stop):
+@pytest.mark.parametrize("stop, ctrl_c", [
+    ("SIGINT", signal.SIG_DFL), ("SIGHUP", signal.SIG_DFL), ("SIGTERM", signal.SIG_DFL),
+    # started in the background by a script: Ctrl+C ignored, closing the terminal still stops it
+    ("SIGHUP", signal.SIG_IGN), ("SIGTERM", signal.SIG_IGN),
+], ids=["Ctrl+C", "terminal closed", "asked to stop", "background, terminal closed",
+        "background, asked to stop"])
+def test_the_checkouts_bunco_starts_the_night_from_any_folder(tmp_path, stop, ctrl_c):
     """`.venv/bin/bunco` from a folder outside the checkout: the checkout's load-test app
     (bench/) is not importable there, and the night starts without it. Ctrl+C, closing the
     terminal (SIGHUP) and a shutdown's SIGTERM all stop it cleanly, and leave the night's
@@ -158,8 +162,9 @@ def test_the_checkouts_bunco_starts_the_night_from_any_folder(tmp_path, stop):
             [str(_checkout_bunco()), "--no-browser", "--no-qr", "--port", str(port),
              "--bind", "127.0.0.1"], cwd=tmp_path, env=_elsewhere_environment(tmp_path),
             stdout=out, stderr=subprocess.STDOUT,
-            # Ctrl+C reaches it, as from a terminal (a test worker may ignore SIGINT)
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+            # Ctrl+C reaches it as from a terminal, or not as in the background (a test worker
+            # may ignore SIGINT either way)
+            preexec_fn=lambda: signal.signal(signal.SIGINT, ctrl_c))
     try:
         deadline = time.monotonic() + 90
         while "Press Ctrl+C to stop." not in out_path.read_text():
