@@ -48,6 +48,9 @@ test: $(VENV)/.test-deps
 	@test -x /usr/bin/pipx || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq pipx; \
 	  else echo "The package test installs the wheel as the README says, with Debian's pipx: sudo apt-get install -y pipx"; exit 1; fi; }
+	@command -v objdump >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq binutils; \
+	  else echo "The single-file app's build (PyInstaller) needs objdump: sudo apt-get install -y binutils"; exit 1; fi; }
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q
 
