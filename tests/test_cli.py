@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -206,3 +207,37 @@ def _answer(url: str, deadline: float):
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
+
+
+def test_closing_the_windows_console_stops_the_server_before_windows_ends_the_process(
+        monkeypatch):
+    """Windows ends a process as soon as its handler for the console's close event returns:
+    the handler Bunco registers turns the event into Ctrl+C and returns only once the server
+    has stopped. Ctrl+Break and Ctrl+C are left to Python's own handlers. (Windows itself is
+    faked: its console calls are recorded.)"""
+    import ctypes
+
+    registered = []
+
+    class Kernel32:
+        def SetConsoleCtrlHandler(self, handler, add):  # noqa: N802 - Windows' name
+            registered.append((handler, add))
+            return 1
+
+    monkeypatch.setattr(ctypes, "WINFUNCTYPE", lambda *types: lambda f: f, raising=False)
+    monkeypatch.setattr(ctypes, "WinDLL", lambda name, **kw: Kernel32(), raising=False)
+    monkeypatch.setattr(cli.sys, "platform", "win32")
+    answers = []
+    with pytest.raises(KeyboardInterrupt), cli.closing_the_window_stops_it():
+        on_event = registered[0][0]
+        assert on_event(0) is False and on_event(1) is False  # Ctrl+C, Ctrl+Break
+        closing = threading.Thread(target=lambda: answers.append(on_event(2)))
+        closing.start()
+        try:
+            for _ in range(200):  # the server, running until Ctrl+C arrives
+                time.sleep(0.02)
+        finally:
+            assert answers == [], "the handler returned before the server stopped"
+    closing.join(5)
+    assert answers == [True]
+    assert registered[-1][1] is False  # the handler is taken away again
