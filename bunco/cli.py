@@ -121,7 +121,7 @@ def closing_the_window_stops_it():
         stopped.set()
         for number, handler in previous.items():
             signal.signal(number, handler)
-        if console is not None:  # pragma: no cover - Windows
+        if console is not None:
             console()
 
 
@@ -154,7 +154,7 @@ def _away_from_a_closed_terminal() -> None:
     os.close(devnull)
 
 
-def _on_console_close(stopped: threading.Event):  # pragma: no cover - Windows
+def _on_console_close(stopped: threading.Event):
     """Windows' console events: closing the window, logging off, shutting down. Returns what
     takes the handler away again."""
     import ctypes
