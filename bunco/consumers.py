@@ -198,9 +198,6 @@ class ScreenConsumer(screen_consumer_base()):
         for group in list(getattr(self, "joined", [])):
             await self.leave(group)
 
-    #: Message types a face's screen accepts besides "sync", each handled by ``on_<type>``.
-    accepts: tuple[str, ...] = ()
-
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         """Every message, before it costs anything: within the screen's fair share (else
         "slow down": a tap is kept by the phone and retried, and a screen that keeps on is
@@ -257,6 +254,8 @@ class ScreenConsumer(screen_consumer_base()):
         return True
 
     async def receive_json(self, content, **kwargs) -> None:
+        """What every screen says: a ping, the clock's zero, a sync. A face's consumer handles
+        its own messages (a tap, a call, an answer) and hands the rest down to this."""
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":  # a screen just woken asks whether this socket still reaches us
             await self.send_json({"type": "pong"})
@@ -265,9 +264,6 @@ class ScreenConsumer(screen_consumer_base()):
             return
         if kind == "clock":
             await self.on_clock(content)
-            return
-        if kind in self.accepts:
-            await getattr(self, f"on_{kind}")(content)
             return
         if kind != "sync":
             await self.send_json({"type": "error", "message": "unknown message"})

@@ -10,7 +10,7 @@ from bunco import broadcast, devices, disk, groups, limits, presence, screens, s
 from bunco.consumers import ScreenConsumer
 from bunco.models import Night, Player
 from bunco.selectors import live_state, night_by_id, player_by_token, table_link_by_token
-from tables.views import NOT_YOURS, player_tap_answer, refusal, saved_or_kept, tap
+from tables.tap import NOT_YOURS, Answer, player_tap_answer, refusal, saved_or_kept, tap
 
 MAX_FIELDS = 12
 SERVER_ERROR = "The app had a problem (error 500); your tap is kept and will be sent again"
@@ -21,9 +21,7 @@ log = logging.getLogger(__name__)
 class Taps:
     """Taps sent over the screen's websocket: the same fields, checks and answers as the form
     post, without an HTTP request per tap. The answer is an ``ack`` frame with the tap's key;
-    a recorded tap's table comes with the push every screen of the table gets."""
-
-    accepts = ("tap",)
+    a recorded tap's table comes with the push every screen of the table gets (``tables.tap``)."""
 
     async def on_tap(self, content) -> None:
         fields, action = content.get("fields"), content.get("action")
@@ -39,17 +37,17 @@ class Taps:
             return
         try:
             async with limits.TAP_LANE.enter():
-                status, body = await database_sync_to_async(saved_or_kept)(
+                answer = await database_sync_to_async(saved_or_kept)(
                     self.night_id, self.run_tap, action, fields)
         except Exception:
             # Not a decision of the game (the database restarting, a bug): the socket stays
             # open and the phone keeps the tap and sends it again with the same key.
             log.exception("tap failed")
-            status, body = 500, {"ok": False, "error": SERVER_ERROR}
-        if body.get("recorded") and not body.get("message"):
-            body.pop("html", None)  # the push brings the same fragment
-        await self.send_json({"type": "ack", "key": fields.get("key"), "status": status,
-                              **body})
+            answer = Answer(500, {"ok": False, "error": SERVER_ERROR})
+        # The decision only: a recorded tap's table comes with the push every screen of the
+        # table gets; after any other answer the phone syncs if it is behind.
+        await self.send_json({"type": "ack", "key": fields.get("key"),
+                              "status": answer.status, **answer.body})
 
 
 class Calls:
@@ -93,8 +91,20 @@ class Calls:
         return None if known is None else seq != known
 
 
-class TableConsumer(Taps, Calls, ScreenConsumer):
-    accepts = ("tap", "call")
+class PhoneSocket:
+    """A phone's own messages (a tap, a call for the host); the rest are every screen's."""
+
+    async def receive_json(self, content, **kwargs) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "tap":
+            await self.on_tap(content)
+        elif kind == "call":
+            await self.on_call(content)
+        else:
+            await super().receive_json(content, **kwargs)
+
+
+class TableConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
 
     def call_table(self, state=None) -> int:
         return self.link.number
@@ -115,16 +125,14 @@ class TableConsumer(Taps, Calls, ScreenConsumer):
         return (broadcast.table_snapshot(state, self.link.number)
                 + screens.call_host_html(night.pk, self.link.number))
 
-    def run_tap(self, action: str, fields: dict) -> tuple[int, dict]:
+    def run_tap(self, action: str, fields: dict) -> Answer:
         night = Night.objects.get(pk=self.night_id)
         return tap(night, self.link.number, action, f"table {self.link.number}", fields,
                    device=True)
 
 
-class PlayerConsumer(Taps, Calls, ScreenConsumer):
+class PlayerConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
     """A player's own phone: it follows its owner from table to table."""
-
-    accepts = ("tap", "call")
 
     def call_table(self, state=None) -> int | None:
         """The table the player sits at: the table this phone follows (its group, moved at
@@ -160,7 +168,7 @@ class PlayerConsumer(Taps, Calls, ScreenConsumer):
         return (broadcast.player_snapshot(state, self.player.name, self.player.left_early)
                 + screens.call_host_html(night.pk, where[0] if where else None))
 
-    def run_tap(self, action: str, fields: dict) -> tuple[int, dict]:
+    def run_tap(self, action: str, fields: dict) -> Answer:
         player = Player.objects.select_related("night").get(pk=self.player.pk)
         if not devices.may_use(player, self.scope.get("cookies")):
             # The host released this phone's player and another phone picked it since.

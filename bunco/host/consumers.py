@@ -14,7 +14,11 @@ DASHBOARD = 0
 
 
 class HostConsumer(ScreenConsumer):
-    accepts = ("answer",)
+    async def receive_json(self, content, **kwargs) -> None:
+        if isinstance(content, dict) and content.get("type") == "answer":
+            await self.on_answer(content)
+        else:
+            await super().receive_json(content, **kwargs)
 
     def resolve(self) -> bool:
         if not session_is_host(self.scope.get("session")):

@@ -183,6 +183,9 @@
     if (json.ok) {
       keepRecorded(item);
       if (f.pos !== undefined) produced = {set: f.set, round: f.round, table: f.table, pos: Number(f.pos) + 1};
+      // Recorded before (its answer was lost): a push this screen missed is asked for. An
+      // answer over the socket is the decision only; a form post's brings the table too.
+      if (json.message && !json.html) bunco.sync();
     } else {
       addRefused(item, json.error || "That tap was not accepted");
       renumberAfter(item, json.at);

@@ -1,0 +1,163 @@
+"""One tap at a table (a roll, an undo or a "done"), from a phone's form post or its websocket
+alike: the tap's fields checked (``tables.forms``), one command run, and the game's decision.
+
+The decision (``Answer``) is what the phone is told: recorded, already recorded, refused and
+why, or kept (the laptop cannot take it now); the night's seq and where the table's next tap
+goes. Over the websocket that is all (the push brings the table); a form post's answer also
+carries the table as it now stands (``Answer.with_table``), since no push reaches a phone
+whose socket is closed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import DatabaseError
+
+from bunco import disk, screens, services
+from bunco.fold import LiveNight
+from bunco.forms import first_error
+from bunco.models import Night
+from bunco.selectors import live_state
+from bunco.services import Ack, Claim, CommandRefused
+from tables.forms import ClaimForm, RollForm
+
+
+@dataclass
+class Answer:
+    status: int
+    body: dict  # the decision, as the phone is told it
+    table: int | None = None
+    state: LiveNight | None = None
+    drawn: str | None = None  # the table as the command's push drew it, if it drew it
+
+    def with_table(self) -> dict:
+        """The decision with the table as it now stands, for a form post's answer."""
+        state, table = self.state, self.table
+        if state is None or table is None or not 1 <= table <= len(state.tables):
+            return self.body
+        return {**self.body, "html": self.drawn or screens.render_table(state, table)}
+
+
+NOT_YOURS = ("{name} is on another phone; that tap was not counted. If that phone died, "
+             "ask the host to release {name}.")
+
+def tap_answer(night: Night, table: int | None, ack: Ack | None = None,
+               error: str | None = None) -> Answer:
+    """The game's decision on a tap: recorded, already recorded, or refused with a message
+    naming what happened; with the night's seq and where the table's next tap goes."""
+    state = ack.state if ack is not None else live_state(night)
+    body: dict = {"seq": state.seq}
+    if table is not None and state.room is not None and 1 <= table <= len(state.room.tables):
+        where = services.claim_for(state, table)
+        body["at"] = {"set": where.set_number, "round": where.round_number, "table": table,
+                      "pos": where.position}
+    drawn = ack.frames.tables.get(table) if ack is not None and ack.frames else None
+    if error is not None:
+        answer = refusal(error, 409, **body)
+    else:
+        recorded = {"recorded": ack.row.seq if ack.row else None}
+        if not ack.applied:
+            recorded["message"] = "Already recorded"
+        answer = Answer(200, {"ok": True, **recorded, **body})
+    answer.table, answer.state, answer.drawn = table, state, drawn
+    return answer
+
+
+def refusal(error: str, status: int = 409, **body) -> Answer:
+    """A tap the game says no to: final, the phone lists it under "Not counted" (unlike a
+    busy or failing server's answer, after which it sends the same tap again)."""
+    return Answer(status, {"ok": False, "refused": True, "error": error, **body})
+
+
+def earlier_answer(night: Night, fields) -> Answer | None:
+    """The first answer to a tap whose key is already in the log: looked up before any
+    refusal, so a resend of a counted roll is never reported as not counted."""
+    key = fields.get("key")
+    earlier = services.event_ack(night=night, key=key) if key else None
+    if earlier is None:
+        return None
+    return tap_answer(night, earlier.row.table, earlier)
+
+
+def tap(night: Night, table: int, action: str, actor: str, fields, *,
+        device: bool = False) -> Answer:
+    """One tap at ``table`` (a roll, an undo or a "done"), from a form post or a websocket
+    message alike: validated, run, answered."""
+    if action not in ("roll", "undo", "finish"):
+        return refusal("unknown action", 404)
+    form = (RollForm if action == "roll" else ClaimForm)(fields)
+    if not form.is_valid():
+        return tap_answer(night, table, error=first_error(form))
+    data = form.cleaned_data
+    claimed_table = data["table"]
+    if claimed_table != table:
+        # A resend of a tap already applied gets its first answer, even after its player
+        # moved on; a new tap for a table they left is refused.
+        earlier = earlier_answer(night, data)
+        if earlier is not None:
+            return earlier
+        return tap_answer(night, table, error=(
+            f"this is table {table}'s screen; that tap was for table {claimed_table}"
+            if device else
+            f"you have moved to table {table}; that tap was for table {claimed_table}"))
+    claim = Claim(data["set"], data["round"], table, data["pos"])
+    try:
+        if action == "roll":
+            ack = services.roll_record(night=night, claim=claim, key=data["key"], actor=actor,
+                                       quick=data["quick"] or None, dice=data["dice"])
+        elif action == "undo":
+            ack = services.roll_undo(night=night, claim=claim, key=data["key"], actor=actor)
+        else:
+            ack = services.table_finish(night=night, claim=claim, key=data["key"], actor=actor)
+    except CommandRefused as exc:
+        return tap_answer(night, table, error=str(exc))
+    return tap_answer(night, table, ack)
+
+
+def player_seat(player) -> tuple[int | None, str]:
+    """The table a player's phone taps at now, or why it cannot tap."""
+    state = live_state(player.night)
+    if state.ended:
+        return None, "the night has ended; that tap was not counted"
+    where = state.seat_of(player.name)
+    if where is not None:
+        return where[0], ""
+    if player.left_early:
+        return None, "you have left the game: a ghost plays your chair"
+    return None, "you are not seated yet"
+
+
+#: A link this server does not know: the night may not be opened here yet (a laptop that
+#: died, its night's copy still to be opened on this one). Not a decision of the game: the
+#: phone keeps its taps and sends them once the night is here.
+UNKNOWN = "The laptop does not know this night yet: your rolls are kept"
+
+
+def unknown_link() -> Answer:
+    return Answer(404, {"ok": False, "retry": True, "unknown": True, "error": UNKNOWN})
+
+
+def cannot_save() -> Answer:
+    """The laptop could not write the tap (its disk full or failing): not a decision of the
+    game either. The phone keeps the tap and sends it again; the host's page says why."""
+    return Answer(503, {"ok": False, "retry": True, "disk": True, "error": disk.PHONES})
+
+
+def saved_or_kept(night_id: int, run, *args, **kwargs) -> Answer:
+    """``run(*args, **kwargs)`` (a tap), or the answer that the laptop cannot save it now."""
+    try:
+        return run(*args, **kwargs)
+    except (DatabaseError, OSError) as exc:
+        if not disk.is_disk_error(exc):
+            raise
+        disk.data_failed(exc, night_id)
+        return cannot_save()
+
+
+def player_tap_answer(who, action: str, fields) -> Answer:
+    """A player's phone's tap at the table its owner sits at now. A phone whose owner has no
+    seat (the night ended, sent home) still gets "already recorded" for a tap in the log."""
+    table, why = player_seat(who)
+    if table is None:
+        return earlier_answer(who.night, fields) or refusal(why)
+    return tap(who.night, table, action, who.name, fields)
