@@ -14,9 +14,10 @@ folder the command was started from).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 
 APP_NAME = "bunco"
@@ -110,6 +111,32 @@ def open_in_browser(url: str, environ: Mapping[str, str] = os.environ) -> bool:
     if type(browser) is webbrowser.GenericBrowser:  # lynx, w3m...: they would take the terminal
         return False
     try:
-        return bool(browser.open(url, new=2))
+        with system_libraries():
+            return bool(browser.open(url, new=2))
     except Exception:  # a browser that fails to start: the printed link is still there
         return False
+
+
+@contextlib.contextmanager
+def system_libraries(environ: MutableMapping[str, str] = os.environ):
+    """The system's own shared libraries for the programs started meanwhile (the browser).
+
+    The single-file app (PyInstaller) puts the libraries it carries first on the library path
+    (``LD_LIBRARY_PATH``, ``LIBPATH`` on AIX) and keeps the one it was started with in
+    ``…_ORIG``: a browser started with the app's copies of libssl or libstdc++ may fail to
+    start or crash. Elsewhere (an installed package, a checkout) nothing changes."""
+    if not getattr(sys, "frozen", False):
+        yield
+        return
+    changed = {}
+    for name in ("LD_LIBRARY_PATH", "LIBPATH"):
+        if name in environ:
+            changed[name] = environ[name]
+            if (original := environ.get(f"{name}_ORIG")) is not None:
+                environ[name] = original
+            else:
+                del environ[name]
+    try:
+        yield
+    finally:
+        environ.update(changed)

@@ -4,8 +4,9 @@ then started from an empty folder with an empty home, with no Python of this mac
 its way. It starts the night as `bunco` does (the data in the user's data folder, the host
 link, the phones' address and a QR code that scans on a dark and on a light terminal), and
 Chromium plays a round through it (tests/test_package.py's round). Ctrl+C stops it cleanly;
-started again it still has the night, and closing its terminal (SIGHUP) stops it cleanly too.
-After each stop the night's database file is whole on its own.
+started again on a desktop it opens the host page in the browser (started with the system's
+libraries, not the app's), still has the night, and closing its terminal (SIGHUP) stops it
+cleanly too. After each stop the night's database file is whole on its own.
 
 It never skips: a build that fails fails the test.
 """
@@ -43,11 +44,27 @@ def as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def start(binary: Path, cwd: Path, env: dict, port: int, out: Path) -> subprocess.Popen:
+def start(binary: Path, cwd: Path, env: dict, port: int, out: Path,
+          browser: bool = False) -> subprocess.Popen:
+    options = [] if browser else ["--no-browser"]
     with open(out, "w") as stream:
-        return subprocess.Popen([str(binary), "--no-browser", "--port", str(port),
+        return subprocess.Popen([str(binary), *options, "--port", str(port),
                                  "--bind", "127.0.0.1"], cwd=cwd, env=env, stdout=stream,
                                 stderr=subprocess.STDOUT, preexec_fn=as_from_a_terminal)
+
+
+def a_desktop(tmp_path: Path, env: dict) -> tuple[dict, Path]:
+    """A desktop session whose browser is a stand-in: `xdg-open` (what Python's webbrowser
+    runs on a Linux desktop) writes down the page it was asked to open and the library path
+    it was started with; no default browser is set (`xdg-settings` knows none)."""
+    tools, opened = tmp_path / "desktop-bin", tmp_path / "opened.txt"
+    tools.mkdir()
+    (tools / "xdg-open").write_text(
+        f'#!/bin/sh\nprintf "%s\\n%s\\n" "$1" "${{LD_LIBRARY_PATH-none}}" > "{opened}"\n')
+    (tools / "xdg-settings").write_text("#!/bin/sh\nexit 1\n")
+    for tool in tools.iterdir():
+        tool.chmod(0o755)
+    return dict(env, PATH=f"{tools}:{env['PATH']}", DISPLAY=":99"), opened
 
 
 def seconds_until_healthy(server: subprocess.Popen, port: int, launched: float) -> float:
@@ -134,13 +151,18 @@ def test_the_single_file_app_starts_the_night_and_plays_a_round(tmp_path):
     assert (data / "static" / "staticfiles.json").is_file()
     assert list(cwd.iterdir()) == []
 
-    # Started again (the night is kept: the host's page lists it), then its terminal closed.
+    # Started again as a double-click does, on a desktop: the host page opens in the
+    # browser, which runs with the system's libraries, not the app's own. The night is kept:
+    # the host's page lists it. Then its terminal is closed.
+    desktop, opened = a_desktop(tmp_path, env)
     out = tmp_path / "second.out"
     launched = time.monotonic()
-    server = start(binary, cwd, env, port, out)
+    server = start(binary, cwd, desktop, port, out, browser=True)
     try:
         second_start = seconds_until_healthy(server, port, launched)
         host_link = wait_for_line(out, r"Host \(keep this link to yourself\): (\S+)", server, 30)
+        wait_for_line(out, r"(The host page is open in your browser\.)", server, 30)
+        assert opened.read_text().splitlines() == [host_link, "none"]
         # The host link signs this browser in (a cookie), then leads to the host's page.
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
         with browser.open(host_link, timeout=10) as page:

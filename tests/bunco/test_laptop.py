@@ -3,6 +3,7 @@ made for Windows and macOS are checked here with the platform faked (platformdir
 platform when it is imported, so each faked platform runs in a process of its own)."""
 
 import json
+import os
 import subprocess
 import sys
 import webbrowser
@@ -137,3 +138,35 @@ def test_no_browser_at_all_is_not_an_error(monkeypatch):
 
     monkeypatch.setattr(webbrowser, "get", none)
     assert laptop.open_in_browser("http://h/", {"DISPLAY": ":0"}) is False
+
+
+@pytest.mark.parametrize("started_with", [None, "/opt/lib"])
+def test_from_the_single_file_app_the_browser_gets_the_systems_libraries(monkeypatch,
+                                                                          started_with):
+    """The single-file app runs with its own libraries first on the library path: the browser
+    it opens gets the path the app was started with (none, or the host's own), and the app
+    keeps its own afterwards."""
+    seen = []
+
+    class Recording(webbrowser.BackgroundBrowser):
+        def open(self, url, new=0, autoraise=True):
+            seen.append(os.environ.get("LD_LIBRARY_PATH"))
+            return True
+
+    monkeypatch.setattr(laptop.sys, "frozen", True, raising=False)
+    monkeypatch.setattr(laptop.sys, "platform", "linux")
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/tmp/_MEI123")
+    if started_with is None:
+        monkeypatch.delenv("LD_LIBRARY_PATH_ORIG", raising=False)
+    else:
+        monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", started_with)
+    monkeypatch.setattr(webbrowser, "get", lambda: Recording("xdg-open"))
+    assert laptop.open_in_browser("http://h/host/x/", {"DISPLAY": ":0"})
+    assert seen == [started_with]
+    assert os.environ["LD_LIBRARY_PATH"] == "/tmp/_MEI123"
+
+
+def test_outside_the_single_file_app_the_library_path_is_left_alone(monkeypatch):
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/lib")
+    with laptop.system_libraries():
+        assert os.environ["LD_LIBRARY_PATH"] == "/opt/lib"
