@@ -179,16 +179,22 @@ def _last_round(last: TableRound) -> tuple[dict, list[dict]]:
     return result, teams
 
 
+#: The line under a table's tally at each stage of its round (a tie-break's names its kind).
+STATUS = {
+    "paused": "Paused by the host",
+    "extra_rolls": "Everyone who hasn't rolled gets one roll",
+    "done": "Done — waiting for the other tables",
+}
+
+
 def _status(state: LiveNight, playing: TableRound | None, phase: str) -> str:
     """The line under a table's tally that says what stage its round is at."""
-    if playing and playing.choosing_first and phase == "tie_break":
-        return "Tied! Everyone rolls three dice: the high total starts the roll-off (not scored)"
-    return {
-        "paused": "Paused by the host",
-        "playing": "", "finishing": "",
-        "extra_rolls": "Everyone who hasn't rolled gets one roll",
-        "tie_break": _tie_text(state.rules), "done": "Done — waiting for the other tables",
-    }.get(phase, "")
+    if phase == "tie_break":
+        if playing and playing.choosing_first:
+            return ("Tied! Everyone rolls three dice: the high total starts the roll-off "
+                    "(not scored)")
+        return _tie_text(state.rules)
+    return STATUS.get(phase, "")
 
 
 def _entries(state: LiveNight, number: int) -> list[dict]:
