@@ -13,6 +13,7 @@ cameras do not scan. When the server stops, the database's write-ahead log is fo
 file, so the night's file is whole on its own (copied, or opened by another laptop).
 """
 
+import contextlib
 import socket
 import sys
 import threading
@@ -229,12 +230,16 @@ def leave_the_database_whole() -> None:
     """SQLite keeps recent writes in a side file (``-wal``) until they are folded into the
     database file: fold them all in once the server has stopped, so the night's file alone
     is the whole night (copied to a stick, or read by another laptop)."""
-    from django.db import connection
+    from django.db import DatabaseError, connection
 
     if connection.vendor != "sqlite":
         return
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        connection.close()
+    # A fold that cannot be done now (a request still finishing in another thread holds the
+    # file) is not worth a traceback at the end of the night: SQLite folds the log in itself
+    # when the file is next opened.
+    with contextlib.suppress(DatabaseError):
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            connection.close()
