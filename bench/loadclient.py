@@ -264,7 +264,7 @@ async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
         closed.append(1)
 
 
-#: The server asking a screen what it shows (``bunco.watch``).
+#: The server asking a screen what it shows (``bunco.live.watch``).
 ASKED = b'{"type": "sync"'
 
 

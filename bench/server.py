@@ -29,9 +29,9 @@ SETUP_SCRIPT = """
 import json, sys
 import django
 django.setup()
-from bunco import services
+from bunco.night import services
 from bunco.models import TableLink
-from bunco.selectors import live_state
+from bunco.night.selectors import live_state
 from scoring import sample_names
 
 tables = int(sys.argv[1])

@@ -10,7 +10,8 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco.settings")
 django.setup(set_prefix=False)
 
-from bunco import broadcast, limits, runtime  # noqa: E402
+from bunco import limits, runtime  # noqa: E402
+from bunco.live import broadcast  # noqa: E402
 from bunco.runtime import collector, handler  # noqa: E402
 
 # Everything the server runs beyond the stock path, installed once, in order

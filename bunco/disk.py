@@ -210,7 +210,7 @@ def tell_host(night_ids: list[int]) -> None:
     """Push the note to those nights' host pages (from any thread)."""
     if not night_ids:
         return
-    from bunco import broadcast, groups  # the pushes' machinery, only when there is news
+    from bunco.live import broadcast, groups  # the pushes' machinery, only when there is news
 
     frames = broadcast.Frames()
     html = trouble_html()

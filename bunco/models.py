@@ -1,13 +1,13 @@
 """The night's data: the night, its players, the tables' join links and the score log.
 
 The score log (``ScoreEvent``) is the truth; the other rows are projections of it written in
-the same transaction as the log row (see ``bunco.services``)."""
+the same transaction as the log row (see ``bunco.night.services``)."""
 
 import secrets
 
 from django.db import models
 
-from bunco.fold import Kind
+from bunco.night.fold import Kind
 from scoring import HouseRules
 
 
@@ -174,7 +174,7 @@ class ScoreEventQuerySet(models.QuerySet):
 
 class ScoreEvent(models.Model):
     """One appended, never edited change of the night. Tallies, turns, W/L, rotation and
-    prizes are all derived by folding these rows, in ``seq`` order (``bunco.fold``)."""
+    prizes are all derived by folding these rows, in ``seq`` order (``bunco.night.fold``)."""
 
     Kind = models.TextChoices("Kind", [(k.name, (k.value, k.name.replace("_", " ").lower()))
                                        for k in Kind])

@@ -3,8 +3,8 @@
 from channels.sessions import SessionMiddleware
 from django.urls import path
 
-from bunco.consumers import PingConsumer
 from bunco.host.consumers import HostConsumer
+from bunco.live.consumers import PingConsumer
 from bunco.tv.consumers import TvConsumer
 from tables.routing import websocket_urlpatterns as phone_patterns
 

@@ -6,10 +6,12 @@ import logging
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
-from bunco import broadcast, devices, disk, groups, limits, presence, screens, services
-from bunco.consumers import ScreenConsumer
+from bunco import disk, limits
+from bunco.live import broadcast, groups, presence, screens
+from bunco.live.consumers import ScreenConsumer
 from bunco.models import Night, Player
-from bunco.selectors import live_state, night_by_id, player_by_token, table_link_by_token
+from bunco.night import devices, services
+from bunco.night.selectors import live_state, night_by_id, player_by_token, table_link_by_token
 from tables.tap import NOT_YOURS, Answer, player_tap_answer, refusal, saved_or_kept, tap
 
 MAX_FIELDS = 12

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 from django.db import DatabaseError
 
-from bunco import disk, screens, services
-from bunco.fold import LiveNight
+from bunco import disk
 from bunco.forms import first_error
+from bunco.live import screens
 from bunco.models import Night
-from bunco.selectors import live_state
-from bunco.services import Ack, Claim, CommandRefused
+from bunco.night import services
+from bunco.night.fold import LiveNight
+from bunco.night.selectors import live_state
+from bunco.night.services import Ack, Claim, CommandRefused
 from tables.forms import ClaimForm, RollForm
 
 

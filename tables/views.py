@@ -9,17 +9,19 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import devices, limits, screens, services, stick
+from bunco import limits, stick
 from bunco.forms import first_error
+from bunco.live import screens
 from bunco.models import Night
-from bunco.names import matching, search_text
-from bunco.selectors import (
+from bunco.night import devices, services
+from bunco.night.names import matching, search_text
+from bunco.night.selectors import (
     live_state,
     night_by_join_token,
     player_by_token,
     table_link_by_token,
 )
-from bunco.services import CommandRefused
+from bunco.night.services import CommandRefused
 from scoring.roll import DIE_BUTTONS, QUICK_KINDS
 from tables.forms import PickNameForm
 from tables.tap import (

@@ -43,7 +43,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def seated_night(db):
     """Twelve players under babz rules, seated with a fixed shuffle, no round started yet."""
-    from bunco import services
+    from bunco.night import services
     from scoring import sample_names
 
     night = services.night_create(name="Test night", rules_id="babz", entry_fee_cents=1000,
@@ -72,7 +72,7 @@ def fresh_limits():
 def finishing_night(db):
     """``seated_night`` with one change to babz: after the bell each roller finishes the turn
     (seeds 002 and 003), for the tests of finishing, "done" and their take-backs."""
-    from bunco import services
+    from bunco.night import services
     from scoring import PRESETS, sample_names
 
     night = services.night_create(name="Test night", rules_id="babz", entry_fee_cents=1000,

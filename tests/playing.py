@@ -4,9 +4,9 @@ whole night) behind them."""
 import random
 import uuid
 
-from bunco import services
-from bunco.selectors import live_state
-from bunco.services import claim_for
+from bunco.night import services
+from bunco.night.selectors import live_state
+from bunco.night.services import claim_for
 from scoring import sample_names
 
 

@@ -61,7 +61,8 @@ def test_faces_never_import_each_other():
 
 
 #: The fold of the log and the rows it reads: pure Python, like scoring/.
-FOLD = ("bunco.fold", "bunco.fold_people", "bunco.fold_corrections", "bunco.events")
+FOLD = ("bunco.night.fold", "bunco.night.fold_people", "bunco.night.fold_corrections",
+        "bunco.night.events")
 
 
 def test_scoring_and_the_fold_are_pure():

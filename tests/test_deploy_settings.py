@@ -109,7 +109,7 @@ def test_a_tap_from_an_https_page_through_the_proxy_counts(settings, seated_nigh
     """The proxy speaks HTTPS to the phone and HTTP to the worker. With the worker's settings
     (as the environment above gives them) a tap counts; without them Django takes the page's
     https Origin for another site and refuses every tap (403)."""
-    from bunco import services
+    from bunco.night import services
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "bunco.example.org"]
     if behind_proxy:

@@ -468,8 +468,9 @@ def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs
     """A TV of 100 tables says what it shows in the page's compact form; the server finds it
     up to date (no snapshot), and behind once the room has moved on."""
     from bench.frames import shown_in, sync_message
-    from bunco import broadcast, services
-    from bunco.selectors import live_state
+    from bunco.live import broadcast
+    from bunco.night import services
+    from bunco.night.selectors import live_state
     from scoring import sample_names
 
     night = services.night_create(name="Big", rules_id="clockwise",

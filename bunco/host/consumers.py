@@ -3,11 +3,13 @@ of tables for the host, which the host answers here."""
 
 from channels.db import database_sync_to_async
 
-from bunco import broadcast, groups, roomcheck, screens, services
-from bunco.consumers import ScreenConsumer
+from bunco import roomcheck
 from bunco.host.auth import session_is_host
+from bunco.live import broadcast, groups, screens
+from bunco.live.consumers import ScreenConsumer
 from bunco.models import Night
-from bunco.selectors import night_by_id
+from bunco.night import services
+from bunco.night.selectors import night_by_id
 
 #: The night id of the dashboard's socket: no night, only the room check.
 DASHBOARD = 0

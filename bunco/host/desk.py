@@ -19,15 +19,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from bunco import services
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import DeskCloseForm, DeskForm
+from bunco.live.paging import paginate
 from bunco.models import Night, Player
-from bunco.names import find, matching, search_text
-from bunco.paging import paginate
-from bunco.selectors import CheckIn, check_in_status, live_state
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.names import find, matching, search_text
+from bunco.night.selectors import CheckIn, check_in_status, live_state
+from bunco.night.services import CommandRefused
 from scoring.seating import draws_tables
 
 #: Guests the desk shows for a search, a page at a time (big buttons, never the whole list).

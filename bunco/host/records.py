@@ -10,21 +10,23 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from bunco import backup, services, sheets
+from bunco import backup
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import MergeForm, RestoreForm
 from bunco.host.views import form_data
+from bunco.live import sheets
+from bunco.live.paging import paginate
 from bunco.models import Night, Person, Player
-from bunco.paging import paginate
-from bunco.selectors import live_state
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.selectors import live_state
+from bunco.night.services import CommandRefused
 
 
 @require_GET
 @host.host_required
 def host_season(request: HttpRequest) -> HttpResponse:
-    from bunco.season import season
+    from bunco.live.season import season
 
     real = Player.objects.filter(night__demo=False).select_related("night")
     people = (Person.objects.filter(players__night__demo=False).distinct()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bunco.fold import Event, Kind, LiveNight
-from bunco.screens import movement
-from bunco.services import TakeBack
+from bunco.live.screens import movement
+from bunco.night.fold import Event, Kind, LiveNight
+from bunco.night.services import TakeBack
 
 
 def _entry(state: LiveNight, event: Event) -> str:

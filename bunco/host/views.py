@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
-from bunco import backup, limits, screens, services, stick
+from bunco import backup, limits, stick
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import (
@@ -33,9 +33,11 @@ from bunco.host.forms import (
 )
 from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
+from bunco.live import screens
 from bunco.models import Night, Player
-from bunco.selectors import live_state, night_by_join_code, open_nights
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.selectors import live_state, night_by_join_code, open_nights
+from bunco.night.services import CommandRefused
 from scoring import PRESETS
 
 

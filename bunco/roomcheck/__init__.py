@@ -460,7 +460,7 @@ def weak_html(night_id: int) -> str:
 
 def push_card() -> None:
     """Push the card to every host page that shows it (from any thread but the loop's)."""
-    from bunco import broadcast, presence
+    from bunco.live import broadcast, presence
 
     if not presence.watching(GROUP):
         return

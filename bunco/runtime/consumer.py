@@ -21,7 +21,7 @@ import random
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from bunco import layers
+from bunco.live import layers
 from bunco.runtime import stock
 
 

@@ -8,8 +8,9 @@ from django import template
 from django.conf import settings
 from django.utils.html import format_html
 
-from bunco import limits, presence
+from bunco import limits
 from bunco.lan import public_url
+from bunco.live import presence
 
 register = template.Library()
 

@@ -1,8 +1,8 @@
 """The TV's websocket: read-only; every table's fragment and the room-wide parts."""
 
-from bunco import broadcast, groups
-from bunco.consumers import ScreenConsumer
-from bunco.selectors import night_by_tv_token
+from bunco.live import broadcast, groups
+from bunco.live.consumers import ScreenConsumer
+from bunco.night.selectors import night_by_tv_token
 
 
 class TvConsumer(ScreenConsumer):

@@ -7,9 +7,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from bunco import broadcast, limits, stick
+from bunco import limits, stick
 from bunco.forms import first_error
-from bunco.selectors import live_state, night_by_tv_code, night_by_tv_token
+from bunco.live import broadcast
+from bunco.night.selectors import live_state, night_by_tv_code, night_by_tv_token
 from bunco.tv.forms import TvCodeForm
 
 

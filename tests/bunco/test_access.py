@@ -8,9 +8,9 @@ import time
 import pytest
 from django.contrib.auth.models import User
 
-from bunco import services
 from bunco.host import auth
 from bunco.models import Night, ScoreEvent, new_token
+from bunco.night import services
 
 
 @pytest.fixture

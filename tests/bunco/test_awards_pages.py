@@ -5,11 +5,11 @@ import re
 
 import pytest
 
-from bunco import services
 from bunco.host.auth import host_secret
+from bunco.live.screens import night_pot
 from bunco.models import Night
-from bunco.screens import night_pot
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from tests.playing import finish_night
 
 
@@ -94,8 +94,8 @@ def test_a_tied_prize_is_rolled_off_by_the_app_or_entered_by_the_host(host_clien
     services.night_seat(night=night)
     finish_night(night)
     page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
-    from bunco import screens
-    from bunco.selectors import live_state
+    from bunco.live import screens
+    from bunco.night.selectors import live_state
 
     tied = [a for a in screens.final_awards(night, live_state(night)) if a["roll_off"]]
     assert tied, "eight players over six rounds always tie somewhere"

@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from bunco import backup, services, sheets
+from bunco import backup
 from bunco.host.auth import host_secret
+from bunco.live import sheets
 from bunco.models import Night, Person, Player, ScoreEvent
-from bunco.selectors import folds, live_state
+from bunco.night import services
+from bunco.night.selectors import folds, live_state
 from tests.playing import play_round, roll
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,7 +164,8 @@ def manage(data_dir, *args, code=None):
 def test_the_restore_command_puts_the_last_round_back(tmp_path):
     manage(tmp_path, "migrate", "-v0")
     manage(tmp_path, "shell", code=(
-        "from bunco import services, backup; from tests.playing import play_round\n"
+        "from bunco import backup; from bunco.night import services; "
+        "from tests.playing import play_round\n"
         "night = services.demo_night_create(); play_round(night); backup.wait()\n"))
     counted = "from bunco.models import ScoreEvent; print(ScoreEvent.objects.count())"
     logged = manage(tmp_path, "shell", code=counted).strip()

@@ -2,9 +2,9 @@
 
 import pytest
 
-from bunco import services
 from bunco.models import Night, Person, Player, ScoreEvent
-from bunco.services import MAX_PASTE, PASTE_CHUNK, CommandRefused
+from bunco.night import services
+from bunco.night.services import MAX_PASTE, PASTE_CHUNK, CommandRefused
 
 
 def added_events(night):

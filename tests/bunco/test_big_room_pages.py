@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from bunco import services
 from bunco.host.auth import host_secret
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import sample_names
 from tests.playing import play_round
 

@@ -3,12 +3,13 @@ log, every screen shows it counting down with what comes next, and the next bell
 
 import pytest
 
-from bunco import broadcast, screens, services
-from bunco.fold import Kind
 from bunco.host.auth import host_secret
+from bunco.live import broadcast, screens
 from bunco.models import ScoreEvent
-from bunco.selectors import live_state
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.fold import Kind
+from bunco.night.selectors import live_state
+from bunco.night.services import CommandRefused
 from tests.playing import play_round
 
 

@@ -8,13 +8,13 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from bunco import services
 from bunco.asgi import application
-from bunco.fold import Event, Kind, LiveNight, tables_to_data
+from bunco.live.screens import round_banner
 from bunco.models import ScoreEvent
-from bunco.screens import round_banner
-from bunco.selectors import live_state
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.fold import Event, Kind, LiveNight, tables_to_data
+from bunco.night.selectors import live_state
+from bunco.night.services import CommandRefused
 from scoring import PRESETS, Seat, TableSpec, sample_names
 from scoring.explain import how_we_play
 from tests.playing import play_round

@@ -10,9 +10,11 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from bunco import groups, limits, services
+from bunco import limits
 from bunco.asgi import application
+from bunco.live import groups
 from bunco.models import TableLink
+from bunco.night import services
 
 # Every consumer call checks its database connection on the way in and out (Channels closes
 # stale ones), so even the ping needs the database allowed.

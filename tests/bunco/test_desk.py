@@ -7,11 +7,12 @@ import random
 import pytest
 from django.utils import timezone
 
-from bunco import backup, services
+from bunco import backup
+from bunco.live.screens import night_pot
 from bunco.models import Player, ScoreEvent
-from bunco.screens import night_pot
-from bunco.selectors import folds, live_state
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.selectors import folds, live_state
+from bunco.night.services import CommandRefused
 from scoring.seating import CHAIRS
 from tests.playing import play_round
 

@@ -6,11 +6,11 @@ import re
 import pytest
 from django.utils import timezone
 
-from bunco import services
 from bunco.host.auth import host_secret
 from bunco.lan import public_url
 from bunco.models import Night, Player, ScoreEvent
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 
 
 @pytest.fixture

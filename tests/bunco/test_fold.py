@@ -2,7 +2,7 @@
 
 import pytest
 
-from bunco.fold import Event, Kind, LiveNight, fold, tables_to_data
+from bunco.night.fold import Event, Kind, LiveNight, fold, tables_to_data
 from scoring import PRESETS, IllegalMove, Seat, TableSpec
 
 # Seed 004's rules, except that after the bell the roller finishes the turn (seeds 002 and

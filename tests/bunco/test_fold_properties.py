@@ -13,9 +13,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bunco import broadcast, groups, presence, screens, services
-from bunco.selectors import cold_fold, live_state
-from bunco.services import CommandRefused, claim_for
+from bunco.live import broadcast, groups, presence, screens
+from bunco.night import services
+from bunco.night.selectors import cold_fold, live_state
+from bunco.night.services import CommandRefused, claim_for
 from scoring import sample_names
 
 VOID_TAGS = {"img", "input", "br", "hr", "meta", "link"}

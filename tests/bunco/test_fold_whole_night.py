@@ -15,10 +15,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bunco import services
 from bunco.models import Player
-from bunco.selectors import cold_fold, live_state, log_events
-from bunco.services import CommandRefused, claim_for
+from bunco.night import services
+from bunco.night.selectors import cold_fold, live_state, log_events
+from bunco.night.services import CommandRefused, claim_for
 from scoring import PRESETS, sample_names
 
 COMMANDS_A_NIGHT = 220
@@ -167,7 +167,7 @@ def anytime(night, state, rng) -> bool:
 
 def after_the_end(night, rng) -> None:
     """The tied prizes settled (a roll-off or a split), then every prize revealed."""
-    from bunco import screens
+    from bunco.live import screens
 
     state = live_state(night)
     for category, tie in screens.pending_ties(night, state).items():

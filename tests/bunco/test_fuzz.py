@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bunco import limits, services
+from bunco import limits
 from bunco.host.auth import host_secret
 from bunco.models import Night, ScoreEvent, TableLink
+from bunco.night import services
 from tests.playing import roll
 
 EXAMPLES = int(os.environ.get("BUNCO_FUZZ_EXAMPLES", "60"))

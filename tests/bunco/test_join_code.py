@@ -5,9 +5,9 @@ nothing and says why."""
 import pytest
 from django.test import override_settings
 
-from bunco import services
 from bunco.host.auth import host_secret
 from bunco.models import Night
+from bunco.night import services
 
 LAN = "192.168.1.23"
 

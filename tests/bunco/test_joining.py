@@ -7,8 +7,8 @@ import pytest
 import segno
 from django.test import override_settings
 
-from bunco import services
 from bunco.host.auth import host_secret
+from bunco.night import services
 
 LAN = "192.168.1.23"
 

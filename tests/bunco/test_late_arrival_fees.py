@@ -5,9 +5,10 @@ import random
 
 import pytest
 
-from bunco import screens, services
 from bunco.host.auth import host_secret
-from bunco.selectors import live_state
+from bunco.live import screens
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import sample_names
 from tests.playing import play_round
 

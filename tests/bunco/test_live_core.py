@@ -5,11 +5,11 @@ import uuid
 
 import pytest
 
-from bunco import services
-from bunco.fold import Kind
 from bunco.models import Night, ScoreEvent, TableLink
-from bunco.selectors import cold_fold, folds, live_state
-from bunco.services import Claim, CommandRefused, claim_for
+from bunco.night import services
+from bunco.night.fold import Kind
+from bunco.night.selectors import cold_fold, folds, live_state
+from bunco.night.services import Claim, CommandRefused, claim_for
 from tests.playing import play_round, roll
 
 

@@ -5,9 +5,9 @@ import io
 
 import pytest
 
-from bunco import names, services
 from bunco.models import Player, ScoreEvent
-from bunco.services import CommandRefused
+from bunco.night import names, services
+from bunco.night.services import CommandRefused
 from tests.playing import finish_night
 
 
@@ -77,15 +77,15 @@ def test_the_score_sheet_download_never_runs_a_formula(db, client):
     ("\tTab", "'\tTab"), ("\rCR", "'\rCR"), ("=1", "'=1"), ("Ann", "Ann"), (-3, -3),
 ])
 def test_a_cell_that_would_start_a_formula_is_quoted(cell, safe):
-    from bunco.sheets import safe_cell
+    from bunco.live.sheets import safe_cell
 
     assert safe_cell(cell) == safe
 
 
 def test_a_name_with_markup_shows_as_text_on_every_tables_screen(db):
     """The table's tally (rendered for every tap) shows a name as typed, never as markup."""
-    from bunco import screens
-    from bunco.selectors import live_state
+    from bunco.live import screens
+    from bunco.night.selectors import live_state
 
     night = services.night_create(name="N", rules_id="babz", player_names=[
         "<b>Bo</b>", "Al & Co", 'Cy "the dice"', "Di"])

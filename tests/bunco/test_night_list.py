@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from bunco import services
 from bunco.host.auth import host_secret
+from bunco.live.season import season
 from bunco.models import Night, Person, Player, ScoreEvent
-from bunco.season import season
-from bunco.selectors import open_nights
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.selectors import open_nights
+from bunco.night.services import CommandRefused
 from scoring import sample_names
 from tests.playing import finish_night, play_round
 

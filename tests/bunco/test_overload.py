@@ -10,7 +10,8 @@ from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.layers import get_channel_layer
 
-from bunco import asgi, broadcast, limits
+from bunco import asgi, limits
+from bunco.live import broadcast
 from bunco.runtime.layer import PartyChannelLayer
 
 # A request that reaches Django closes its database connection when it ends.

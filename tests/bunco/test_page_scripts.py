@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from bunco import services
 from bunco.host.auth import host_secret
 from bunco.models import TableLink
+from bunco.night import services
 from scoring import sample_names
 
 

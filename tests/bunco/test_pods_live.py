@@ -8,11 +8,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from bunco import services
 from bunco.asgi import application
+from bunco.live.screens import render_table
 from bunco.models import TableLink
-from bunco.screens import render_table
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 

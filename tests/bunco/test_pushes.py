@@ -7,8 +7,9 @@ first, then the parts it changed, drawn once the banners are on their way."""
 
 import pytest
 
-from bunco import broadcast, groups, presence, services
+from bunco.live import broadcast, groups, presence
 from bunco.models import Player
+from bunco.night import services
 from scoring import sample_names
 from tests.playing import play_round, roll
 
@@ -118,7 +119,7 @@ def test_a_tap_reaches_the_tv_and_host_as_the_tables_latest_and_its_phones_as_ev
     (messages,) = pushed
     by_group = {g: m for g, m in messages}
     # The TV and the host get every table's every tap: one still unread is replaced by the
-    # table's next (bunco.layers); the table's own screens get each one.
+    # table's next (bunco.live.layers); the table's own screens get each one.
     assert by_group[groups.tv(night.pk)]["replaces"] == "table-2"
     assert by_group[groups.host(night.pk)]["replaces"] == "table-2"
     assert "replaces" not in by_group[groups.table(night.pk, 2)]

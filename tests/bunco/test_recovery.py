@@ -9,10 +9,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from bunco import backup, devices, services, sheets
+from bunco import backup
 from bunco.host.auth import host_secret
+from bunco.live import sheets
 from bunco.models import Night, Person, ScoreEvent
-from bunco.selectors import folds, live_state
+from bunco.night import devices, services
+from bunco.night.selectors import folds, live_state
 from tests.bunco.test_backup import manage
 from tests.playing import play_round, roll
 

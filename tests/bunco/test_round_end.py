@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from bunco import broadcast, screens, services
 from bunco.host.auth import host_secret
-from bunco.selectors import live_state
+from bunco.live import broadcast, screens
+from bunco.night import services
+from bunco.night.selectors import live_state
 from tests.playing import finish_night, play_round, roll
 
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from bunco import services
 from bunco.host.auth import host_secret
+from bunco.live.season import season
 from bunco.models import Person
-from bunco.season import season
+from bunco.night import services
 from tests.playing import finish_night
 
 
@@ -38,7 +38,7 @@ def test_a_player_who_comes_back_is_the_same_person_and_the_season_adds_up():
     assert ava_march.person_id == ava_april.person_id
     rows = {r["person"].name: r for r in season()}
     assert rows["Ava"]["nights"] == 2
-    from bunco.selectors import live_state
+    from bunco.night.selectors import live_state
 
     wins = sum(live_state(n).night.stats["Ava"].wins for n in (first, second))
     assert rows["Ava"]["wins"] == wins

@@ -5,10 +5,10 @@ import uuid
 
 import pytest
 
-from bunco import services
 from bunco.models import Night, ScoreEvent, TableLink
-from bunco.selectors import live_state
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.selectors import live_state
+from bunco.night.services import CommandRefused
 from scoring import PRESETS, IllegalMove, RulesError, sample_names
 from scoring.roll import dice_for
 from tests.playing import play_round, roll
@@ -56,7 +56,7 @@ def test_adding_a_player_twice_is_refused():
 def test_only_the_games_own_errors_become_a_refusal_a_guest_reads(monkeypatch, error, refused):
     """A refusal's message is shown to a guest as it is. A bug's is not: any other error, a
     plain ValueError included, stays an error (logged, answered as one)."""
-    from bunco.services import roster
+    from bunco.night.services import roster
 
     night = services.night_create(name="X", rules_id="babz", player_names=["Ann", "Bo"])
 
@@ -87,7 +87,7 @@ def test_a_roll_entered_with_a_button_is_shown_by_its_name_and_tapped_dice_by_th
         seated_night):
     """A button's dice only stand for it (two hits in round 1 are 1-1-2): the table's list
     names the button, so nobody reads them as the dice rolled; tapped dice show their faces."""
-    from bunco.screens import render_table
+    from bunco.live.screens import render_table
 
     services.round_start(night=seated_night)
     roll(seated_night, 1, quick="hit2")
@@ -179,7 +179,7 @@ def test_taking_back_the_bell_takes_back_a_tie_breaks_die_with_it(db):
 
 def test_the_log_refolds_to_the_same_state_after_a_restart(seated_night):
     """A server restart loses the in-memory fold; the log alone rebuilds the same night."""
-    from bunco.selectors import folds
+    from bunco.night.selectors import folds
 
     services.round_start(night=seated_night)
     for _ in range(5):
@@ -237,7 +237,7 @@ def test_a_typo_can_be_fixed_in_the_middle_of_the_night(seated_night):
     services.player_rename(night=seated_night, player=ava, name="Eva")
     state = live_state(seated_night)
     assert state.seat_of("Eva") and state.seat_of("Ava") is None
-    from bunco.selectors import folds
+    from bunco.night.selectors import folds
     folds.drop(seated_night.pk)  # the log alone rebuilds the same names
     assert live_state(seated_night).seat_of("Eva")
     with pytest.raises(CommandRefused, match="looks just like"):

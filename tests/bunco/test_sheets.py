@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bunco import services
 from bunco.host.auth import host_secret
 from bunco.models import TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from tests.playing import play_round, roll
 
 

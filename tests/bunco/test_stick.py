@@ -4,9 +4,9 @@ worker; the cookie names the night of the page last opened."""
 
 import pytest
 
-from bunco import services
 from bunco.host.auth import host_secret
 from bunco.models import TableLink
+from bunco.night import services
 from scoring import sample_names
 
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import tcp
 from bunco.runtime import backlog, wire
-from bunco.consumers import ScreenConsumer
+from bunco.live.consumers import ScreenConsumer
 from bunco.runtime.consumer import DirectDispatch
 print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],

@@ -3,8 +3,9 @@ before anybody has scored, and a bunco celebrated only while its round is played
 
 import random
 
-from bunco import broadcast, screens, services
-from bunco.selectors import live_state
+from bunco.live import broadcast, screens
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import sample_names
 from tests.playing import play_round, roll
 

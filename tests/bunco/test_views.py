@@ -8,10 +8,10 @@ import uuid
 
 import pytest
 
-from bunco import services
 from bunco.host.auth import host_secret
 from bunco.models import Night, ScoreEvent, TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import PRESETS, sample_names
 
 

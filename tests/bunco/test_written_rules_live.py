@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from bunco import broadcast, screens, services
 from bunco.host.auth import host_secret
-from bunco.selectors import live_state
+from bunco.live import broadcast, screens
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import sample_names
 from tests.playing import finish_night, roll
 

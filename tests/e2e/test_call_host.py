@@ -6,9 +6,9 @@ back to the table's phones."""
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from bunco import services
 from bunco.models import HostCall, TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread
 from .conftest import launch

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import TableLink
+from bunco.night import services
 from scoring import PRESETS, sample_names
 
 from .base import BrowserTestCase, in_thread

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import Player
+from bunco.night import services
 
 from .base import HOST_SECRET, LAN_ADDRESS, BrowserTestCase, in_thread
 from .qr import read_qr

@@ -7,8 +7,8 @@ import threading
 
 from playwright.sync_api import expect
 
-from bunco import services
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import PRESETS, decide_awards, sample_names
 from tests.playing import finish_night
 

@@ -5,7 +5,7 @@ socket). With JavaScript off the same forms still work, a page load each."""
 
 from playwright.sync_api import expect
 
-from bunco import services
+from bunco.night import services
 from scoring import sample_names
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread

@@ -7,9 +7,9 @@ import re
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import Night, ScoreEvent, TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from django.test import override_settings
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import Night
+from bunco.night import services
 from scoring import sample_names
 from tests.playing import play_round
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import ScoreEvent, TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 

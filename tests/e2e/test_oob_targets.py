@@ -7,8 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import TableLink
+from bunco.night import services
 from scoring import sample_names
 from tests.playing import started_night
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import TableLink
+from bunco.night import services
 from scoring import sample_names
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread, tap_like_a_person

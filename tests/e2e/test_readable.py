@@ -15,7 +15,7 @@ ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 PHONE = {"width": 360, "height": 740}
 LONG = "Wolfeschlegelsteinhausenbergerdorffvoral"  # 40 characters, no space to wrap at
 RLO = "\u202eAnn"  # a right-to-left override character in a name
-SHOWN = "Ann"  # kept without the override (bunco.names), shown isolated like every name
+SHOWN = "Ann"  # kept without the override (bunco.night.names), shown isolated like every name
 NAMES = [LONG, RLO, "محمد", "Ben", "Cleo", "Dana", "Eli", "Faye", "Gus", "Hana", "Ivan", "Jade"]
 # Emoji and the symbol blocks laptops and TVs often have no font for (dice faces, the bell,
 # the ghost, the pause sign, arrows like ↶).

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from bunco import services
 from bunco.models import TableLink
+from bunco.night import services
 from tests.netns import phone_on_the_lan
 
 from .base import HOST_SECRET, BrowserTestCase, ForkedDaphne, in_thread

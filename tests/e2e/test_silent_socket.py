@@ -1,6 +1,6 @@
 """A TV whose socket dies without closing (the Wi-Fi blipped; the connection is half-open and
 nothing comes through it any more) notices within a minute and connects again, then shows
-what it missed. A live page hears from the server at least every 25 s (``bunco.watch``)."""
+what it missed. A live page hears from the server at least every 25 s (``bunco.live.watch``)."""
 
 import re
 import time

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from bunco.live.screens import table_context
 from bunco.models import Night, ScoreEvent
-from bunco.screens import table_context
-from bunco.selectors import live_state
+from bunco.night.selectors import live_state
 from scoring.rules import RoundEnd
 from scoring.table_spec import Phase
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import connect
 
-from bunco import services
 from bunco.models import TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 
 ROOT = Path(__file__).resolve().parents[2]
 

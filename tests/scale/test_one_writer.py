@@ -11,10 +11,10 @@ import uuid
 
 import httpx
 
-from bunco import services
-from bunco.fold import Kind
 from bunco.models import Night, ScoreEvent, TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.fold import Kind
+from bunco.night.selectors import live_state
 from scoring import sample_names
 from tests.scale.conftest import start_both
 

@@ -10,9 +10,9 @@ import uuid
 import httpx
 from websockets.asyncio.client import connect
 
-from bunco import services
 from bunco.models import TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from tests.scale.conftest import start_both
 
 # channels_redis waits for a screen's messages with blocking reads of 5 s: a TV idle for

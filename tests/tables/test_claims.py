@@ -11,11 +11,11 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from bunco import devices, services
 from bunco.asgi import application
 from bunco.host.auth import host_secret
 from bunco.models import Player, ScoreEvent, TableLink
-from bunco.selectors import live_state
+from bunco.night import devices, services
+from bunco.night.selectors import live_state
 
 AT_START = {"set": 1, "round": 1, "pos": 0}
 

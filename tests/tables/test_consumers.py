@@ -11,11 +11,12 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from bunco import broadcast, groups, services
 from bunco.asgi import application
 from bunco.host import auth as host
+from bunco.live import broadcast, groups
 from bunco.models import TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from tests.playing import roll, started_night
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -159,8 +160,8 @@ async def test_a_sync_is_answered_from_this_processs_fold_and_a_push_on_its_way_
     (2,000 screens sync every 10 s); a screen behind only by what was already written to it,
     or by a push still on its way (a bell's frames to every screen), is not sent the room
     again; one that a push never reached is, once the push had time to arrive."""
-    from bunco import presence
-    from bunco.consumers import ScreenConsumer
+    from bunco.live import presence
+    from bunco.live.consumers import ScreenConsumer
 
     monkeypatch.setattr(presence, "shared_layer", lambda: True)  # several workers' fast path
     asked = []
@@ -191,7 +192,7 @@ async def test_one_process_answers_an_up_to_date_sync_from_its_fold_all_night(mo
     """One process (the party's own layer): a screen's syncs are answered on the spot from the
     fold (``current_here``), and only every REJOIN_EVERY-th takes the longer way and asks the
     database, however many the screen sends."""
-    from bunco.consumers import REJOIN_EVERY, ScreenConsumer
+    from bunco.live.consumers import REJOIN_EVERY, ScreenConsumer
 
     asked, longer = [], []
     database, rejoin = ScreenConsumer.behind, ScreenConsumer.rejoin

@@ -8,10 +8,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from bunco import screens, services
+from bunco.live import screens
 from bunco.models import HostCall, ScoreEvent
-from bunco.selectors import live_state
-from bunco.services import CommandRefused
+from bunco.night import services
+from bunco.night.selectors import live_state
+from bunco.night.services import CommandRefused
 from tests.tables.test_consumers import connect, make_night, shows
 
 

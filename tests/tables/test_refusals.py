@@ -2,9 +2,9 @@
 
 import pytest
 
-from bunco import services
 from bunco.models import TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from tests.playing import play_round
 
 

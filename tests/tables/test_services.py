@@ -4,10 +4,10 @@ import uuid
 
 import pytest
 
-from bunco import services
 from bunco.models import ScoreEvent
-from bunco.selectors import live_state
-from bunco.services import CommandRefused, claim_for, roll_undo, table_finish
+from bunco.night import services
+from bunco.night.selectors import live_state
+from bunco.night.services import CommandRefused, claim_for, roll_undo, table_finish
 from tests.playing import roll
 
 

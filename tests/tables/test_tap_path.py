@@ -12,8 +12,8 @@ from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
 
 from bunco.asgi import application
-from bunco.selectors import live_state
-from bunco.services import claim_for
+from bunco.night.selectors import live_state
+from bunco.night.services import claim_for
 from tests.tables.test_consumers import HOST, ORIGIN, connect, make_night
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,23 +24,23 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: server's own timers (the collector's and the watch's), which tick whatever happens.
 PLUMBING = {"bunco/asgi.py", "bunco/runtime/handler.py", "bunco/origin.py",
             "bunco/middleware.py", "bunco/stick.py", "bunco/roomcheck/__init__.py",
-            "bunco/runtime/collector.py", "bunco/watch.py"}
+            "bunco/runtime/collector.py", "bunco/live/watch.py"}
 
 #: Every stop of a tap's road, both ways in.
 ROAD = {
     # the face: its consumer or view, the tap and its fields
     "tables/consumers.py", "tables/views.py", "tables/tap.py", "tables/forms.py",
     # the core: the link's share, one command through the one runner, the log folded
-    "bunco/limits.py", "bunco/services/play.py", "bunco/services/runner.py",
-    "bunco/selectors.py", "bunco/fold.py", "bunco/events.py", "bunco/backup.py",
-    "bunco/disk.py",
+    "bunco/limits.py", "bunco/night/services/play.py", "bunco/night/services/runner.py",
+    "bunco/night/selectors.py", "bunco/night/fold.py", "bunco/night/events.py",
+    "bunco/backup.py", "bunco/disk.py",
     # the rules
     "scoring/round.py", "scoring/table.py", "scoring/table_spec.py", "scoring/roll.py",
     # what the table's screens show, drawn once, and whom it goes to
-    "bunco/broadcast.py", "bunco/screens/table.py", "bunco/jinja.py", "bunco/presence.py",
-    "bunco/groups.py",
+    "bunco/live/broadcast.py", "bunco/live/screens/table.py", "bunco/jinja.py",
+    "bunco/live/presence.py", "bunco/live/groups.py",
     # how a push leaves: the layer, the screens' consumers
-    "bunco/runtime/layer.py", "bunco/runtime/consumer.py", "bunco/consumers.py",
+    "bunco/runtime/layer.py", "bunco/runtime/consumer.py", "bunco/live/consumers.py",
 }
 
 

@@ -1,5 +1,5 @@
 """The server keeps one process's screens current without their syncing on a timer
-(``bunco.watch``): what another process wrote, and a push that failed, bring a request to
+(``bunco.live.watch``): what another process wrote, and a push that failed, bring a request to
 sync; a quiet screen still hears from the server, so its page can tell a dead socket."""
 
 import asyncio
@@ -10,8 +10,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from bunco import broadcast, limits, presence
-from bunco.selectors import folds
+from bunco import limits
+from bunco.live import broadcast, presence
+from bunco.night.selectors import folds
 from tests.playing import roll
 
 from .test_consumers import connect, make_night, score_of, shows

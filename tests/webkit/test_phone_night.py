@@ -11,9 +11,9 @@ import re
 from playwright.sync_api import expect
 from selenium.common.exceptions import WebDriverException
 
-from bunco import services
 from bunco.models import ScoreEvent, TableLink
-from bunco.selectors import live_state
+from bunco.night import services
+from bunco.night.selectors import live_state
 from scoring import PRESETS, sample_names
 from tests.e2e.base import HOST_SECRET, LAN_ADDRESS, in_thread
 from tests.e2e.qr import read_qr

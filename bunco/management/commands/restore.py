@@ -14,7 +14,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bunco import backup, services
+from bunco import backup
+from bunco.night import services
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@
 With several workers the layer is Redis, which keeps every group's members. Redis restarted
 without its files comes back empty: a screen still connected to its worker gets no push.
 Whatever in this process sees the layer fail (a screen's read, a push, a join) says so here
-(``failed``); each screen then joins its groups again at its next sync (``bunco.consumers``).
+(``failed``); each screen then joins its groups again at its next sync (``bunco.live.consumers``).
 The party's own layer (one process) is ``bunco.runtime.layer.PartyChannelLayer``.
 """
 

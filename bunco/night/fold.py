@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from bunco.events import (
+from bunco.night.events import (
     CORRECTABLE,
     PRACTICE_SET,
     QUIET_KINDS,
@@ -30,8 +30,8 @@ from bunco.events import (
     tables_to_data,
     void_targets,
 )
-from bunco.fold_corrections import Corrections
-from bunco.fold_people import PeopleFold
+from bunco.night.fold_corrections import Corrections
+from bunco.night.fold_people import PeopleFold
 from scoring import HouseRules, IllegalMove, Night, RoomRound, TableSpec
 from scoring.night import fuzzy_die_holder
 from scoring.seating import ghost_names

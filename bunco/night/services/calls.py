@@ -13,10 +13,10 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bunco import broadcast, screens
+from bunco.live import broadcast, screens
 from bunco.models import HostCall, Night
-from bunco.selectors import live_state
-from bunco.services.runner import CommandRefused
+from bunco.night.selectors import live_state
+from bunco.night.services.runner import CommandRefused
 
 #: A call right after the host answered the last one is most likely the same press again.
 CALL_AGAIN_AFTER = timedelta(seconds=10)

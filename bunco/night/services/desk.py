@@ -12,12 +12,12 @@ import random
 
 from django.utils import timezone
 
-from bunco.fold import Kind, LiveNight
 from bunco.models import Night, Player
-from bunco.names import find
-from bunco.selectors import CheckIn, check_in_status, live_state
-from bunco.services.roster import _new_names, person_at, players_add
-from bunco.services.runner import (
+from bunco.night.fold import Kind, LiveNight
+from bunco.night.names import find
+from bunco.night.selectors import CheckIn, check_in_status, live_state
+from bunco.night.services.roster import _new_names, person_at, players_add
+from bunco.night.services.runner import (
     Ack,
     CommandRefused,
     _command,

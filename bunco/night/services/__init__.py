@@ -5,12 +5,12 @@ The commands are grouped by what a host is doing when they run (``setup``, ``ros
 a table calling the host over), so each part of the night reads on its own page; every one of
 them writes through the one runner (``runner._command``), so a command module only says what
 its event is and when it is refused (``nights`` and ``calls`` change no game: each writes its
-rows in one transaction of its own). Callers keep importing from ``bunco.services``: the
+rows in one transaction of its own). Callers keep importing from ``bunco.night.services``: the
 modules are how the code is read, not an interface of their own.
 """
 
-from bunco.services.calls import host_call, host_call_answer
-from bunco.services.desk import (
+from bunco.night.services.calls import host_call, host_call_answer
+from bunco.night.services.desk import (
     check_in_close,
     check_in_closed_message,
     player_arrive,
@@ -18,8 +18,8 @@ from bunco.services.desk import (
     waiting_seat,
     walk_in_check_in,
 )
-from bunco.services.nights import night_archive, night_delete, night_in_play
-from bunco.services.play import (
+from bunco.night.services.nights import night_archive, night_delete, night_in_play
+from bunco.night.services.play import (
     BREAK_MINUTES,
     CLOCK_SLACK_MS,
     TakeBack,
@@ -40,9 +40,9 @@ from bunco.services.play import (
     take_back_preview,
     take_back_target,
 )
-from bunco.services.prizes import awards_update, prize_reveal, prize_roll_off, prize_split
-from bunco.services.restore import KINDS, night_restore
-from bunco.services.roster import (
+from bunco.night.services.prizes import awards_update, prize_reveal, prize_roll_off, prize_split
+from bunco.night.services.restore import KINDS, night_restore
+from bunco.night.services.roster import (
     MAX_PASTE,
     PASTE_CHUNK,
     known_people,
@@ -57,8 +57,8 @@ from bunco.services.roster import (
     player_split,
     players_add,
 )
-from bunco.services.runner import Ack, Claim, CommandRefused, claim_for, event_ack
-from bunco.services.setup import (
+from bunco.night.services.runner import Ack, Claim, CommandRefused, claim_for, event_ack
+from bunco.night.services.setup import (
     demo_night_create,
     night_again,
     night_create,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
-from bunco.fold import PRACTICE_SET, Kind, LiveNight, void_targets
+from bunco.live.screens import set_winners
 from bunco.models import Night, ScoreEvent
-from bunco.screens import set_winners
-from bunco.selectors import as_event
+from bunco.night.fold import PRACTICE_SET, Kind, LiveNight, void_targets
+from bunco.night.selectors import as_event
 from scoring import ROUNDS_PER_SET, round_of
 from scoring.night import totals
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from bunco.fold import Kind, LiveNight
+from bunco.live.screens.people import movement, standings
+from bunco.live.screens.prizes import final_awards, prize_races, set_winners
+from bunco.live.screens.round import up_next
+from bunco.live.screens.table import fuzzy_die_at
 from bunco.models import Night
-from bunco.screens.people import movement, standings
-from bunco.screens.prizes import final_awards, prize_races, set_winners
-from bunco.screens.round import up_next
-from bunco.screens.table import fuzzy_die_at
+from bunco.night.fold import Kind, LiveNight
 from scoring import (
     how_we_play,
 )

@@ -30,8 +30,9 @@ from typing import Protocol
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from bunco import limits, presence
-from bunco.selectors import folds, logged_seq
+from bunco import limits
+from bunco.live import presence
+from bunco.night.selectors import folds, logged_seq
 
 log = logging.getLogger(__name__)
 

@@ -13,10 +13,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.db import DatabaseError
 
-from bunco import broadcast, groups, layers, limits, presence, roomcheck, services
+from bunco import limits, roomcheck
+from bunco.live import broadcast, groups, layers, presence
+from bunco.live.watch import watch
+from bunco.night import services
+from bunco.night.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
 from bunco.runtime.consumer import screen_consumer_base
-from bunco.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
-from bunco.watch import watch
 
 NOT_UNDERSTOOD = "that message did not make sense; reload the page"
 #: A sync lists the fragments a screen shows by id (a phone: two or three; the TV: its
@@ -119,7 +121,7 @@ class ScreenConsumer(screen_consumer_base()):
     #: The newest seq of anything forwarded to the screen (pushes go out in commit order, so
     #: everything before it that was pushed to this screen went out too).
     forwarded = 0
-    #: The loop's time when the screen was last sent anything (``bunco.watch``).
+    #: The loop's time when the screen was last sent anything (``bunco.live.watch``).
     said = 0.0
 
     async def connect(self) -> None:
@@ -427,7 +429,7 @@ class ScreenConsumer(screen_consumer_base()):
         await self.say(event["html"])
 
     async def say(self, text: str) -> None:
-        """Send the screen ``text`` as it is, and note when (``bunco.watch``)."""
+        """Send the screen ``text`` as it is, and note when (``bunco.live.watch``)."""
         self.said = asyncio.get_running_loop().time()
         await self.base_send({"type": "websocket.send", "text": text})
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 
-from bunco.fold import LiveNight
-from bunco.screens.table import render_table
+from bunco.live.screens.table import render_table
+from bunco.night.fold import LiveNight
 from scoring import (
     ranked,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bunco.fold import LiveNight
+from bunco.night.fold import LiveNight
 from scoring.rules import AfterBell
 
 QUICK_LABELS = {

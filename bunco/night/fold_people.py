@@ -4,7 +4,7 @@ arrivals, departures and renames, which phone holds a name, and the prizes settl
 
 from __future__ import annotations
 
-from bunco.events import Event
+from bunco.night.events import Event
 from scoring import IllegalMove, Seat
 from scoring.awards import set_key
 

@@ -3,7 +3,7 @@ about: the round (``round``), a table (``table``), the players (``people``), the
 (``prizes``), the TV (``tv``) and the host (``host``). Page views and the broadcaster both use
 these, so a pushed fragment and a reloaded page are always the same."""
 
-from bunco.screens.host import (
+from bunco.live.screens.host import (
     ANSWER_SHOWN,
     HOST_MOVES_SHOWN,
     HOST_PLAYERS_PER_PAGE,
@@ -17,7 +17,7 @@ from bunco.screens.host import (
     host_claim_html,
     host_room,
 )
-from bunco.screens.people import (
+from bunco.live.screens.people import (
     TV_SHORT_NAME,
     RoomView,
     longest_name,
@@ -27,7 +27,7 @@ from bunco.screens.people import (
     scorecard,
     standings,
 )
-from bunco.screens.prizes import (
+from bunco.live.screens.prizes import (
     CATEGORY_LABELS,
     NONE_YET,
     fees_note,
@@ -38,7 +38,7 @@ from bunco.screens.prizes import (
     prize_races,
     set_winners,
 )
-from bunco.screens.round import (
+from bunco.live.screens.round import (
     BELL_DETAIL,
     KIND_LABELS,
     QUICK_LABELS,
@@ -46,7 +46,7 @@ from bunco.screens.round import (
     round_banner,
     up_next,
 )
-from bunco.screens.table import (
+from bunco.live.screens.table import (
     DUTY_TEXT,
     bell_duty,
     fuzzy_die_at,
@@ -56,7 +56,7 @@ from bunco.screens.table import (
     table_seq,
     turn_preview,
 )
-from bunco.screens.tv import (
+from bunco.live.screens.tv import (
     TV_FEW_TABLES,
     house_rules_card,
     tv_bunco,

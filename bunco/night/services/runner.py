@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, connection, transaction
 from django.utils.dateparse import parse_datetime
 
-from bunco import backup, broadcast
-from bunco.fold import PRACTICE_SET, Event, Kind, LiveNight
+from bunco import backup
+from bunco.live import broadcast
 from bunco.models import Night, ScoreEvent
-from bunco.selectors import caught_up, folds
+from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight
+from bunco.night.selectors import caught_up, folds
 from scoring import IllegalMove, RulesError
 
 

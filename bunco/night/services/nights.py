@@ -18,8 +18,8 @@ from django.utils.text import slugify
 
 from bunco import backup
 from bunco.models import Night, Person
-from bunco.selectors import folds
-from bunco.services.runner import CommandRefused
+from bunco.night.selectors import folds
+from bunco.night.services.runner import CommandRefused
 
 
 def night_archive(*, night: Night, archived: bool = True) -> Night:

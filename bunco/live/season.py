@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from bunco import screens
+from bunco.live import screens
 from bunco.models import Night, Player
-from bunco.selectors import live_state
+from bunco.night.selectors import live_state
 from scoring import standing_key
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bunco.fold import Kind, LiveNight
 from bunco.models import Night
-from bunco.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
+from bunco.night.fold import Kind, LiveNight
+from bunco.night.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
 
 
 @_refuse_on_domain_errors

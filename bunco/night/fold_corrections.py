@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bunco.events import CORRECTABLE, REOPEN_TAKES, TABLE_KINDS, Conflict, Kind, void_targets
+from bunco.night.events import CORRECTABLE, REOPEN_TAKES, TABLE_KINDS, Conflict, Kind, void_targets
 from scoring import IllegalMove
 
 if TYPE_CHECKING:
-    from bunco.fold import LiveNight
+    from bunco.night.fold import LiveNight
 
 
 class Corrections:

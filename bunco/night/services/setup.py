@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 from django.db import transaction
 
-from bunco.fold import Kind
 from bunco.models import Night
-from bunco.services.play import night_seat
-from bunco.services.roster import _new_names, players_add
-from bunco.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
+from bunco.night.fold import Kind
+from bunco.night.services.play import night_seat
+from bunco.night.services.roster import _new_names, players_add
+from bunco.night.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
 from scoring import PRESETS, HouseRules, sample_names
 
 

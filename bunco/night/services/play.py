@@ -17,7 +17,8 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bunco.fold import (
+from bunco.models import Night, ScoreEvent, TableLink
+from bunco.night.fold import (
     CORRECTABLE,
     PRACTICE_SET,
     Event,
@@ -26,10 +27,9 @@ from bunco.fold import (
     tables_from_data,
     tables_to_data,
 )
-from bunco.models import Night, ScoreEvent, TableLink
-from bunco.names import find
-from bunco.selectors import folds, live_state
-from bunco.services.runner import (
+from bunco.night.names import find
+from bunco.night.selectors import folds, live_state
+from bunco.night.services.runner import (
     Ack,
     Claim,
     CommandRefused,

@@ -3,8 +3,8 @@ pot and the fees."""
 
 from __future__ import annotations
 
-from bunco.fold import LiveNight
 from bunco.models import Night
+from bunco.night.fold import LiveNight
 from scoring import (
     decide_awards,
     pot_for,

@@ -8,7 +8,7 @@ the kinds somebody is watching. Group handlers only forward the text.
 
 Every fragment carries ``data-seq``: the sequence number of the last event that changed it.
 A screen drops a fragment older than the one it shows, and its sync sends the seqs it shows
-(periodically with several workers; when the server asks, on one process: ``bunco.watch``);
+(periodically with several workers; when the server asks, on one process: ``bunco.live.watch``);
 it is sent a snapshot only if one of them is behind (``stale``).
 """
 
@@ -27,11 +27,12 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
-from bunco import groups, layers, limits, presence, screens
-from bunco.fold import Event, Kind, LiveNight
+from bunco import limits
+from bunco.live import groups, layers, presence, screens
+from bunco.live.watch import watch
 from bunco.models import Night
-from bunco.selectors import folds
-from bunco.watch import watch
+from bunco.night.fold import Event, Kind, LiveNight
+from bunco.night.selectors import folds
 
 
 @dataclass

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from bunco.fold import Event, LiveNight, fold
 from bunco.models import Night, Player, ScoreEvent, TableLink
+from bunco.night.fold import Event, LiveNight, fold
 
 
 def as_event(row: ScoreEvent) -> Event:

@@ -21,13 +21,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bunco import backup
-from bunco.fold import Kind, fold
 from bunco.models import Night, Player, ScoreEvent, TableLink, new_token, new_tv_code
-from bunco.names import new_names
-from bunco.selectors import as_event
-from bunco.services.roster import known_people, new_people
-from bunco.services.runner import CommandRefused, _key, _projection, _when
-from bunco.services.setup import _clean_night_name
+from bunco.night.fold import Kind, fold
+from bunco.night.names import new_names
+from bunco.night.selectors import as_event
+from bunco.night.services.roster import known_people, new_people
+from bunco.night.services.runner import CommandRefused, _key, _projection, _when
+from bunco.night.services.setup import _clean_night_name
 from scoring import HouseRules, RulesError
 
 

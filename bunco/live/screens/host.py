@@ -10,15 +10,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from bunco.fold import LiveNight
+from bunco.live.paging import paginate
+from bunco.live.screens.people import movement, standings
+from bunco.live.screens.prizes import final_awards, money, night_pot, pending_ties
+from bunco.live.screens.round import round_banner
+from bunco.live.screens.table import render_table
 from bunco.models import HostCall, Night
-from bunco.names import matching, search_text
-from bunco.paging import paginate
-from bunco.screens.people import movement, standings
-from bunco.screens.prizes import final_awards, money, night_pot, pending_ties
-from bunco.screens.round import round_banner
-from bunco.screens.table import render_table
-from bunco.selectors import table_links
+from bunco.night.fold import LiveNight
+from bunco.night.names import matching, search_text
+from bunco.night.selectors import table_links
 
 #: How much of a big room the host's page shows at once (the rest a page or a link away).
 HOST_TABLES_PER_PAGE = 12

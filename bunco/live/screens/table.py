@@ -8,8 +8,8 @@ import json
 
 from django.template.loader import render_to_string
 
-from bunco.fold import Kind, LiveNight
-from bunco.screens.round import KIND_LABELS, QUICK_LABELS
+from bunco.live.screens.round import KIND_LABELS, QUICK_LABELS
+from bunco.night.fold import Kind, LiveNight
 from scoring import BellDuty, Phase, TableRound, turn_keeping_rolls
 from scoring.explain import tie_break_name
 from scoring.roll import QUICK_KINDS, dice_for

@@ -15,11 +15,17 @@ from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from bunco.fold import Kind, LiveNight
 from bunco.models import Night, Person, Player
-from bunco.names import new_names
-from bunco.selectors import live_state
-from bunco.services.runner import Ack, CommandRefused, _command, _refuse_on_domain_errors, _simple
+from bunco.night.fold import Kind, LiveNight
+from bunco.night.names import new_names
+from bunco.night.selectors import live_state
+from bunco.night.services.runner import (
+    Ack,
+    CommandRefused,
+    _command,
+    _refuse_on_domain_errors,
+    _simple,
+)
 from scoring import IllegalMove
 from scoring.seating import clean_names
 
