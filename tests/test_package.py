@@ -1,10 +1,9 @@
 """The package as a host gets it: the sdist and the wheel are built from this checkout, and the
 wheel is installed as the README says, with the README's own command, by Debian's packaged pipx
-(1.1.0 on Debian 12, the oldest a host may have), from the folder that holds the file, with an
-empty home and the tested versions. Its `bunco` command is started from an empty folder, and
-Chromium plays a round through it: the host opens the demo night, three table devices tap their
-rolls, the TV and the host's page follow, the head table's bunco rings the bell and the round
-ends.
+(1.1.0 on Debian 12), from the folder that holds the file, with an empty home and the tested
+versions. Its `bunco` command is started from an empty folder, and Chromium plays a round
+through it: the host opens the demo night, three table devices tap their rolls, the TV and the
+host's page follow, the head table's bunco rings the bell and the round ends.
 
 The data must land in the user's data folder (here the XDG one of the empty home), nothing in
 the folder `bunco` was started from; a second `bunco` on the same port must say so in one
