@@ -5,7 +5,6 @@ fragment equals a fresh render of it."""
 
 import os
 import random
-import uuid
 from contextlib import suppress
 from html.parser import HTMLParser
 
@@ -16,8 +15,9 @@ from hypothesis import strategies as st
 from bunco.live import broadcast, groups, presence, screens
 from bunco.night import services
 from bunco.night.selectors import cold_fold, live_state
-from bunco.night.services import CommandRefused, claim_for
+from bunco.night.services import CommandRefused
 from scoring import sample_names
+from tests.bunco.test_fold_whole_night import between_rounds, in_play
 
 VOID_TAGS = {"img", "input", "br", "hr", "meta", "link"}
 
@@ -91,49 +91,10 @@ def summary(state):
 
 
 def command(night, rng):
-    """One command a host or a table might make now, picked at random."""
+    """One command a host or a table might make now, picked at random (as the whole night's
+    fold test picks them)."""
     state = live_state(night)
-    key = uuid.uuid4()
-    if state.room is None:
-        players = list(night.players.filter(left_early=False))
-        pick = rng.random()
-        if pick < 0.15 and state.next_ghost():
-            services.player_arrive(night=night, name=f"Late {rng.randint(1, 10**6)}")
-        elif pick < 0.25 and len(players) > 9:
-            services.player_leave(night=night, player=rng.choice(players))
-        elif pick < 0.35:
-            services.player_rename(night=night, player=rng.choice(players),
-                                   name=f"Name {rng.randint(1, 10**6)}")
-        elif pick < 0.45 and state.closed_by:
-            services.event_void(night=night, seq="close")
-        else:
-            services.round_start(night=night)
-        return
-    open_tables = [t for t in state.room.tables if not t.done]
-    pick = rng.random()
-    if state.paused and pick < 0.5:  # a pause lasts a few commands, not the whole night
-        services.game_resume(night=night)
-    elif pick < 0.04:
-        services.game_pause(night=night)
-    elif pick < 0.07 and not state.room.bell_rung:
-        services.bell_ring(night=night)
-    elif pick < 0.12 and state.bell_by:
-        services.event_void(night=night, seq="bell")
-    elif pick < 0.18 and state.rolls:
-        services.event_void(night=night, seq=rng.choice(state.rolls).seq)
-    elif pick < 0.24:
-        number = rng.randint(1, len(state.room.tables))
-        services.roll_undo(night=night, claim=claim_for(state, number), key=key, actor="t")
-    elif open_tables:
-        table = rng.choice(open_tables)
-        number = table.spec.number
-        if table.phase.value == "finishing" and rng.random() < 0.3:
-            services.table_finish(night=night, claim=claim_for(state, number), key=key,
-                                  actor="t")
-        else:
-            dice = [rng.randint(1, 6) for _ in range(table.dice_expected)]
-            services.roll_record(night=night, claim=claim_for(state, number), key=key,
-                                 actor="t", dice=dice)
+    (in_play if state.room is not None else between_rounds)(night, state, rng)
 
 
 def table_banner(night, live, group, shown) -> str | None:
@@ -161,7 +122,11 @@ def everyone_watching(monkeypatch):
     def send(out, written=None):
         for group, message in out.messages:
             screen = shown.setdefault(group, {})
-            screen.update(Fragments(message["html"]).found)
+            found = Fragments(message["html"]).found
+            if "tv-tables" in found:  # the wrapper swapped whole: the tables it had are gone
+                for element_id in [i for i in screen if i.startswith("table-")]:
+                    del screen[element_id]
+            screen.update(found)
         if written is not None:  # gone out at once
             written.set()
 
