@@ -30,8 +30,12 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
-from processes import (
+# Its parts sit beside it (it runs as a script, or is loaded from its file by the tests).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from processes import (  # noqa: E402
     LOGS,
     PG_HOST,
     PG_PORT,
