@@ -9,6 +9,7 @@ started here."""
 import io
 import socket
 import threading
+import time
 from io import StringIO
 from unittest import mock
 
@@ -209,3 +210,19 @@ def test_the_host_page_opens_once_the_server_answers(started, settings, monkeypa
     port = free_port()
     run(port, browser=True, no_qr=True)
     assert opened == [f"http://127.0.0.1:{port}/host/{host_secret()}/"]
+
+
+def test_with_no_phone_after_the_delay_the_terminal_says_what_is_in_the_way(
+        started, settings, monkeypatch):
+    """The room check's word in the terminal: no phone reached the laptop by the delay, so the
+    start command's window names the likely causes on this system and their fixes."""
+    from bunco import roomcheck
+
+    settings.LAN_FOUND = True
+    monkeypatch.setenv("BUNCO_ROOMCHECK_AFTER", "0.2")
+    monkeypatch.setattr(roomcheck, "reached", lambda: (0, None))
+    monkeypatch.setattr(roomcheck, "push_card", lambda: None)
+    started["then"] = lambda args: time.sleep(1.5)  # Daphne serving meanwhile
+    out, _ = run(free_port(), no_qr=True)
+    assert "No phone has reached this laptop" in out.getvalue()
+    assert "Fix:" in out.getvalue()

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from bunco import backup, laptop, limits
+from bunco import backup, laptop, limits, roomcheck
 from bunco.host.auth import host_secret
 from bunco.lan import port_problem, public_url
 
@@ -97,6 +97,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  Each night's latest file is also kept in: {copy_to}")
         self.stdout.write("Press Ctrl+C to stop.")
         self.stdout.flush()
+        # No phone in a few minutes: what on this laptop is likely in the way (the room check).
+        roomcheck.watch_terminal(self.stdout.write, port=port)
         if options["browser"]:
             self.open_when_serving(host, bind, port)
         CommandLineInterface().run(
