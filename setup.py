@@ -3,7 +3,8 @@
 templates/ and static/ live at the top of the checkout, where the app reads them when it runs
 from one. A wheel holds only packages, so the build copies them into the package, as
 bunco/_data/templates and bunco/_data/static, where an installed copy reads them
-(bunco/laptop.py). MANIFEST.in puts them in the sdist, so a wheel built from it has them too.
+(bunco/laptop/__init__.py). MANIFEST.in puts them in the sdist, so a wheel built from it has
+them too.
 """
 
 import shutil

@@ -1,7 +1,7 @@
-"""python -m bunco: the ``bunco`` command (bunco/cli.py)."""
+"""python -m bunco: the ``bunco`` command (bunco/laptop/cli.py)."""
 
 import sys
 
-from bunco.cli import main
+from bunco.laptop.cli import main
 
 sys.exit(main())

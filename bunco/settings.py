@@ -5,7 +5,7 @@ BUNCO_DEBUG=1            Django debug pages (never at a real party)
 BUNCO_SECRET_KEY         signing key; otherwise one is made once and kept in the data folder
 BUNCO_DATA_DIR           where the SQLite database, the keys, the snapshots and the collected
                          static files live (default: var/ in a checkout; for an installed
-                         package the user's data folder, bunco/laptop.py)
+                         package the user's data folder, bunco/laptop/__init__.py)
 DATABASE_URL             e.g. postgres://user:pass@localhost/bunco instead of SQLite; then
                          BUNCO_SECRET_KEY and BUNCO_HOST_SECRET are required (every worker
                          must sign and check with the same ones)
@@ -24,7 +24,7 @@ BUNCO_CSRF_TRUSTED_ORIGINS  more origins pages may post from, comma separated
 BUNCO_HSTS_SECONDS       HSTS max-age behind a TLS proxy (default 86400)
 BUNCO_COPY_TO            a folder off the laptop (a USB stick, a synced folder) where the
                          latest night file of each live night is kept as the night goes
-                         (``bunco --copy-to``; bunco/backup.py)
+                         (``bunco --copy-to``; bunco/laptop/backup.py)
 
 docs/deploy.md shows them together for several workers behind nginx.
 """
@@ -38,10 +38,11 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from bunco import lan, laptop, runtime
+from bunco import laptop, runtime
+from bunco.laptop import lan
 
 # The checkout (in an installed package: site-packages); the templates and static files are
-# read from APP_FILES, a checkout's top folder or the wheel's copy of it (bunco/laptop.py).
+# read from APP_FILES, a checkout's top folder or the wheel's copy of it (bunco/laptop/__init__.py).
 BASE_DIR = laptop.CHECKOUT
 APP_FILES = laptop.app_files()
 if not (APP_FILES / "templates").is_dir() or not (APP_FILES / "static").is_dir():
@@ -83,9 +84,9 @@ SECRET_KEY = _secret_key()
 # Phones reach the laptop by its LAN address, so those are allowed; never "*".
 _INTERFACES = lan.read_interfaces()
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *lan.local_addresses(_INTERFACES)]
-# Every link and QR code the app shows or prints is built from this (bunco.lan.public_url):
+# Every link and QR code the app shows or prints is built from this (bunco.laptop.lan.public_url):
 # the Wi-Fi's address before a wired one's, never a VPN's, a container's or a virtual
-# machine's (bunco/lan.py).
+# machine's (bunco/laptop/lan.py).
 _NAMED_LAN = os.environ.get("BUNCO_LAN_ADDRESS", "").strip()
 _FOR_PHONES = lan.lan_addresses(_INTERFACES)
 LAN_ADDRESS = _NAMED_LAN or (_FOR_PHONES[0] if _FOR_PHONES else "127.0.0.1")

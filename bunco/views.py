@@ -18,8 +18,8 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from bunco import disk
-from bunco.lan import public_url
+from bunco.laptop import disk
+from bunco.laptop.lan import public_url
 
 #: How long each part of the health check may take before the worker counts as unwell.
 HEALTH_TIMEOUT = 2.0

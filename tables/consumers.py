@@ -6,7 +6,8 @@ import logging
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
-from bunco import disk, limits
+from bunco import limits
+from bunco.laptop import disk
 from bunco.live import broadcast, groups, presence, screens
 from bunco.live.consumers import ScreenConsumer
 from bunco.models import Night, Player

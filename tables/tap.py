@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from django.db import DatabaseError
 
-from bunco import disk
 from bunco.forms import first_error
+from bunco.laptop import disk
 from bunco.live import screens
 from bunco.models import Night
 from bunco.night import services

@@ -1,5 +1,5 @@
-"""The `bunco` command an installed package gives (bunco/cli.py); tests/test_package.py runs the
-real one from a built wheel."""
+"""The `bunco` command an installed package gives (bunco/laptop/cli.py); tests/test_package.py
+runs the real one from a built wheel."""
 
 import contextlib
 import io
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bunco import cli
+from bunco.laptop import cli
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def commands(monkeypatch):
 
 def test_no_arguments_migrates_and_serves_on_port_8000_and_opens_the_browser(commands,
                                                                           monkeypatch):
-    monkeypatch.setattr("bunco.lan.port_problem", lambda bind, port: None)
+    monkeypatch.setattr("bunco.laptop.lan.port_problem", lambda bind, port: None)
     assert cli.main([]) == 0
     assert commands == [
         ("migrate", {"interactive": False, "verbosity": 0}),
@@ -78,7 +78,7 @@ def test_the_management_commands_run_by_name(capsys):
 
 
 def test_restore_list_runs_as_the_command_does(capsys, settings, tmp_path):
-    from bunco import backup
+    from bunco.laptop import backup
 
     settings.BUNCO_BACKUP_DIR = tmp_path
     stem = (backup.database_file() or Path("bunco")).stem
@@ -99,7 +99,7 @@ def test_a_console_that_cannot_print_a_character_shows_it_escaped(monkeypatch):
 
 def test_a_backup_before_the_first_start_says_there_is_nothing_yet(monkeypatch, tmp_path,
                                                                      capsys):
-    from bunco import backup
+    from bunco.laptop import backup
 
     monkeypatch.setattr(backup, "database_file", lambda: tmp_path / "bunco.sqlite3")
     with pytest.raises(SystemExit) as stopped:

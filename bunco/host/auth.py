@@ -13,7 +13,7 @@ from django.conf import settings
 from django.http import HttpResponseForbidden
 from django.template.loader import render_to_string
 
-from bunco import disk
+from bunco.laptop import disk
 
 SESSION_KEY = "bunco_host"
 SEEN_KEY = "bunco_host_seen"

@@ -3,8 +3,8 @@ of tables for the host, which the host answers here."""
 
 from channels.db import database_sync_to_async
 
-from bunco import roomcheck
 from bunco.host.auth import session_is_host
+from bunco.laptop import roomcheck
 from bunco.live import broadcast, groups, screens
 from bunco.live.consumers import ScreenConsumer
 from bunco.models import Night

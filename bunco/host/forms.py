@@ -246,7 +246,7 @@ class RestoreForm(forms.Form):
                                            "empty": "that file is empty"})
 
     def clean_file(self):
-        from bunco.backup import read_night_file
+        from bunco.laptop.backup import read_night_file
 
         upload = self.cleaned_data["file"]
         if upload.size > self.MAX_BYTES:

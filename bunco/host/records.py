@@ -10,11 +10,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from bunco import backup
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import MergeForm, RestoreForm
 from bunco.host.views import form_data
+from bunco.laptop import backup
 from bunco.live import sheets
 from bunco.live.paging import paginate
 from bunco.models import Night, Person, Player

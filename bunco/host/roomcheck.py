@@ -11,9 +11,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco import roomcheck
 from bunco.forms import first_error
 from bunco.host import auth as host
+from bunco.laptop import roomcheck
 
 
 class CheckResultForm(forms.Form):

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
-from bunco import backup, limits, stick
+from bunco import limits, stick
 from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.forms import (
@@ -33,6 +33,7 @@ from bunco.host.forms import (
 )
 from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
+from bunco.laptop import backup
 from bunco.live import screens
 from bunco.models import Night, Player
 from bunco.night import services

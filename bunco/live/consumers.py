@@ -13,7 +13,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.db import DatabaseError
 
-from bunco import limits, roomcheck
+from bunco import limits
+from bunco.laptop import roomcheck
 from bunco.live import broadcast, groups, layers, presence
 from bunco.live.watch import watch
 from bunco.night import services

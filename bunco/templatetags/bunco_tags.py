@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.html import format_html
 
 from bunco import limits
-from bunco.lan import public_url
+from bunco.laptop.lan import public_url
 from bunco.live import presence
 
 register = template.Library()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import mark_safe
 
-from bunco import roomcheck
+from bunco.laptop import roomcheck
 
 register = template.Library()
 

@@ -1,11 +1,11 @@
-"""What the host's pages say when the laptop cannot save (``bunco.disk``)."""
+"""What the host's pages say when the laptop cannot save (``bunco.laptop.disk``)."""
 
 import sys
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from bunco import disk
+from bunco.laptop import disk
 
 register = template.Library()
 

@@ -6,8 +6,8 @@ system builds its own (PyInstaller makes no file for another system).
     python deploy/onefile/build.py                            # or: make onefile
 
 Run it from a checkout (templates/ and static/ are read from its top folder). The result
-starts the night exactly as ``bunco`` does (bunco/cli.py); its data goes in the user's data
-folder (bunco/laptop.py).
+starts the night exactly as ``bunco`` does (bunco/laptop/cli.py); its data goes in the user's data
+folder (bunco/laptop/__init__.py).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ on the LAN, print the links and the QR code, open the host page)."""
 import contextlib
 import sys
 
-from bunco.cli import main
+from bunco.laptop.cli import main
 
 
 def keep_the_window_open(code: int) -> None:

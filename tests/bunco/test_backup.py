@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from bunco import backup
 from bunco.host.auth import host_secret
+from bunco.laptop import backup
 from bunco.live import sheets
 from bunco.models import Night, Person, Player, ScoreEvent
 from bunco.night import services
@@ -164,7 +164,7 @@ def manage(data_dir, *args, code=None):
 def test_the_restore_command_puts_the_last_round_back(tmp_path):
     manage(tmp_path, "migrate", "-v0")
     manage(tmp_path, "shell", code=(
-        "from bunco import backup; from bunco.night import services; "
+        "from bunco.laptop import backup; from bunco.night import services; "
         "from tests.playing import play_round\n"
         "night = services.demo_night_create(); play_round(night); backup.wait()\n"))
     counted = "from bunco.models import ScoreEvent; print(ScoreEvent.objects.count())"

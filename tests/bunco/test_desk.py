@@ -7,7 +7,7 @@ import random
 import pytest
 from django.utils import timezone
 
-from bunco import backup
+from bunco.laptop import backup
 from bunco.live.screens import night_pot
 from bunco.models import Player, ScoreEvent
 from bunco.night import services

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from bunco.host.auth import host_secret
-from bunco.lan import public_url
+from bunco.laptop.lan import public_url
 from bunco.models import Night, Player, ScoreEvent
 from bunco.night import services
 from bunco.night.selectors import live_state

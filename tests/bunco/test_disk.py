@@ -12,8 +12,8 @@ from channels.db import database_sync_to_async
 from django.db import OperationalError, ProgrammingError
 from django.test import Client
 
-from bunco import backup, disk
 from bunco.host.auth import host_secret
+from bunco.laptop import backup, disk
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
 from tests.tables.test_consumers import connect, make_night

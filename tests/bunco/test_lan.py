@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from bunco import lan
-from bunco.lan import Interface, kind, lan_addresses, local_addresses, port_problem
+from bunco.laptop import lan
+from bunco.laptop.lan import Interface, kind, lan_addresses, local_addresses, port_problem
 
 # As ifaddr reads them on each platform (Windows: an id, then the connection's name and the
 # device's).

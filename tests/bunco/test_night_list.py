@@ -58,7 +58,7 @@ def test_a_demo_night_is_not_in_the_season_nor_its_sample_players_people(host_cl
 
 @pytest.mark.django_db
 def test_a_demo_night_opened_from_its_file_stays_a_demo_out_of_the_season():
-    from bunco import backup
+    from bunco.laptop import backup
 
     demo = services.demo_night_create()
     finish_night(demo)

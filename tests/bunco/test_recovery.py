@@ -9,8 +9,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from bunco import backup
 from bunco.host.auth import host_secret
+from bunco.laptop import backup
 from bunco.live import sheets
 from bunco.models import Night, Person, ScoreEvent
 from bunco.night import devices, services

@@ -12,11 +12,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from bunco import roomcheck
 from bunco.asgi import application
 from bunco.host.auth import host_secret
-from bunco.lan import Interface
-from bunco.roomcheck import advice as readings
+from bunco.laptop import roomcheck
+from bunco.laptop.lan import Interface
+from bunco.laptop.roomcheck import advice as readings
 from tests.tables.test_consumers import connect, make_night
 
 PHONE, LAPTOP = "192.168.1.57", "192.168.1.20"

@@ -115,7 +115,7 @@ def test_the_terminal_says_what_is_in_the_way_on_this_system(tmp_path):
         env.update(BUNCO_LAN_ADDRESS=phone.laptop)
         printed = subprocess.run(
             [sys.executable, "-c", "import django, sys; django.setup(); "
-             "from bunco import roomcheck; "
+             "from bunco.laptop import roomcheck; "
              "roomcheck.watch_terminal(sys.stdout.write, 0.5, port=8123).join(30)"],
             cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=60)
     assert printed.stdout.startswith("No phone has reached this laptop"), printed

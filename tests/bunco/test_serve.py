@@ -216,7 +216,7 @@ def test_with_no_phone_after_the_delay_the_terminal_says_what_is_in_the_way(
         started, settings, monkeypatch):
     """The room check's word in the terminal: no phone reached the laptop by the delay, so the
     start command's window names the likely causes on this system and their fixes."""
-    from bunco import roomcheck
+    from bunco.laptop import roomcheck
 
     settings.LAN_FOUND = True
     monkeypatch.setenv("BUNCO_ROOMCHECK_AFTER", "0.2")

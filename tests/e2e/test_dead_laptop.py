@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from bench.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
-from bunco.backup import read_night_file
+from bunco.laptop.backup import read_night_file
 from tests.reliability.test_real_server import check_log
 
 from .conftest import launch

@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from bench.server import SETUP_SCRIPT, Server, prepared_env, run_checked
-from bunco.backup import read_night_file
+from bunco.laptop.backup import read_night_file
 from tests.e2e.test_dead_laptop import rolls_logged
 from tests.reliability.test_real_server import check_log
 

@@ -13,7 +13,7 @@ import uuid
 import httpx
 
 from bench.server import SETUP_SCRIPT, Server, prepared_env, run_checked
-from bunco.backup import read_night_file
+from bunco.laptop.backup import read_night_file
 
 TAPS = int(os.environ.get("BUNCO_COPY_LAG_TAPS", "40"))
 

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: Django's middleware, which run for every message and request whatever it is; and the
 #: server's own timers (the collector's and the watch's), which tick whatever happens.
 PLUMBING = {"bunco/asgi.py", "bunco/runtime/handler.py", "bunco/origin.py",
-            "bunco/middleware.py", "bunco/stick.py", "bunco/roomcheck/__init__.py",
+            "bunco/middleware.py", "bunco/stick.py", "bunco/laptop/roomcheck/__init__.py",
             "bunco/runtime/collector.py", "bunco/live/watch.py"}
 
 #: Every stop of a tap's road, both ways in.
@@ -33,7 +33,7 @@ ROAD = {
     # the core: the link's share, one command through the one runner, the log folded
     "bunco/limits.py", "bunco/night/services/play.py", "bunco/night/services/runner.py",
     "bunco/night/selectors.py", "bunco/night/fold.py", "bunco/night/events.py",
-    "bunco/backup.py", "bunco/disk.py",
+    "bunco/laptop/backup.py", "bunco/laptop/disk.py",
     # the rules
     "scoring/round.py", "scoring/table.py", "scoring/table_spec.py", "scoring/roll.py",
     # what the table's screens show, drawn once, and whom it goes to

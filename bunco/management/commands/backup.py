@@ -3,7 +3,7 @@ backup, safe while the app is running). The app also takes one after every round
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bunco import backup
+from bunco.laptop import backup
 
 
 class Command(BaseCommand):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bunco import backup
+from bunco.laptop import backup
 from bunco.night import services
 
 

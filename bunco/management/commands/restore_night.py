@@ -11,7 +11,7 @@ from pathlib import Path
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from bunco import backup
+from bunco.laptop import backup
 from bunco.management.commands.restore import Command as Restore
 
 

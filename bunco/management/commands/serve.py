@@ -25,9 +25,10 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from bunco import backup, laptop, limits, roomcheck
+from bunco import laptop, limits
 from bunco.host.auth import host_secret
-from bunco.lan import port_problem, public_url
+from bunco.laptop import backup, roomcheck
+from bunco.laptop.lan import port_problem, public_url
 
 QR_BLOCKS = "\u2580\u2584\u2588"  # what the compact drawing is made of (upper, lower, full)
 #: Modules of white around the code: the 4 the QR standard asks for (a dark terminal's

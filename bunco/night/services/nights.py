@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from bunco import backup
+from bunco.laptop import backup
 from bunco.models import Night, Person
 from bunco.night.selectors import folds
 from bunco.night.services.runner import CommandRefused

@@ -20,7 +20,7 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bunco import backup
+from bunco.laptop import backup
 from bunco.models import Night, Player, ScoreEvent, TableLink, new_token, new_tv_code
 from bunco.night.fold import Kind, fold
 from bunco.night.names import new_names

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, connection, transaction
 from django.utils.dateparse import parse_datetime
 
-from bunco import backup
+from bunco.laptop import backup
 from bunco.live import broadcast
 from bunco.models import Night, ScoreEvent
 from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight

@@ -9,7 +9,7 @@
   stick, a synced folder) each live night's file is kept there as it goes: written whole at
   a round's end and the night's end, and every command's entries appended to it as a line at
   once, off the tap's path (``read_night_file`` reads both). A folder that cannot be written
-  is said on the host's page (``bunco.disk``).
+  is said on the host's page (``bunco.laptop.disk``).
 - ``snapshot()`` copies the SQLite database with SQLite's online backup (a consistent copy
   even while phones are writing; a plain file copy misses what is still in the WAL). The app
   takes one after every round and at the end of the night, keeping the latest ``KEEP``;
@@ -31,7 +31,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from bunco import disk
+from bunco.laptop import disk
 from bunco.models import Night, ScoreEvent
 
 FORMAT = "bunco-night"

@@ -10,7 +10,7 @@
                                the same names
 
 It runs on Windows, macOS and Linux; the data goes in the user's data folder
-(``bunco/laptop.py``) unless ``BUNCO_DATA_DIR`` says otherwise.
+(``bunco/laptop/__init__.py``) unless ``BUNCO_DATA_DIR`` says otherwise.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bunco.lan import port_problem
+    from bunco.laptop.lan import port_problem
 
     # Before anything else, and before anything is printed: a busy port or a port this
     # user may not open is one sentence, with no link that would lead to another program.

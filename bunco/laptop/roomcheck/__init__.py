@@ -11,7 +11,7 @@ Three things, kept in this process's memory (a party is one process; docs/roomch
 
 When no phone has come ``after_seconds()`` after the start (or the host says her phone cannot
 open the check), the host's page and the terminal say the likely causes on this laptop's
-system and the fix, in plain words (``bunco/roomcheck/advice.py``).
+system and the fix, in plain words (``bunco/laptop/roomcheck/advice.py``).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from bunco import lan
-from bunco.roomcheck.advice import Advice, advise, read_system
+from bunco.laptop import lan
+from bunco.laptop.roomcheck.advice import Advice, advise, read_system
 
 log = logging.getLogger(__name__)
 

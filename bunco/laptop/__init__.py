@@ -1,5 +1,7 @@
-"""The computer the app runs on, on Windows, macOS or Linux: where the app's own files are,
-where the host's data goes, and which time zone the laptop keeps.
+"""The laptop the app runs on, on Windows, macOS or Linux: where the app's own files are,
+where the host's data goes, and which time zone the laptop keeps (here); the ``bunco`` command
+(``cli``), the LAN address phones use (``lan``), the room check (``roomcheck``), the night's
+copies and snapshots (``backup``) and a data folder in trouble (``disk``).
 
 The templates and static files live at the top of a checkout (``templates/``, ``static/``,
 next to ``manage.py``). A wheel cannot hold folders outside its packages, so the build
@@ -21,7 +23,7 @@ from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 
 APP_NAME = "bunco"
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # bunco/, this being bunco/laptop/
 #: The checkout this package sits in, when it is one (in a wheel: site-packages).
 CHECKOUT = PACKAGE.parent
 #: The templates and static files as a wheel carries them.

@@ -4,7 +4,7 @@ The readings (``read_system``) run each tool only where it exists, with a short 
 never raise. What they printed is judged by pure functions (``advise`` and the parsers), so
 each system's outputs are tested as its tools print them: the network's profile and the
 firewall's rules on Windows, the application firewall on macOS, nftables, ufw and firewalld
-on Linux; and on any system a VPN, a second network, or none (``bunco/lan.py``'s interfaces).
+on Linux; and on any system a VPN, a second network, or none (``bunco/laptop/lan.py``'s interfaces).
 The advice is plain words: what may be in the way, and the fix.
 """
 
@@ -17,7 +17,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from bunco import lan
+from bunco.laptop import lan
 
 #: How long each reading of the system may take.
 READ_TIMEOUT = 4.0
