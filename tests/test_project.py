@@ -1,6 +1,8 @@
 """The project's wiring: migrations, settings, the home page, static assets."""
 
+import re
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -58,3 +60,25 @@ def test_the_database_really_is_in_wal_mode():
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA journal_mode")
         assert cursor.fetchone()[0].lower() == "wal"
+
+
+#: What a host reads before her night, and each page a newcomer opens after it: the docs are
+#: kept short enough to be read (words, as `wc -w` counts them).
+README_WORDS, PAGE_WORDS, ALL_WORDS = 3000, 3000, 20000
+
+
+def test_the_docs_stay_short_enough_to_read():
+    root = Path(__file__).resolve().parent.parent
+    counts = {path.relative_to(root).as_posix(): len(path.read_text().split())
+              for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]}
+    assert counts["README.md"] <= README_WORDS, counts["README.md"]
+    long = {page: n for page, n in counts.items() if n > PAGE_WORDS}
+    assert not long, f"pages over {PAGE_WORDS} words: {long}"
+    assert sum(counts.values()) <= ALL_WORDS, counts
+
+
+def test_every_link_between_the_docs_leads_somewhere():
+    root = Path(__file__).resolve().parent.parent
+    for page in [root / "README.md", *(root / "docs").glob("*.md")]:
+        for target in re.findall(r"\]\(([^)#:]+?)(?:#[^)]*)?\)", page.read_text()):
+            assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
