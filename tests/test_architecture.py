@@ -178,3 +178,22 @@ def test_each_tie_break_is_named_once():
             text = path.read_text()
             for name in TIE_BREAKS.values():
                 assert name not in text, f"{module} names the tie-break {name!r} itself"
+
+
+#: A file and a function a newcomer can hold in mind (tests and migrations aside).
+FILE_LINES, FUNCTION_LINES = 500, 60
+
+
+def test_no_code_file_or_function_grows_past_what_a_newcomer_can_read():
+    too_long = []
+    for package in ("bunco", "tables", "scoring", "bench", "deploy"):
+        for module, path in sources(package):
+            text = path.read_text()
+            if len(text.splitlines()) > FILE_LINES:
+                too_long.append(f"{module}: {len(text.splitlines())} lines")
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    length = node.end_lineno - node.lineno + 1
+                    if length > FUNCTION_LINES:
+                        too_long.append(f"{module}.{node.name}: {length} lines")
+    assert not too_long, too_long

@@ -84,24 +84,7 @@ def night_restore(*, data) -> Night:
     links when the file has them and they are free here. ``night.links`` says which: "kept",
     "taken" (new links: the file's are another night's here) or "new" (a file without them).
     A file that is not a whole night is refused and nothing is written."""
-    try:
-        if not isinstance(data, dict) or data.get("format") != backup.FORMAT:
-            raise _FileError("this is not a night downloaded from Bunco")
-        if data.get("version") not in backup.READS:
-            raise _FileError("this night file comes from a newer version of Bunco")
-        info = _need(data, "night", dict)
-        players = _need(data, "players", list)
-        events = _need(data, "events", list)
-        rules = HouseRules.from_dict(_need(info, "rules", dict, "the night"))
-        rows = []
-        for i, e in enumerate(events, 1):
-            if not isinstance(e, dict) or e.get("seq") != i or e.get("kind") not in KINDS:
-                raise _FileError(f"entry {i} of the log is damaged")
-            rows.append(e)
-        names = [_need(p, "name", str, "a player") for p in players]
-        new_names([], names)  # the same checks as typing them
-    except (_FileError, RulesError) as exc:
-        raise CommandRefused(str(exc).removeprefix("players: ")) from None
+    info, players, rows, rules, names = _read(data)
     players, freed = _claims_at(data.get("address"), players, rows)
     logged = [
         ScoreEvent(seq=e["seq"], key=_key(e.get("key")), kind=e["kind"], table=e.get("table"),
@@ -110,16 +93,7 @@ def night_restore(*, data) -> Night:
                    position=e.get("position"), data=e.get("data") or {},
                    actor=(e.get("actor") or "")[:60])
         for e in rows]
-    night = Night(name=_clean_night_name(str(info.get("name", "")))[:80],
-                  rules_id=str(info.get("rules_id", ""))[:40], rules_json=rules.to_dict(),
-                  entry_fee_cents=max(0, int(info.get("entry_fee_cents") or 0)),
-                  pot_cents=info.get("pot_cents") if isinstance(info.get("pot_cents"), int)
-                  else None,
-                  roll_offs=info.get("roll_offs") if isinstance(info.get("roll_offs"), dict)
-                  else {},
-                  revealed=info["revealed"] if isinstance(info.get("revealed"), int)
-                  and 0 <= info["revealed"] < 1000 else 0,
-                  demo=info.get("demo") is True)  # a demo stays out of the season
+    night = _night_row(info, rules)
     try:
         state = fold(rules, [as_event(row) for row in logged], name=night.name,
                      rules_id=night.rules_id, entry_fee_cents=night.entry_fee_cents,
@@ -148,6 +122,44 @@ def night_restore(*, data) -> Night:
     night.refresh_from_db()
     night.links, night.freed = made_with, freed
     return night
+
+
+def _read(data) -> tuple[dict, list, list, HouseRules, list[str]]:
+    """The file's night, players, log rows, rules and names, or a refusal saying what is
+    wrong with it (the names checked as typing them would check them)."""
+    try:
+        if not isinstance(data, dict) or data.get("format") != backup.FORMAT:
+            raise _FileError("this is not a night downloaded from Bunco")
+        if data.get("version") not in backup.READS:
+            raise _FileError("this night file comes from a newer version of Bunco")
+        info = _need(data, "night", dict)
+        players = _need(data, "players", list)
+        events = _need(data, "events", list)
+        rules = HouseRules.from_dict(_need(info, "rules", dict, "the night"))
+        rows = []
+        for i, e in enumerate(events, 1):
+            if not isinstance(e, dict) or e.get("seq") != i or e.get("kind") not in KINDS:
+                raise _FileError(f"entry {i} of the log is damaged")
+            rows.append(e)
+        names = [_need(p, "name", str, "a player") for p in players]
+        new_names([], names)  # the same checks as typing them
+    except (_FileError, RulesError) as exc:
+        raise CommandRefused(str(exc).removeprefix("players: ")) from None
+    return info, players, rows, rules, names
+
+
+def _night_row(info: dict, rules: HouseRules) -> Night:
+    """The night's row as the file describes it, each field checked."""
+    return Night(name=_clean_night_name(str(info.get("name", "")))[:80],
+                  rules_id=str(info.get("rules_id", ""))[:40], rules_json=rules.to_dict(),
+                  entry_fee_cents=max(0, int(info.get("entry_fee_cents") or 0)),
+                  pot_cents=info.get("pot_cents") if isinstance(info.get("pot_cents"), int)
+                  else None,
+                  roll_offs=info.get("roll_offs") if isinstance(info.get("roll_offs"), dict)
+                  else {},
+                  revealed=info["revealed"] if isinstance(info.get("revealed"), int)
+                  and 0 <= info["revealed"] < 1000 else 0,
+                  demo=info.get("demo") is True)  # a demo stays out of the season
 
 
 def _claims_at(address, players: list, rows: list) -> tuple[list, list[str]]:
