@@ -80,3 +80,4 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]
+handler500 = "bunco.views.server_error"

@@ -14,6 +14,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -103,3 +104,16 @@ def healthz(request: HttpRequest) -> JsonResponse:
     if problems:
         report["problem"] = " ".join(problems)
     return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The error page (Django's handler500): in words, the data folder's trouble when that is
+    what failed, answered 503 then (the laptop cannot save: try again later, nothing lost). If
+    the page's own parts fail too (its files not collected, the disk), a plain one."""
+    try:
+        html = render_to_string("500.html", request=request)
+    except Exception:  # never a second traceback instead of a page
+        log.exception("the error page itself failed")
+        html = render_to_string("500_plain.html")
+    status = 503 if disk.data_trouble() is not None else 500
+    return HttpResponse(html, status=status)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from django.conf import settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -47,6 +48,8 @@ print(json.dumps({"seqs": [s for s, _ in rows], "keys": {str(k): s for s, k in r
 @pytest.fixture
 def room(tmp_path):
     env = bench_env(tmp_path)
+    # The pages' files as the start command leaves them (collected once per run).
+    (tmp_path / "static").symlink_to(settings.STATIC_ROOT, target_is_directory=True)
     run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate")
     night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, "3"], env,
                                    "night setup").strip().splitlines()[-1])

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from django.conf import settings
 
 from bench.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
 from tests.wsframes import masked
@@ -97,6 +98,8 @@ class RawScreen:
 @pytest.fixture
 def big_room(tmp_path):
     env = bench_env(tmp_path)
+    # The pages' files as the start command leaves them (collected once per run).
+    (tmp_path / "static").symlink_to(settings.STATIC_ROOT, target_is_directory=True)
     env["BUNCO_SCREEN_BEHIND_CLOSE"] = "4"
     run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate")
     night = json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, str(TABLES)], env,
