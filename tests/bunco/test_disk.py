@@ -92,6 +92,8 @@ def test_a_tap_the_laptop_cannot_save_is_kept_and_the_host_told_until_a_write_wo
     assert "Bunco cannot save on this laptop" not in page
 
 
+@pytest.mark.sqlite_only("the night lives in the laptop's data folder only on SQLite; "
+                         "PostgreSQL's own disk says other things")
 def test_a_host_command_the_laptop_cannot_save_shows_what_to_do_not_an_error(
         host, seated_night, monkeypatch):
     monkeypatch.setattr(services.runner, "_write", full_disk)

@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
 
 from bunco.asgi import application
+from bunco.live import presence
 from bunco.night.selectors import live_state
 from bunco.night.services import claim_for
 from tests.tables.test_consumers import HOST, ORIGIN, connect, make_night
@@ -113,8 +114,10 @@ async def test_a_taps_road_runs_through_the_files_listed_and_no_others():
         await tap_as_a_form_post(links[1], table_ws, tv, night)
     roads = {"socket": socket_road.stops, "form post": post_road.stops}
     print({way: len(stops) for way, stops in roads.items()})
+    # With several workers the channel layer is Redis's (channels_redis), not the party's.
+    road = ROAD - {"bunco/runtime/layer.py"} if presence.shared_layer() else ROAD
     for way, stops in roads.items():
-        assert stops <= ROAD, f"a tap by {way} runs through files off its road: {stops - ROAD}"
-    assert socket_road.stops | post_road.stops == ROAD, ROAD - socket_road.stops - post_road.stops
+        assert stops <= road, f"a tap by {way} runs through files off its road: {stops - road}"
+    assert socket_road.stops | post_road.stops == road, road - socket_road.stops - post_road.stops
     for ws in (table_ws, tv):
         await ws.disconnect()
