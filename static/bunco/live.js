@@ -138,9 +138,13 @@
 
   // -- how a phone's connection fares: the host sees a table whose phones struggle ----------
   // Its reconnects since the page loaded and a measured round trip go with the sync sent at
-  // every (re)connect and with a small ping every 30 s (docs/roomcheck.md); never with a tap.
+  // every (re)connect, and a ping measures the round trip 3 s after it (docs/roomcheck.md).
+  // Afterwards nothing goes on a timer (400 phones pinging every 30 s cost the server as much
+  // as a third of its taps): a tap's answer is the round trip measured, and the server hears
+  // of it only when it is news, a slow one (at most every 30 s) or the first fast one after.
+  var SLOW_MS = 1000, SLOW_EVERY = 30000;
   var net = {
-    opens: 0, rtt: null, sent: 0,
+    opens: 0, rtt: null, sent: 0, slowTold: false, toldAt: 0,
     phone: document.body.classList.contains("phone"),
     report: function () { return {re: Math.max(0, net.opens - 1), rtt: net.rtt}; },
     ping: function () {
@@ -149,11 +153,21 @@
       bunco.send({type: "ping", net: net.report()});
     },
     pong: function () {
-      if (net.sent) net.rtt = Math.round(performance.now() - net.sent);
+      if (net.sent) net.measured(performance.now() - net.sent, false);
       net.sent = 0;
+    },
+    measured: function (ms, tell) {
+      net.rtt = Math.round(ms);
+      var slow = net.rtt > SLOW_MS, now = Date.now();
+      if (net.phone && tell && (slow ? now - net.toldAt >= SLOW_EVERY : net.slowTold)
+          && bunco.send({type: "ping", net: net.report()})) {
+        net.slowTold = slow;
+        net.toldAt = now;
+      }
     }
   };
-  if (net.phone) setInterval(net.ping, 30000);
+  // A tap's round trip over the socket (outbox.js): told to the server only when it is news.
+  bunco.roundTrip = function (ms) { net.measured(ms, true); };
 
   function refresh() {
     countdown();

@@ -237,7 +237,7 @@
     document.body.classList.add("pending");
     var item = q[0];
     if (bunco.open) {
-      waitingAck = {item: item, timer: setTimeout(function () {
+      waitingAck = {item: item, sent: performance.now(), timer: setTimeout(function () {
         waitingAck = null;
         keep(item, {error: "No answer from the app yet: sending it again"});
       }, 5000)};
@@ -265,6 +265,7 @@
     if (!waitingAck || waitingAck.item.fields.key !== json.key) return;
     clearTimeout(waitingAck.timer);
     var item = waitingAck.item;
+    bunco.roundTrip(performance.now() - waitingAck.sent);
     waitingAck = null;
     answered(item, Number(json.status) || 200, json);
   });
