@@ -248,7 +248,7 @@ def _changed_parts(request: HtmxHttpRequest, night: Night, layout: str,
         return HttpResponseClientRefresh()
     # The players' list as the page shows it: its page and search are in the page's address.
     shown = QueryDict(urlsplit(request.htmx.current_url or "").query)
-    board = screens.host_board(night, state, shown.dict())
+    board = screens.host_forms(night, state, shown.dict())
     board["start_key"] = uuid.uuid4()  # the next round's start is a new command
     return render(request, "bunco/host/_answer.html", {**board, "parts": parts, "oob": True})
 

@@ -15,6 +15,7 @@ from bunco.live.screens.host import (
     host_board,
     host_calls_html,
     host_claim_html,
+    host_forms,
     host_room,
 )
 from bunco.live.screens.people import (
@@ -89,6 +90,7 @@ __all__ = [
     "host_board",
     "host_calls_html",
     "host_claim_html",
+    "host_forms",
     "host_room",
     "house_rules_card",
     "longest_name",

@@ -44,7 +44,6 @@ def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None =
     """The host's night page: the tables with their join links, the roster, the forms. A big
     room's tables and players come a page at a time (``query``: the page's query string)."""
     query = query or {}
-    rules = state.rules
     links = table_links(night)
     numbers, tables_page = paginate(range(1, len(state.tables) + 1), query, "tables",
                                     HOST_TABLES_PER_PAGE)
@@ -53,6 +52,14 @@ def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None =
         link = links.get(n)
         tables.append({"number": n, "html": render_table(state, n),
                        "path": reverse("table", args=[link.token]) if link else ""})
+    return {**host_forms(night, state, query), "tables": tables, "tables_page": tables_page}
+
+
+def host_forms(night: Night, state: LiveNight, query: Mapping[str, str] | None = None) -> dict:
+    """The night page's parts but its tables (which the socket keeps current): what a host
+    command's answer draws again (the players, the seat swap, ties, the reveal)."""
+    query = query or {}
+    rules = state.rules
     everyone = list(night.players.all())
     listed = len(everyone)
     count = sum(1 for p in everyone if p.arrived_at)  # pre-registered guests not here yet aside
@@ -74,7 +81,7 @@ def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None =
         "players_page": players_page, "search": search, "players_count": listed,
         "here_count": count, "not_here": listed - count,
         "expected_count": sum(1 for p in everyone if p.expected),
-        "fee": money(state.entry_fee_cents), "tables": tables, "tables_page": tables_page,
+        "fee": money(state.entry_fee_cents),
         "banner": round_banner(state), "room": room, "awards": room["awards"],
         "ties": list(pending_ties(night, state).values()),
         "join_path": reverse("join", args=[night.join_token]),
