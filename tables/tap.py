@@ -43,6 +43,7 @@ class Answer:
 NOT_YOURS = ("{name} is on another phone; that tap was not counted. If that phone died, "
              "ask the host to release {name}.")
 
+
 def tap_answer(night: Night, table: int | None, ack: Ack | None = None,
                error: str | None = None) -> Answer:
     """The game's decision on a tap: recorded, already recorded, or refused with a message
