@@ -69,6 +69,7 @@ urlpatterns = [
     path("check/<str:token>/ping/", roomcheck.roomcheck_ping, name="roomcheck_ping"),
     path("j/<str:token>/", phones.join, name="join"),
     path("p/<str:token>/", phones.player, name="player"),
+    path("r/<str:key>/", phones.results, name="results"),
     path("p/<str:token>/release/", phones.player_release, name="player_release"),
     path("p/<str:token>/<str:action>/", phones.player_tap, name="player_tap"),
     path("t/<str:token>/", phones.table_page, name="table"),

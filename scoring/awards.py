@@ -49,6 +49,9 @@ class AwardResult:
     payouts: tuple[tuple[str, int], ...] = ()  # (winner, cents)
     roll_off: tuple[str, ...] = ()  # contenders still to roll off (no winner yet)
     can_split: bool = False  # a pending tie the tied players may split instead (seed 004)
+    share_cents: int | None = None  # this category's own share of the pot, before passing on
+    passed_to: str | None = None  # nobody won it: the category its share went to
+    passed_from: tuple[str, ...] = ()  # the unwon categories whose shares came here
 
     @property
     def share_label(self) -> str | None:
@@ -263,16 +266,19 @@ def _leaders(
 
 
 def _pay(results: list[AwardResult], pot_cents: int) -> list[AwardResult]:
+    """Each category's money. A prize nobody wins passes its share to the first listed prize
+    that has a winner (or a tie still to settle); with no such prize, nobody is paid."""
     shared = [i for i, r in enumerate(results) if r.share_percent is not None]
-    cents = dict(zip(shared, split_pot(pot_cents, [results[i].share_percent for i in shared]),
-                     strict=True))
+    own = dict(zip(shared, split_pot(pot_cents, [results[i].share_percent for i in shared]),
+                   strict=True))
+    cents = dict(own)
     claimed = [i for i in shared if results[i].winners or results[i].roll_off]
-    unclaimed = sum(cents[i] for i in shared if i not in claimed)
+    unclaimed = [i for i in shared if i not in claimed and own[i]]
+    passed_to: dict[int, str] = {}
     if claimed and unclaimed:
-        cents[claimed[0]] += unclaimed
-        for i in shared:
-            if i not in claimed:
-                cents[i] = 0
+        cents[claimed[0]] += sum(own[i] for i in unclaimed)
+        for i in unclaimed:
+            cents[i], passed_to[i] = 0, str(results[claimed[0]].category)
     out = []
     for i, r in enumerate(results):
         if i not in cents:
@@ -280,8 +286,11 @@ def _pay(results: list[AwardResult], pot_cents: int) -> list[AwardResult]:
             continue
         amount = cents[i]
         payouts = tuple(split_evenly(amount, r.winners)) if r.winners else ()
+        came = tuple(str(results[j].category) for j in unclaimed) if claimed and \
+            i == claimed[0] else ()
         out.append(AwardResult(r.category, r.winners, r.share_percent, r.prize, r.value,
-                               amount, payouts, r.roll_off, r.can_split))
+                               amount, payouts, r.roll_off, r.can_split, own[i],
+                               passed_to.get(i), came))
     return out
 
 

@@ -262,6 +262,11 @@ class HouseRules:
     # -- derived facts ---------------------------------------------------------------------
 
     @property
+    def pays_money(self) -> bool:
+        """Whether any of the night's prizes is a share of the pot (named prizes pay none)."""
+        return any(a.share_percent is not None for a in self.awards)
+
+    @property
     def player_limits(self) -> tuple[int, int]:
         return PLAYER_LIMITS.get(self.layout, DEFAULT_PLAYER_LIMITS)
 

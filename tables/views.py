@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 
+from django.core import signing
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -18,6 +20,7 @@ from bunco.night.names import matching, search_text
 from bunco.night.selectors import (
     live_state,
     night_by_join_token,
+    player_by_pk,
     player_by_token,
     table_link_by_token,
 )
@@ -127,6 +130,7 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     state = live_state(night)
     where = state.seat_of(who.name)
     return stick.remember_night(request, render(request, "bunco/player_page.html", {
+        "results_url": reverse("results", args=[results_key(who)]),
         "call_html": screens.call_host_html(night.pk, where[0] if where else None),
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
@@ -180,3 +184,39 @@ def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
         return JsonResponse(limits.RETRY_LATER, status=429)
     return _json(saved_or_kept(link.night_id, tap, link.night, link.number, action,
                                f"table {link.number}", request.POST, device=True))
+
+
+# -- the night a guest keeps ---------------------------------------------------------------------
+
+RESULTS_SALT = "bunco.results"
+
+
+def results_key(who) -> str:
+    """The key of a guest's results page: it shows their night to whoever holds the link (a
+    guest shares it), and can do nothing else, unlike their phone's own link."""
+    return signing.Signer(salt=RESULTS_SALT).sign(str(who.pk))
+
+
+@require_GET
+def results(request: HttpRequest, key: str) -> HttpResponse:
+    """A guest's night once it has ended, to keep or share: as a page, or (``?save=1``) as one
+    file that opens on any phone or computer, with no network, long after the night."""
+    try:
+        pk = int(signing.Signer(salt=RESULTS_SALT).unsign(key))
+    except (signing.BadSignature, ValueError):
+        return render(request, "bunco/not_found.html", status=404)
+    who = player_by_pk(pk)
+    state = live_state(who.night) if who else None
+    mine = screens.my_night(state, who.name) if who else None
+    if mine is None:
+        return render(request, "bunco/not_found.html", {
+            "why": "This night has not ended yet: your results show here once it has."
+            if who else ""}, status=404)
+    saved = request.GET.get("save") == "1"
+    response = render(request, "bunco/results_page.html", {
+        "night": who.night, "n": mine, "saved": saved,
+        "css": screens.stylesheet() if saved else ""})
+    if saved:
+        response["Content-Disposition"] = (
+            f'attachment; filename="{screens.results_filename(who.night.name, who.name)}"')
+    return response

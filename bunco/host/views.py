@@ -180,6 +180,9 @@ def host_night_create(request: HttpRequest) -> HttpResponse:
     except CommandRefused as exc:
         messages.error(request, str(exc))
         return redirect("host_dashboard")
+    warning = screens.fee_without_prizes(night.rules, data["entry_fee"])
+    if warning:
+        messages.warning(request, warning)
     return redirect("host_night", night.pk)
 
 
@@ -405,8 +408,8 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "night": night, "rules": rules, "rows": rows,
         "categories": screens.CATEGORY_LABELS.items(),
         "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
-        "pot_from_fees": screens.money(screens.night_pot(night, state, typed=False)),
-        "fees_note": screens.fees_note(night, state),
+        "pot_from_fees": screens.money(screens.night_pot(state, typed=False)),
+        "fees_note": screens.fees_note(state),
     })
 
 

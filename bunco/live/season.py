@@ -21,7 +21,7 @@ def season(nights=None) -> list[dict]:
         if state.night is None:
             continue
         players = {p.name: p for p in Player.objects.filter(night=night).select_related("person")}
-        awards = screens.final_awards(night, state) if state.ended else []
+        awards = screens.final_awards(state) if state.ended else []
         for award in awards:
             for payout in award["payouts"]:
                 player = players.get(payout["name"])

@@ -158,6 +158,11 @@ _NIGHTS, _LINKS = Night._meta.db_table, TableLink._meta.db_table
 _PLAYERS = Player._meta.db_table
 
 
+def player_by_pk(pk: int) -> Player | None:
+    """A player and their night, by key (a guest's results page)."""
+    return Player.objects.select_related("night").filter(pk=pk).first()
+
+
 def player_by_token(token: str) -> Player | None:
     """A player (from their own link: a phone's every tap) and their night."""
     player = next(iter(Player.objects.raw(f"SELECT * FROM {_PLAYERS} WHERE token = %s",

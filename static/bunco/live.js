@@ -206,6 +206,10 @@
       el.classList.toggle("over", !left);
       if (!left && el.dataset.clock) clockDue(el);
     });
+    // a note that holds only for a while ("The host is on the way"): gone when its time is up
+    document.querySelectorAll("[data-hide-at]").forEach(function (el) {
+      if (!el.hidden && Date.now() + skew >= Number(el.dataset.hideAt)) el.hidden = true;
+    });
   }
   setInterval(countdown, 1000);
 

@@ -45,7 +45,7 @@ def test_the_host_adds_removes_reorders_and_prices_the_prizes(host_client, seate
     assert [a.share_percent for a in awards][:2] == [40, 60]
     assert awards[2].prize == "Pineapple doormat"
     assert seated_night.rules.one_prize_per_person
-    assert night_pot(seated_night, live_state(seated_night)) == 15_000
+    assert night_pot(live_state(seated_night)) == 15_000
 
 
 def test_shares_that_do_not_add_up_are_refused_at_setup(host_client, seated_night):
@@ -59,7 +59,7 @@ def test_shares_that_do_not_add_up_are_refused_at_setup(host_client, seated_nigh
 
 
 def test_the_pot_defaults_to_the_entry_fee_of_every_player(seated_night):
-    assert night_pot(seated_night, live_state(seated_night)) == 1000 * 12
+    assert night_pot(live_state(seated_night)) == 1000 * 12
 
 
 def test_the_tv_shows_who_leads_each_prize_during_the_night(client, seated_night):
@@ -97,7 +97,7 @@ def test_a_tied_prize_is_rolled_off_by_the_app_or_entered_by_the_host(host_clien
     from bunco.live import screens
     from bunco.night.selectors import live_state
 
-    tied = [a for a in screens.final_awards(night, live_state(night)) if a["roll_off"]]
+    tied = [a for a in screens.final_awards(live_state(night)) if a["roll_off"]]
     assert tied, "eight players over six rounds always tie somewhere"
     assert "roll the dice for them" in page
     first = tied[0]
@@ -113,7 +113,7 @@ def test_a_tied_prize_is_rolled_off_by_the_app_or_entered_by_the_host(host_clien
         host_client.post(f"/host/nights/{night.pk}/roll-off/", {"category": other["category"]})
     night.refresh_from_db()
     assert all(a["category"] in night.roll_offs for a in tied)
-    assert not [a for a in screens.final_awards(night, live_state(night)) if a["roll_off"]]
+    assert not [a for a in screens.final_awards(live_state(night)) if a["roll_off"]]
 
 
 def test_the_tv_reveals_the_prizes_one_by_one(host_client, client, seated_night):

@@ -205,7 +205,7 @@ def test_the_pot_counts_the_guests_who_came(db):
     night = services.night_create(name="Gala", rules_id="babz", entry_fee_cents=1000)
     services.players_add(night=night, names=["A", "B", "C", "D"], expected=True)
     services.player_check_in(night=night, player=guest(night, "A"), now=NOW)
-    assert night_pot(night, live_state(night)) == 1000
+    assert night_pot(live_state(night)) == 1000
 
 
 def test_expected_guests_are_not_on_the_player_list_of_scores(db):

@@ -31,13 +31,13 @@ def night_with_a_ghost(db):
 
 def test_the_hosts_late_arrival_pays_into_the_pot(night_with_a_ghost, host_client):
     night = night_with_a_ghost
-    assert screens.night_pot(night, live_state(night)) == 11_000
+    assert screens.night_pot(live_state(night)) == 11_000
     services.player_arrive(night=night, name="Mo")
     assert night.players.get(name="Mo").arrived_at is not None
-    assert screens.night_pot(night, live_state(night)) == 12_000
+    assert screens.night_pot(live_state(night)) == 12_000
     state = live_state(night)
-    assert screens.night_pot(night, state) == 12_000
-    assert screens.fees_note(night, state) == "12 fees: 11 at the start, 1 late arrival"
+    assert screens.night_pot(state) == 12_000
+    assert screens.fees_note(state) == "12 fees: 11 at the start, 1 late arrival"
     page = host_client.get(f"/host/nights/{night.pk}/awards/").content.decode()
     assert "$120.00" in page and "12 fees: 11 at the start, 1 late arrival" in page
     night_page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
@@ -48,9 +48,9 @@ def test_a_walk_in_at_the_desk_after_the_first_round_counts_too(night_with_a_gho
     night = night_with_a_ghost
     services.walk_in_check_in(night=night, name="Zed")
     state = live_state(night)
-    assert screens.night_pot(night, live_state(night)) == 12_000
-    assert screens.fees_note(night, state) == "12 fees: 11 at the start, 1 late arrival"
+    assert screens.night_pot(live_state(night)) == 12_000
+    assert screens.fees_note(state) == "12 fees: 11 at the start, 1 late arrival"
 
 
 def test_without_late_arrivals_the_note_is_just_the_count(seated_night):
-    assert screens.fees_note(seated_night, live_state(seated_night)) == "12 fees"
+    assert screens.fees_note(live_state(seated_night)) == "12 fees"

@@ -126,11 +126,11 @@ def test_babz_ties_wait_for_the_tied_players_and_a_named_prize_is_never_split(ho
                                {"category": "lowest_points"}, follow=True)
     assert "cannot be split" in refused.content.decode()
     host_client.post(f"/host/nights/{night.pk}/tie-split/", {"category": "highest_points"})
-    awards = {a["category"]: a for a in screens.final_awards(night, live_state(night))}
+    awards = {a["category"]: a for a in screens.final_awards(live_state(night))}
     assert len(awards["highest_points"]["payouts"]) == 12  # shared, to the cent
     assert awards["lowest_points"]["roll_off"]
     host_client.post(f"/host/nights/{night.pk}/roll-off/", {"category": "lowest_points"})
-    awards = {a["category"]: a for a in screens.final_awards(night, live_state(night))}
+    awards = {a["category"]: a for a in screens.final_awards(live_state(night))}
     assert len(awards["lowest_points"]["payouts"]) == 1 and not awards["lowest_points"]["roll_off"]
     junk = host_client.post(f"/host/nights/{night.pk}/tie-split/", {"category": "nonsense"},
                             follow=True)

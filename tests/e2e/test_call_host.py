@@ -3,9 +3,13 @@ phone call the host over; the host's page shows each call at once (which table, 
 which phone), pressing twice is one call, a reload keeps it, and "On my way" / "Dismiss" go
 back to the table's phones."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
+from bunco.live.screens import ANSWER_SHOWN
 from bunco.models import HostCall, TableLink
 from bunco.night import services
 from bunco.night.selectors import live_state
@@ -77,6 +81,15 @@ class CallTheHost(BrowserTestCase):
         calls.first.get_by_role("button", name="Dismiss").click()
         expect(me.get_by_test_id("call-status")).to_contain_text("The host saw your call")
         expect(host.locator("#host-calls")).to_be_hidden()
+
+        # The answer holds for a while, then clears by itself on a phone that stays open.
+        answered = HostCall.objects.filter(night=night, table=2).latest("id")
+        answered.answered_at = timezone.now() - ANSWER_SHOWN + timedelta(seconds=3)
+        answered.save(update_fields=["answered_at"])
+        table2.reload()
+        expect(table2.get_by_test_id("call-status")).to_be_visible()
+        expect(table2.get_by_test_id("call-status")).to_be_hidden(timeout=8000)
+        expect(table2.get_by_test_id("call-host")).to_be_visible()
 
 
 COUNT_OPENS = """

@@ -4,16 +4,19 @@ the TV shows exactly the winners and amounts the rules engine computes."""
 import random
 import re
 import threading
+from pathlib import Path
 
 from playwright.sync_api import expect
 
+from bunco.live import screens
+from bunco.live.screens import CATEGORY_LABELS
 from bunco.night import services
 from bunco.night.selectors import live_state
 from scoring import PRESETS, decide_awards, sample_names
 from tests.playing import finish_night
 
 from .base import HOST_SECRET as SECRET
-from .base import BrowserTestCase
+from .base import BrowserTestCase, in_thread
 
 
 def play_a_whole_night():
@@ -60,3 +63,62 @@ class EndOfNight(BrowserTestCase):
         expect(tv.locator("[data-testid=tv-prizes] li.hidden")).to_have_count(0)
         tv.screenshot(path="test-artifacts/tv-prizes.png")
         host.screenshot(path="test-artifacts/host-prizes.png", full_page=True)
+
+
+class GuestsEndOfNight(BrowserTestCase):
+    def test_each_guests_phone_turns_into_their_night_the_moment_it_ends(self):
+        night = in_thread(play_a_whole_night)
+        state = live_state(night)
+        pot = screens.night_pot(state)
+        awards = decide_awards(night.rules, state.night.stats,
+                               bunco_order=state.night.bunco_order, pot_cents=pot)
+        winner, cents = next((n, c) for a in awards for n, c in a.payouts if c)
+        won = [a for a in awards if winner in dict(a.payouts)]
+        loser = next(n for n in sample_names(12) if not any(n in dict(a.payouts) for a in awards))
+        phones = {}
+        for name in (winner, loser):
+            player = night.players.get(name=name)
+            phone = self.browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            phone.goto(f"{self.live_server_url}/p/{player.token}/")
+            expect(phone.locator("#banner")).to_contain_text("That was the last round!")
+            expect(phone.get_by_text("I keep score at my table")).to_be_visible()
+            phones[name] = phone
+
+        host = self.browser.new_page(viewport={"width": 1280, "height": 900})
+        host.goto(f"{self.live_server_url}/host/{SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.on("dialog", lambda dialog: dialog.accept())
+        host.get_by_role("button", name="End the night").click()
+
+        places = {s["name"]: s["place"] for s in screens.standings(state)}
+        for name, phone in phones.items():  # no reload: the push brings it
+            card = phone.get_by_test_id("my-night")
+            expect(card).to_be_visible()
+            expect(phone.get_by_test_id("my-place")).to_contain_text("of 12 in the standings")
+            assert phone.get_by_test_id("my-place").inner_text().startswith(str(places[name]))
+            expect(phone.get_by_text("I keep score at my table")).to_be_hidden()
+            expect(phone.get_by_test_id("call-host")).to_be_hidden()
+            expect(phone.get_by_test_id("night-winners")).to_contain_text(winner)
+        prizes = phones[winner].get_by_test_id("my-prizes")
+        for a in won:
+            expect(prizes).to_contain_text(CATEGORY_LABELS[str(a.category)])
+        expect(prizes).to_contain_text(f"${cents / 100:,.2f}")
+        expect(phones[loser].get_by_test_id("my-prizes")).to_have_count(0)
+        expect(phones[loser].get_by_test_id("my-summary")).to_contain_text("Thanks for playing!")
+        phones[winner].screenshot(path="test-artifacts/phone-my-night.png", full_page=True)
+
+        # The guest keeps it: the link opens for anyone, and the saved file needs no server.
+        phone = phones[loser]
+        phone.get_by_test_id("keep-my-night").click()
+        expect(phone.get_by_test_id("my-summary")).to_be_visible()
+        with phone.expect_download() as download:
+            phone.get_by_test_id("save-night").click()
+        name = download.value.suggested_filename
+        assert name.startswith("bunco-Finale-") and name.endswith(".html")
+        saved = Path("test-artifacts").resolve() / name
+        download.value.save_as(saved)
+        offline = self.browser.new_context(offline=True).new_page()
+        offline.goto(saved.as_uri())
+        expect(offline.get_by_test_id("my-place")).to_contain_text("of 12 in the standings")
+        assert offline.evaluate(
+            "getComputedStyle(document.querySelector('.my-night')).borderRadius") == "12px"

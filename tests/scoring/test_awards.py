@@ -130,6 +130,12 @@ def test_a_category_nobody_qualifies_for_passes_its_money_on():
     total = sum(c for r in results.values() for _, c in r.payouts)
     assert total == 2000
     assert results["highest_points"].amount_cents == 400 + 800  # its 20% plus the 40%
+    # and each side of the move says so, for the screens to tell where every dollar went
+    assert results["most_buncos"].share_cents == 800
+    assert results["most_buncos"].passed_to == "highest_points"
+    assert results["highest_points"].share_cents == 400
+    assert results["highest_points"].passed_from == ("most_buncos",)
+    assert results["most_wins"].passed_from == () and results["most_wins"].passed_to is None
 
 
 def test_first_and_last_bunco_and_the_fuzzy_die_follow_the_order_rolled():

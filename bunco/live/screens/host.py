@@ -12,7 +12,14 @@ from django.utils import timezone
 
 from bunco.live.paging import paginate
 from bunco.live.screens.people import movement, standings
-from bunco.live.screens.prizes import final_awards, money, night_pot, pending_ties
+from bunco.live.screens.prizes import (
+    fee_without_prizes,
+    final_awards,
+    money,
+    night_pot,
+    pending_ties,
+    pot_unpaid,
+)
 from bunco.live.screens.round import round_banner
 from bunco.live.screens.table import render_table
 from bunco.models import HostCall, Night
@@ -31,12 +38,13 @@ def host_room(night: Night, state: LiveNight) -> dict:
     """The host's room-wide display (no forms): standings, next seats, the prizes. In a big
     room the top of the standings and the first next seats; all of them are on the master
     sheet and the TV."""
-    awards = final_awards(night, state) if state.phase in ("over", "ended") else []
+    awards = final_awards(state) if state.phase in ("over", "ended") else []
     ranked, moves = standings(state), movement(state)
     return {"phase": state.phase, "standings": ranked[:HOST_STANDINGS_SHOWN],
             "standings_total": len(ranked), "movement": moves[:HOST_MOVES_SHOWN],
             "movement_total": len(moves),
-            "awards": awards, "pot": money(night_pot(night, state)) if awards else "",
+            "awards": awards, "pot": money(night_pot(state)) if awards else "",
+            "unpaid": pot_unpaid(state) if state.ended else "",
             "seq": state.seats_seq, "night_pk": night.pk}
 
 
@@ -82,6 +90,7 @@ def host_forms(night: Night, state: LiveNight, query: Mapping[str, str] | None =
         "here_count": count, "not_here": listed - count,
         "expected_count": sum(1 for p in everyone if p.expected),
         "fee": money(state.entry_fee_cents),
+        "fee_warning": fee_without_prizes(rules, state.entry_fee_cents),
         "banner": round_banner(state), "room": room, "awards": room["awards"],
         "ties": list(pending_ties(night, state).values()),
         "join_path": reverse("join", args=[night.join_token]),
@@ -149,13 +158,14 @@ def host_calls_html(night_id: int) -> str:
 def call_host_html(night_id: int, table: int | None, note: str = "") -> str:
     """A table's "Call the host" button and how its last call stands: waiting, or how the
     host answered (for a few minutes). ``table`` None: the phone has no table now."""
-    status, at = "", ""
+    status, at, until = "", "", 0
     if table is not None:
         last = HostCall.objects.filter(night_id=night_id, table=table).order_by("-id").first()
         if last is not None and last.answered_at is None:
             status, at = "waiting", _at(last.created_at)
         elif last is not None and timezone.now() - last.answered_at < ANSWER_SHOWN:
             status, at = last.answer, _at(last.answered_at)
+            until = int((last.answered_at + ANSWER_SHOWN).timestamp() * 1000)
     return render_to_string("tables/_call_host.html", {
-        "table": table, "status": status, "at": at, "note": note,
+        "table": table, "status": status, "at": at, "note": note, "until": until,
         "seq": calls_seq(night_id, table) if table is not None else 0})

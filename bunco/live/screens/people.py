@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 
+from bunco.live.screens.results import EndOfNight, my_night
 from bunco.live.screens.table import render_table
 from bunco.night.fold import LiveNight
 from scoring import (
@@ -55,7 +56,8 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
            "card": scorecard(state, name, room.cards.get(name)), "seq": state.seats_seq,
            "result": round_result(state, name) if state.room is None else None,
-           "last_round": state.phase in ("over", "ended")}
+           "last_round": state.phase in ("over", "ended"),
+           "end": my_night(state, name, room.end) if state.ended else None}
     if where:
         number, chair = where
         spec = state.tables[number - 1]
@@ -85,6 +87,10 @@ class RoomView:
     @functools.cached_property
     def moves(self) -> dict:
         return {m["name"]: m for m in movement(self.state)}
+
+    @functools.cached_property
+    def end(self) -> EndOfNight:
+        return EndOfNight(self.state)
 
     @functools.cached_property
     def cards(self) -> dict:

@@ -63,7 +63,7 @@ def money(cents: int) -> str:
     return f"${cents / 100:,.2f}"
 
 
-def fees_note(night: Night, state: LiveNight) -> str:
+def fees_note(state: LiveNight) -> str:
     """Whose entry fees make the pot: "13 fees: 12 at the start, 1 late arrival". A late
     arrival came after the first round was played (or checked in and waits for a chair)."""
     here = len(state.here())
@@ -77,30 +77,73 @@ def fees_note(night: Night, state: LiveNight) -> str:
     return note
 
 
-def night_pot(night: Night, state: LiveNight, typed: bool = True) -> int:
+def night_pot(state: LiveNight, typed: bool = True) -> int:
     """The pot as the rules make it (``pot_for``): the amount the host typed (unless ``typed``
     is False), else the entry fee of everyone checked in, as the log says who they are."""
     return pot_for(typed_cents=state.pot_cents if typed else None,
                    entry_fee_cents=state.entry_fee_cents, players=len(state.here()))
 
 
-def final_awards(night: Night, state: LiveNight) -> list[dict]:
+def final_awards(state: LiveNight) -> list[dict]:
     """The night's prizes as the engine decides them, with the money and any roll-off the
-    host still has to run."""
+    host still has to run. ``moved`` says where an unwon prize's share of the pot went (or
+    which unwon shares a prize took on), so every dollar is accounted for on screen."""
     if not state.night:
         return []
     out = []
     for a in decide_awards(state.rules, state.night.stats, bunco_order=state.night.bunco_order,
-                           pot_cents=night_pot(night, state), roll_offs=state.roll_offs,
+                           pot_cents=night_pot(state), roll_offs=state.roll_offs,
                            splits=sorted(state.splits)):
-        payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else ""}
+        payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else "",
+                    "cents": c}
                    for n, c in (a.payouts or [(w, 0) for w in a.winners])]
         out.append({"category": str(a.category), "label": CATEGORY_LABELS[str(a.category)],
                     "share": a.share_label, "prize": a.prize, "value": a.value,
                     "payouts": payouts, "roll_off": list(a.roll_off),
-                    "can_split": a.can_split,
+                    "can_split": a.can_split, "moved": _moved(a),
                     "amount": money(a.amount_cents) if a.amount_cents is not None else ""})
     return out
+
+
+def _moved(a) -> str:
+    """Where an unwon prize's share went, or what a prize took on: the sentence the reveal,
+    the host's page and the phones show under it."""
+    if a.passed_to:
+        return (f"Nobody won it: its {money(a.share_cents)} went to "
+                f"{CATEGORY_LABELS[a.passed_to]}.")
+    if a.passed_from:
+        extra = a.amount_cents - a.share_cents
+        names = " and ".join(CATEGORY_LABELS[c] for c in a.passed_from)
+        return (f"{money(a.share_cents)} of its own + {money(extra)} from {names}, which "
+                f"nobody won.")
+    return ""
+
+
+def fee_without_prizes(rules, entry_fee_cents: int) -> str:
+    """The warning when a night takes entry fees but none of its prizes pays money."""
+    if not entry_fee_cents or rules.pays_money:
+        return ""
+    return (f"These rules give no money prizes, so the {money(entry_fee_cents)} entry fees "
+            "are paid out to nobody: add a share of the pot to a prize in \"Prizes and pot\", "
+            "or set the fee to $0.")
+
+
+def pot_unpaid(state: LiveNight) -> str:
+    """Money taken that no prize pays out: entry fees on a night with no money prizes (or a
+    pot nobody won). Empty when every dollar goes to a winner."""
+    pot = night_pot(state)
+    if not pot or not state.night:
+        return ""
+    if not state.rules.pays_money:
+        taken = (f"The pot is {money(pot)}" if state.pot_cents is not None else
+                 f"{money(pot)} was taken in entry fees ({fees_note(state)})")
+        return (f"{taken}, and tonight's prizes pay no money: it is the host's to hand out "
+                "as the group agrees.")
+    awards = final_awards(state)
+    if not any(p["cents"] for a in awards for p in a["payouts"]) and not any(
+            a["roll_off"] for a in awards):
+        return f"Nobody won a money prize: the {money(pot)} pot was not paid out."
+    return ""
 
 
 def set_winners(state: LiveNight) -> list[dict]:
@@ -148,7 +191,7 @@ def pending_ties(night: Night, state: LiveNight) -> dict[str, dict]:
                                        "label": f"Set {s['number']}: {a['label']}",
                                        "can_split": a["can_split"]}
     if state.ended:
-        for a in final_awards(night, state):
+        for a in final_awards(state):
             if a["roll_off"]:
                 ties[a["category"]] = {"key": a["category"], "contenders": a["roll_off"],
                                        "label": a["label"], "can_split": a["can_split"]}

@@ -29,7 +29,7 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         # a grid): the races go there, and the standings get the side column to themselves.
         "races_by_tables": len(state.tables) <= TV_FEW_TABLES,
         "ended": state.ended,
-        "reveal": final_awards(night, state)[:state.revealed] if state.ended else [],
+        "reveal": final_awards(state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
         "fuzzy_holder": holder, "seq": state.seats_seq,
         "break": {"ends": state.break_ends, "minutes": state.break_minutes,
