@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import expect
 from selenium.common.exceptions import WebDriverException
 
+from bunco.live import screens
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
 from bunco.night.selectors import live_state
@@ -97,9 +98,23 @@ class PhonesInWebKit(WebKitTestCase):
         expect(host.locator("#banner")).to_contain_text("That's the night!")
         for phone in (guest, table):
             shows(phone, "#banner", "That's the night!")
-        shows(guest, "[data-testid=round-result]", "round 6", timeout=SYNC)
+        # The guest's phone turns into their night, with no reload: their place, their
+        # totals, the night's winners; the pad's toggle and the host's call leave it.
+        state = live_state(night)
+        mine = next(s for s in screens.standings(state) if s["name"] == me)
+        shows(guest, "[data-testid=my-place]", f"of {len(state.night.stats)} in the standings",
+              timeout=SYNC)
+        assert text(guest, "[data-testid=my-place]")[0].startswith(str(mine["place"]))
+        shows(guest, "[data-testid=my-totals]", f"{mine['wins']} win")
+        shows(guest, "[data-testid=night-winners]", "Most buncos")
+        shows(guest, "[data-testid=my-summary]", "You won")
         assert not text(guest, "[data-testid=where]")  # nobody is told to move
         assert "Next round" not in text(guest, "body")[0]
+        hidden = ("return [document.querySelector('.scorer-toggle'),"
+                  " document.querySelector('#call-host')].every(e => !e.offsetParent)")
+        wait(guest, hidden, "the scorer toggle and Call the host gone after the night")
+        wait(guest, "return !!document.querySelector('[data-testid=keep-my-night]').offsetParent",
+             "the link to keep the night")
 
     def test_taps_made_while_the_server_is_out_of_reach_wait_and_count_once_when_it_is_back(self):
         night = self.night(start=True)
