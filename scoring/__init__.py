@@ -19,7 +19,7 @@ from .night import (
     round_of,
     standing_key,
 )
-from .presets import PRESETS, preset
+from .presets import PRESETS, house_choices, preset
 from .roll import RollScore, roll_table, score_roll, turn_keeping_rolls
 from .rotation import TableOutcome, first_seats, move_plan, rotate
 from .round import RoomRound
@@ -34,7 +34,8 @@ __all__ = [
     "PRESETS", "Phase",
     "PlayerStats", "ROUNDS_PER_SET", "RollScore", "RoomRound", "RoundRecord", "RulesError", "Seat",
     "TableOutcome", "TablePlay", "TableRound", "TableSpec", "award", "decide_awards",
-    "first_seats", "how_we_play", "move_plan", "night_summary", "night_to_json", "pot_for",
+    "first_seats", "house_choices", "how_we_play", "move_plan", "night_summary",
+    "night_to_json", "pot_for",
     "preset", "ranked",
     "roll_off", "roll_table", "rotate", "round_of", "sample_names", "score_roll", "seat_night",
     "simulate_night", "split_evenly", "split_pot", "standing_key", "table_sizes",

@@ -6,24 +6,31 @@ exactly as the engine plays it, custom changes included.
 
 from __future__ import annotations
 
+from .explain_prizes import (
+    _STAT,
+    HOUSE,
+    PRIZE_SETTINGS,
+    _category,
+    _prizes,
+    _roll_off,
+    award_rule,
+)
 from .night import ROUNDS_PER_SET
+from .rotation import EVERYONE, WM_MOVES
 from .rules import (
     AfterBell,
     AfterMini,
     AtLeastOnce,
-    Award,
-    AwardTies,
     BuncoEffect,
-    Category,
     HeadTableWinner,
     HouseRules,
     Layout,
     Partners,
     PointsPerHit,
-    PrizeRollOff,
     RollOffOrder,
     Rotation,
     RoundEnd,
+    Seating,
     TargetScope,
     TieBreak,
     Triples,
@@ -42,9 +49,34 @@ def _join(parts: list[str]) -> str:
     return " ".join(p for p in parts if p)
 
 
-def how_we_play(rules: HouseRules) -> list[tuple[str, str]]:
-    """(heading, plain sentences) for each part of the game, in the order a guest asks."""
-    return [
+#: The card's parts, and the settings each part reads (a part reading a house choice says so).
+PART_SETTINGS = {
+    "The night": {"sets", "seating"},
+    "What scores": {"points_per_hit", "bunco_points", "bunco_effect", "triples",
+                    "mini_bunco_points", "low_bunco_points", "high_bunco_points",
+                    "after_mini_bunco", "wipeout"},
+    "What ends your turn": {"after_mini_bunco", "wipeout"},
+    "What ends the round": {"team_target", "individual_target", "one_table_target",
+                            "target_reached_by", "round_end", "play_seconds", "move_seconds",
+                            "pod_tables"},
+    "After the bell": {"after_bell", "at_least_one_roll_each", "at_least_once",
+                       "head_table_winner"},
+    "Ties": {"tie_break", "roll_off_points", "roll_off_order"},
+    "How you move": {"rotation", "partners"},
+    "Ghosts": set(),
+    "The fuzzy die": {"fuzzy_die"},
+    "Who wins": {"set_awards"},
+    "Tonight's prizes": PRIZE_SETTINGS,
+}
+
+
+
+def how_we_play(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()
+                ) -> list[tuple[str, str]]:
+    """(heading, plain sentences) for each part of the game, in the order a guest asks.
+    ``house``: the settings that are tonight's house choices rather than the group's written
+    rules (``presets.house_choices``); a part that reads one starts with "House rule:"."""
+    parts = [
         ("The night", _night(rules)),
         ("What scores", _scores(rules)),
         ("What ends your turn", _turn(rules)),
@@ -54,14 +86,19 @@ def how_we_play(rules: HouseRules) -> list[tuple[str, str]]:
         ("How you move", _moves(rules)),
         ("Ghosts", _ghosts(rules)),
         *([("The fuzzy die", _fuzzy_die())] if rules.fuzzy_die else []),
-        ("Who wins", _winning(rules)),
-        ("Tonight's prizes", _prizes(rules)),
+        ("Who wins", _winning(rules, house)),
+        ("Tonight's prizes", _prizes(rules, house)),
     ]
+    return [(h, HOUSE + t if PART_SETTINGS[h] & set(house) else t) for h, t in parts]
 
 
 def _night(rules: HouseRules) -> str:
+    seats = ("For the first round, four starred score sheets are drawn: whoever gets one starts "
+             "at the head table; everyone else's seat is drawn at random."
+             if rules.seating is Seating.STARRED_SHEETS
+             else "Everyone's first seat is drawn at random.")
     return (f"We play {_plural(rules.sets, 'set')} of {ROUNDS_PER_SET} rounds. Each round has "
-            f"its number, 1 to {ROUNDS_PER_SET}: that is the number you roll for.")
+            f"its number, 1 to {ROUNDS_PER_SET}: that is the number you roll for. {seats}")
 
 
 def _keeps(after: AfterMini) -> str:
@@ -82,8 +119,8 @@ def _scores(rules: HouseRules) -> str:
         bunco = (f"Three of the round's number is a bunco: {_points(rules.bunco_points)}, and you "
                  "keep rolling.")
     if rules.triples is Triples.MINI:
-        triples = (f"A baby bunco (three of a kind) scores {rules.mini_bunco_points} "
-                   f"{_keeps(rules.after_mini_bunco)}.")
+        triples = (f"A {mini_word(rules)} (three of a kind of another number) scores "
+                   f"{rules.mini_bunco_points} {_keeps(rules.after_mini_bunco)}.")
     elif rules.triples is Triples.LOW_HIGH:
         either = ("lets you keep rolling" if rules.after_mini_bunco is AfterMini.CONTINUE
                   else "ends your turn")
@@ -99,10 +136,18 @@ def _scores(rules: HouseRules) -> str:
     return _join([hit, bunco, triples, wipeout])
 
 
+def mini_word(rules: HouseRules) -> str:
+    """What the group calls three of a kind of another number (seed 000's "funko")."""
+    return rules.mini_word or "baby bunco"
+
+
 def _turn(rules: HouseRules) -> str:
     ends = ["a roll with none of the round's number"]
-    if rules.triples is not Triples.NONE and rules.after_mini_bunco is not AfterMini.CONTINUE:
-        ends.append("a baby bunco" if rules.triples is Triples.MINI else "a low or high bunco")
+    minis = "a " + mini_word(rules) if rules.triples is Triples.MINI else "a low or high bunco"
+    if rules.triples is not Triples.NONE and rules.after_mini_bunco is AfterMini.CONTINUE:
+        ends[0] += f" (except {minis}: it has none, and you keep rolling)"
+    elif rules.triples is not Triples.NONE:
+        ends.append(minis)
     if rules.wipeout:
         ends.append("a wipeout")
     if rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE:
@@ -121,9 +166,12 @@ def _targets(rules: HouseRules) -> str:
         target = rules.one_table_target or rules.individual_target
         return f"one player's points reach {target}"
     if rules.layout is Layout.WM_LAYOUTS:
-        alone = rules.individual_target
-        return (f"{teams} (at a table of players on their own, one player's points reach "
-                f"{alone})")
+        alone = (f"at a table of 2 or 3 players on their own, one player's points reach "
+                 f"{rules.individual_target}")
+        if rules.one_table_target and rules.one_table_target != rules.individual_target:
+            alone += (f"; with only 2 to 4 players, all at one table on their own, "
+                      f"{rules.one_table_target}")
+        return f"{teams} ({alone})"
     return teams
 
 
@@ -143,8 +191,11 @@ def _round_end(rules: HouseRules) -> str:
     if rules.round_end is RoundEnd.TIMER:
         text = ("Only the clock's horn or the host's bell ends the round." if rules.play_seconds
                 else "Only the host's bell ends the round.")
+    elif rules.round_end is RoundEnd.EACH_TABLE and rules.layout is Layout.ONE_TABLE:
+        text = f"The round plays until {_targets(rules)}."
     elif rules.round_end is RoundEnd.EACH_TABLE:
-        text = f"Each table plays until {_targets(rules)}."
+        text = (f"There is no bell: each table plays its own game until {_targets(rules)}, "
+                "then waits for the others.")
     elif rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO:
         text = (f"The round ends when, at the head table, {_targets(rules)} or someone rolls a "
                 f"bunco: the head table rings the bell for {every}.")
@@ -167,6 +218,12 @@ def _round_end(rules: HouseRules) -> str:
     return text
 
 
+def extra_rolls_text(rules: HouseRules) -> str:
+    """A table's line while those who have not rolled get their chance after the bell."""
+    what = "one whole turn" if rules.at_least_once is AtLeastOnce.TURN else "one roll"
+    return f"Everyone who hasn't rolled gets {what}"
+
+
 def _after_bell(rules: HouseRules) -> str:
     stop = {
         AfterBell.STOP: "Play stops the moment the bell rings.",
@@ -174,11 +231,22 @@ def _after_bell(rules: HouseRules) -> str:
         AfterBell.FINISH_TURN: ("The player rolling finishes their turn (until they miss), "
                                 "then play stops."),
     }[rules.after_bell]
+    if rules.round_end is RoundEnd.EACH_TABLE:
+        stop = ("A table's game ends the moment its target is reached."
+                if rules.bunco_effect is not BuncoEffect.ENDS_ROUND_EVERYWHERE
+                else "A table's game ends the moment its target is reached; a bunco stops "
+                     "play everywhere at once.")
+        if rules.layout is Layout.ONE_TABLE:
+            bunco = (" or rolls a bunco" if rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE
+                     else "")
+            stop = f"The round ends the moment a player reaches the target{bunco}."
     once = ""
     if rules.at_least_one_roll_each:
         what = "one whole turn" if rules.at_least_once is AtLeastOnce.TURN else "one roll"
         once = f"Anyone at the table who has not rolled this round first gets {what}."
-    if rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE:
+    if rules.layout is Layout.ONE_TABLE:
+        win = "The player who got there wins the round."
+    elif rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE:
         win = ("The side whose bunco ended the round wins its table; elsewhere the most points "
                "win.")
     elif rules.head_table_winner is HeadTableWinner.TRIGGER_WINS:
@@ -206,6 +274,9 @@ def tie_break_name(rules: HouseRules) -> str:
 
 
 def _ties(rules: HouseRules) -> str:
+    if rules.layout is Layout.ONE_TABLE:
+        return ("A round cannot end tied: the first player to reach the target, or to roll a "
+                "bunco, wins it.")
     if rules.tie_break is TieBreak.ONE_DIE:
         return ("A tied table: one player of each team rolls one die, and the highest wins; "
                 "equal dice roll again.")
@@ -243,29 +314,61 @@ def _moves(rules: HouseRules) -> str:
     partners = ("You get a new partner every round, never the same one twice running."
                 if rules.partners is Partners.CHANGE_EVERY_ROUND
                 else "Teams stay together all night.")
-    layout = ""
+    rotation = _ROTATION[rules.rotation]
     if rules.layout is Layout.WM_LAYOUTS:
-        layout = ("With 2 to 4 players everyone plays at one table on their own; with 5 to 11, "
-                  "tables follow the Winning Moves layouts (tables of 2 or 3 play on their own) "
-                  "and losers move on.")
+        rotation = (f"{_wm_layouts()} With 12 or more players: "
+                    f"{rotation[0].lower()}{rotation[1:]}")
     pods = ("You move only between the tables of your pod; prizes go over the whole room."
             if rules.pod_tables else "")
-    return _join([_ROTATION[rules.rotation], partners, layout, pods])
+    return _join([rotation, partners, pods])
+
+
+def _wm_layouts() -> str:
+    """The Winning Moves layouts' movement, read from the move plans themselves."""
+    whole = [n for n, plan in WM_MOVES.items() if len(plan) > 1 and any(
+        group == EVERYONE and not stays for moves in plan for group, _, stays in moves)]
+    counts = ", ".join(map(str, whole[:-1])) + f" or {whole[-1]}" if len(whole) > 1 else \
+        "".join(map(str, whole))
+    return ("With 2 to 4 players everyone plays at one table on their own and nobody moves. "
+            "With 5 to 11, the tables follow the Winning Moves layouts (at a table of 2 or 3 "
+            "everyone plays on their own): winners stay and losers move on, except that with "
+            f"{counts} players everyone at the last small table moves to table 1, its winner "
+            "included.")
 
 
 def _ghosts(rules: HouseRules) -> str:
     if rules.layout is Layout.ONE_TABLE:
         return "No ghosts: one table of 2 to 4 players."
-    where = ("With 12 or more players, a ghost fills each empty seat"
+    where = ("With more than 12 players, a ghost fills each empty seat at a table of four"
              if rules.layout is Layout.WM_LAYOUTS
              else "A ghost fills each empty seat at a table of four")
     text = (f"{where}, and takes the chair of anyone who goes home early. The ghost's partner "
             "rolls for it; its points go to the team only, and nobody is credited a bunco or "
             "a win for a ghost's roll.")
-    if (rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
-            or rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE):
-        text += " A ghost's bunco does not end the round."
-    return text
+    return _join([text, _ghost_bunco(rules)])
+
+
+def ghost_bunco_ends_head_round(rules: HouseRules) -> bool:
+    """Whether a ghost's bunco at the head table ends the round there: not as a bunco (a
+    ghost's never counts as one), but by its points reaching the head table's target."""
+    if rules.round_end not in (RoundEnd.HEAD_TABLE_TARGET, RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO):
+        return False
+    return rules.bunco_points >= rules.team_target
+
+
+def _ghost_bunco(rules: HouseRules) -> str:
+    counts_as_bunco = (rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
+                       or rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE)
+    if ghost_bunco_ends_head_round(rules):
+        if counts_as_bunco:
+            return (f"A ghost's bunco is not a bunco that ends the round, but at the head table "
+                    f"its {_points(rules.bunco_points)} reach the {rules.team_target} and end the "
+                    "round all the same.")
+        return (f"At the head table a ghost's bunco ends the round: its "
+                f"{_points(rules.bunco_points)} reach the {rules.team_target}.")
+    if counts_as_bunco:
+        return "A ghost's bunco does not end the round for the room; its points still count."
+    return ""
 
 
 def _fuzzy_die() -> str:
@@ -274,116 +377,24 @@ def _fuzzy_die() -> str:
             "not pass it).")
 
 
-_CATEGORY = {
-    Category.MOST_BUNCOS: "the most buncos",
-    Category.MOST_WINS: "the most wins",
-    Category.MOST_LOSSES: "the most losses",
-    Category.MOST_MINI_BUNCOS: "the most baby buncos",
-    Category.HIGHEST_POINTS: "the highest score",
-    Category.LOWEST_POINTS: "the lowest score",
-    Category.FUZZY_DIE: "the fuzzy die at the end",
-    Category.MOST_WIPEOUTS: "the most wipeouts",
-    Category.FIRST_BUNCO: "the night's first bunco",
-    Category.LAST_BUNCO: "the night's last bunco",
-    Category.MOST_BUNCOS_AND_WINS: "the most buncos and wins added together",
-}
-
-_STAT = {"wins": "wins", "losses": "losses", "buncos": "buncos", "mini_buncos": "baby buncos",
-         "points": "points", "wipeouts": "wipeouts"}
-
-
-def _category(rules: HouseRules, award: Award) -> str:
-    text = _CATEGORY[award.category]
-    if award.category is Category.MOST_MINI_BUNCOS and rules.triples is Triples.LOW_HIGH:
-        text = "the most low and high buncos"
-    return text
-
-
-def _roll_off(rules: HouseRules) -> str:
-    """How a tied prize is rolled off."""
-    if rules.prize_roll_off is PrizeRollOff.TO_POINTS:
-        return (f"a roll-off: the first to {_points(rules.roll_off_points)} wins (the round's "
-                "number and buncos count), and the highest total of three dice starts")
-    return ("a roll-off: three dice each, and the highest total wins (the lowest, for the "
-            "lowest score)")
-
-
-def _winning(rules: HouseRules) -> str:
-    """How the set winner (Winning Moves) and the night's winner are decided."""
+def _winning(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) -> str:
+    """How the set winner (Winning Moves) is decided, and the order of the standings (the
+    app's own: no group's rules rank the players)."""
     parts = []
     for award in rules.set_awards:
         steps = [f"the most {_STAT[str(s)]} among them" for s in award.then_by]
-        steps.append(_roll_off(rules))
+        roll = _roll_off(rules)
+        steps.append(HOUSE.lower() + roll if "prize_roll_off" in house else roll)
         then = "".join(f"; {'tied' if i == 0 else 'still tied'}, {step}"
                        for i, step in enumerate(steps))
         parts.append(f"Each set's winner is the player with {_category(rules, award)}{then}.")
-    if rules.awards:
-        first = rules.awards[0]
-        name = f" ({first.prize})" if first.prize else ""
-        parts.append(f"The night's winner{name} is the player with "
-                     f"{_category(rules, first)}.")
-    elif not rules.set_awards:
-        parts.append("The night's winner is the player at the top of the standings.")
-    parts.append("The standings put the most wins first, then the most buncos, then the most "
-                 "points.")
+    if not rules.awards and not rules.set_awards:
+        parts.append("No prizes are set for tonight: the standings show how everyone did.")
+    elif rules.awards:
+        parts.append("Tonight's prizes (below) each go by their own count.")
+    parts.append(HOUSE + "the standings on the TV and the phones put the most wins first, "
+                 "then the most buncos, then the most points.")
     return _join(parts)
 
 
-def _prize(award: Award) -> str:
-    share = f"{award.share_percent:g}% of the pot" if award.share_percent is not None else ""
-    what = " and ".join(p for p in (award.prize, share) if p)
-    return what or "A prize"
-
-
-def _prizes(rules: HouseRules) -> str:
-    """Tonight's prize list, as the host set it, and how its ties are settled."""
-    if not rules.awards:
-        return "No prizes are set for tonight."
-    listed = "; ".join(f"{_prize(a)} for {_category(rules, a)}" for a in rules.awards)
-    roll_off = f"A tie is settled by {_roll_off(rules)}"
-    if rules.award_ties is AwardTies.ROLL_OFF or all(a.named for a in rules.awards):
-        ties = roll_off
-    else:
-        ties = ("A tie shares the money" if rules.award_ties is AwardTies.SPLIT
-                else "A tie: the tied players choose at the end of the night to share the "
-                     "money or roll off")
-        if any(a.named for a in rules.awards):
-            ties += f". A named prize always goes to one player, by {_roll_off(rules)}"
-    once = "Nobody wins more than one prize." if rules.one_prize_per_person else ""
-    left = ("" if rules.left_early_win_awards
-            else "Players who go home early cannot win a prize.")
-    return _join([f"Tonight's prizes: {listed}.", f"{ties}.", once, left])
-
-
-_WINS_BY = {
-    "most_buncos": "the most buncos", "most_wins": "the most wins (W's)",
-    "most_losses": "the most losses", "most_mini_buncos": "the most mini buncos",
-    "highest_points": "the highest score", "lowest_points": "the lowest score",
-    "fuzzy_die": "whoever holds the fuzzy die at the end", "most_wipeouts": "the most wipeouts",
-    "first_bunco": "the first bunco", "last_bunco": "the last bunco",
-    "most_buncos_and_wins": "the most buncos and wins together",
-}
-_STATS = {"wins": "wins", "losses": "losses", "buncos": "buncos",
-          "mini_buncos": "mini buncos", "points": "points", "wipeouts": "wipeouts"}
-
-
-def award_rule(rules: HouseRules, award: Award, over: str = "tonight") -> str:
-    """How an award is decided, in one line: "The most wins (W's) in the set. Ties: the most
-    buncos among them, then a roll-off to 5 points." ``over``: tonight, or "in the set" for a
-    set's own award."""
-    wins_by = _WINS_BY[str(award.category)]
-    text = f"{wins_by[0].upper()}{wins_by[1:]} {over}."
-    if award.category in ("fuzzy_die", "first_bunco", "last_bunco"):
-        return text  # never tied
-    steps = [f"the most {_STATS[str(stat)]} among them" for stat in award.then_by]
-    policy = award.tie_policy(rules.award_ties)
-    if policy is AwardTies.SPLIT:
-        steps.append("they share it")
-    elif policy is AwardTies.ASK:
-        steps.append("the tied players choose to share it or roll off")
-    elif rules.prize_roll_off is PrizeRollOff.TO_POINTS:
-        steps.append(f"a roll-off to {_points(rules.roll_off_points)}")
-    else:
-        total = "lowest" if award.category == "lowest_points" else "highest"
-        steps.append(f"a roll-off (three dice each, {total} total)")
-    return f"{text} Ties: {', then '.join(steps)}."
+__all__ = ["award_rule", "extra_rolls_text", "how_we_play", "mini_word"]

@@ -5,6 +5,7 @@ Each preset plays its source exactly; see docs/rules.md for the reading of each 
 
 from __future__ import annotations
 
+import dataclasses
 from types import MappingProxyType
 
 from .rules import (
@@ -58,6 +59,7 @@ _PRESETS = {
     "fuzzy-die": HouseRules(
         name="Fuzzy die (group rules)",
         after_mini_bunco=AfterMini.CONTINUE_WITH_HIT,
+        mini_word="funko",  # "a "funko" which is 3-of-a-kind, of any other number"
         after_bell=AfterBell.STOP,
         tie_break=TieBreak.EXTRA_TURN_EACH,  # the seed is silent on ties
         rotation=Rotation.CIRCULAR,
@@ -143,6 +145,31 @@ _PRESETS = {
 }
 
 PRESETS = MappingProxyType(_PRESETS)
+
+#: Where a preset's written rules are silent, the app chose; the "How we play tonight" card
+#: says so ("House rule:"). Every preset: the standings' order, and that late arrivals win no
+#: prize. A setting the host changed tonight is a house choice too (``house_choices``).
+_SILENT_EVERYWHERE = frozenset({"late_arrivals_win_awards"})
+_SEEDS_SILENT = {
+    "fuzzy-die": {"tie_break", "prize_roll_off", "award_ties"},  # seed 000 names no tie rule
+    "winning-moves": set(),
+    "winning-moves-solo": set(),
+    "head-table": set(),
+    "ladder": {"prize_roll_off"},  # seed 002: no tie rule for the prize
+    "clockwise": {"prize_roll_off"},  # seed 003: no tie rule for the medals
+    "babz": {"left_early_win_awards"},  # seed 004: silent on who goes home early
+}
+
+
+def house_choices(preset_id: str, rules: HouseRules) -> frozenset[str]:
+    """The settings of ``rules`` that are house choices, not what the written rules of the
+    preset it started from say: where that write-up is silent, and whatever the host changed."""
+    source = _PRESETS.get(preset_id)
+    if source is None:
+        return frozenset(f.name for f in dataclasses.fields(rules))
+    changed = {f.name for f in dataclasses.fields(rules)
+               if getattr(rules, f.name) != getattr(source, f.name) and f.name != "name"}
+    return frozenset(_SILENT_EVERYWHERE | _SEEDS_SILENT.get(preset_id, set()) | changed)
 
 
 def preset(preset_id: str) -> HouseRules:

@@ -205,6 +205,7 @@ class HouseRules:
     bunco_effect: BuncoEffect = BuncoEffect.TURN_CONTINUES
     triples: Triples = Triples.MINI
     mini_bunco_points: int = 5
+    mini_word: str = ""  # the group's own word for a baby bunco (seed 000: "funko")
     low_bunco_points: int = 7
     high_bunco_points: int = 5
     after_mini_bunco: AfterMini = AfterMini.CONTINUE
@@ -410,6 +411,9 @@ def _validate(rules: HouseRules) -> None:
         raise RulesError("name", "must not be empty")
     if len(rules.name) > 80:
         raise RulesError("name", "must be at most 80 characters")
+    letters = rules.mini_word.replace(" ", "").replace("-", "")
+    if len(rules.mini_word) > 30 or (rules.mini_word and not letters.isalpha()):
+        raise RulesError("mini_word", "must be a word of at most 30 letters")
     for name, (low, high) in INT_BOUNDS.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int):

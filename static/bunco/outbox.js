@@ -365,7 +365,7 @@
   function describe(item) {
     var f = item.fields, action = actionOf(item);
     if (action === "undo") return "Undo last";
-    if (action === "finish") return "Done (nobody was rolling)";
+    if (action === "finish") return "Done: this table stopped";
     if (f.quick) {
       var b = document.querySelector("[data-quick-kind='" + f.quick + "']");
       if (b) return b.textContent.trim();

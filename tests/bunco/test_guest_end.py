@@ -14,7 +14,7 @@ from bunco.night import services
 from bunco.night.selectors import live_state
 from scoring import PRESETS, sample_names
 from tables.views import results_key
-from tests.playing import finish_night
+from tests.playing import finish_night, roll
 
 
 @pytest.fixture
@@ -177,3 +177,16 @@ def test_a_fee_on_a_night_whose_prizes_pay_no_money_is_flagged_then_shown_at_the
     guest = night.players.first()
     assert unpaid in text(client.get(f"/p/{guest.token}/").content.decode())
     assert state.ended
+
+
+def test_a_head_table_phone_says_a_whole_turn_for_those_who_have_not_rolled(db):
+    """Seed 001 gives everyone who has not rolled a whole turn after the bell: the table's own
+    line says so (it said one roll), as the card does."""
+    night = services.night_create(name="Seed 001", rules_id="head-table",
+                                  player_names=sample_names(8))
+    services.night_seat(night=night, rng=random.Random(1))
+    services.round_start(night=night)
+    roll(night, 1, quick="bunco")  # the head table's first roller: 21, the bell
+    table = text(screens.render_table(live_state(night), 1))
+    assert "Everyone who hasn't rolled gets one whole turn" in table
+    assert "Nobody was rolling" not in table

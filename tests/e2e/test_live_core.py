@@ -133,7 +133,7 @@ class LiveCoreInBrowsers(BrowserTestCase):
         link = TableLink.objects.get(night=night, number=3)
         device = self.page(f"/t/{link.token}/")
         expect(device.locator("#banner.bell")).to_be_visible()
-        device.get_by_role("button", name="Nobody was rolling — done").click()
+        device.get_by_role("button", name="Done: stop this table here").click()
         expect(device.locator("#table-3 .status")).to_contain_text("Tied")
 
         host = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()

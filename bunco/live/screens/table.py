@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from bunco.live.screens.round import KIND_LABELS, QUICK_LABELS
 from bunco.night.fold import Kind, LiveNight
 from scoring import BellDuty, Phase, TableRound, turn_keeping_rolls
-from scoring.explain import tie_break_name
+from scoring.explain import extra_rolls_text, tie_break_name
 from scoring.roll import QUICK_KINDS, dice_for
 from scoring.rules import AfterBell
 from scoring.seating import pods_of
@@ -182,7 +182,6 @@ def _last_round(last: TableRound) -> tuple[dict, list[dict]]:
 #: The line under a table's tally at each stage of its round (a tie-break's names its kind).
 STATUS = {
     "paused": "Paused by the host",
-    "extra_rolls": "Everyone who hasn't rolled gets one roll",
     "done": "Done — waiting for the other tables",
 }
 
@@ -194,6 +193,8 @@ def _status(state: LiveNight, playing: TableRound | None, phase: str) -> str:
             return ("Tied! Everyone rolls three dice: the high total starts the roll-off "
                     "(not scored)")
         return _tie_text(state.rules)
+    if phase == "extra_rolls":
+        return extra_rolls_text(state.rules)
     return STATUS.get(phase, "")
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+
 from bunco.live.screens.people import movement, standings
 from bunco.live.screens.prizes import final_awards, prize_races, set_winners
 from bunco.live.screens.round import up_next
@@ -9,6 +12,7 @@ from bunco.live.screens.table import fuzzy_die_at
 from bunco.models import Night
 from bunco.night.fold import Kind, LiveNight
 from scoring import (
+    house_choices,
     how_we_play,
 )
 
@@ -56,4 +60,12 @@ def house_rules_card(night: Night) -> dict:
     """The "How we play tonight" card: the night's own rules, read out by scoring."""
     rules = night.rules
     return {"name": rules.name,
-            "parts": [{"heading": h, "text": t} for h, t in how_we_play(rules)]}
+            "parts": [{"heading": h, "text": _marked(t)} for h, t in how_we_play(
+                rules, house_choices(night.rules_id, rules))]}
+
+
+def _marked(text: str):
+    """A card part with its "House rule:" marks set apart, so a guest sees at a glance what
+    the host chose tonight."""
+    return mark_safe(escape(text).replace(
+        "House rule:", '<strong class="house-rule">House rule:</strong>'))
