@@ -51,7 +51,7 @@ def _join(parts: list[str]) -> str:
 
 #: The card's parts, and the settings each part reads (a part reading a house choice says so).
 PART_SETTINGS = {
-    "The night": {"sets", "seating"},
+    "The night": {"sets", "seating", "head_table_starts"},
     "What scores": {"points_per_hit", "bunco_points", "bunco_effect", "triples",
                     "mini_bunco_points", "low_bunco_points", "high_bunco_points",
                     "after_mini_bunco", "wipeout"},
@@ -97,8 +97,11 @@ def _night(rules: HouseRules) -> str:
              "at the head table; everyone else's seat is drawn at random."
              if rules.seating is Seating.STARRED_SHEETS
              else "Everyone's first seat is drawn at random.")
+    start = (" The head table rings the bell to start each round (its phone has the button)."
+             if rules.head_table_starts else " The host rings the bell to start each round.")
     return (f"We play {_plural(rules.sets, 'set')} of {ROUNDS_PER_SET} rounds. Each round has "
-            f"its number, 1 to {ROUNDS_PER_SET}: that is the number you roll for. {seats}")
+            f"its number, 1 to {ROUNDS_PER_SET}: that is the number you roll for. {seats}"
+            f"{start}")
 
 
 def _keeps(after: AfterMini) -> str:

@@ -227,6 +227,9 @@ class HouseRules:
     layout: Layout = Layout.TEAMS_WITH_GHOSTS
     first_roller: FirstRoller = FirstRoller.SCOREKEEPER
     seating: Seating = Seating.RANDOM
+    # Every seed: "a player at the head table rings the bell" to start each round. Its phone
+    # can (the host's button always can). Rules saved before this setting: the host only.
+    head_table_starts: bool = True
     fuzzy_die: bool = False
     sets: int = 4
     awards: tuple[Award, ...] = ()
@@ -404,7 +407,7 @@ def _validate(rules: HouseRules) -> None:
     if not isinstance(rules.name, str) or not rules.name.strip():
         raise RulesError("name", "must not be empty")
     for name in ("wipeout", "at_least_one_roll_each", "fuzzy_die", "one_prize_per_person",
-                 "left_early_win_awards", "late_arrivals_win_awards"):
+                 "left_early_win_awards", "late_arrivals_win_awards", "head_table_starts"):
         if not isinstance(getattr(rules, name), bool):
             raise RulesError(name, "must be true or false")
     if not rules.name.strip():
@@ -474,5 +477,5 @@ _AWARD_LISTS = ("awards", "set_awards")
 # Settings whose default for a new night differs from how nights saved before the setting
 # existed were played: rules read without the field keep the old behaviour, so a finished
 # night replays to the same prizes.
-_SAVED_BEFORE = {"late_arrivals_win_awards": True}
+_SAVED_BEFORE = {"late_arrivals_win_awards": True, "head_table_starts": False}
 _FIELDS = {f.name: f for f in dataclasses.fields(HouseRules)}

@@ -25,6 +25,14 @@ class ClaimForm(forms.Form):
         "required": "this screen is out of date; reload the page"})
 
 
+class HeadStartForm(forms.Form):
+    """The head table's bell that starts a round names the round its screen showed, so a second
+    press (or one sent late) never starts another."""
+
+    set = forms.IntegerField(min_value=1, max_value=99)
+    round = forms.IntegerField(min_value=1, max_value=ROUNDS_PER_SET)
+
+
 class RollForm(ClaimForm):
     quick = forms.ChoiceField(choices=QUICK_CHOICES, required=False, error_messages={
         "invalid_choice": "unknown quick button"})

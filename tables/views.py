@@ -26,7 +26,7 @@ from bunco.night.selectors import (
 )
 from bunco.night.services import CommandRefused
 from scoring.roll import DIE_BUTTONS, QUICK_KINDS
-from tables.forms import PickNameForm
+from tables.forms import HeadStartForm, PickNameForm
 from tables.tap import (
     NOT_YOURS,
     Answer,
@@ -136,6 +136,8 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
         "claimed": bool(who.device) and night.status != Night.Status.FINISHED,
         "me_token": who.token, **_pad(f"/p/{who.token}/"),
+        "head_start": reverse("player_start", args=[who.token])
+        if night.rules.head_table_starts else "",
         "how_we_play": screens.house_rules_card(night),
     }), night.pk)
 
@@ -154,6 +156,8 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "call_html": screens.call_host_html(night.pk, link.number),
         "banner": screens.round_banner(state), "ws_url": f"/ws/table/{link.token}/",
         **_pad(f"/t/{link.token}/"), "how_we_play": screens.house_rules_card(night),
+        "head_start": reverse("table_start", args=[link.token])
+        if link.number == 1 and night.rules.head_table_starts else "",
     }), night.pk)
 
 
@@ -220,3 +224,51 @@ def results(request: HttpRequest, key: str) -> HttpResponse:
         response["Content-Disposition"] = (
             f'attachment; filename="{screens.results_filename(who.night.name, who.name)}"')
     return response
+
+
+# -- the head table's bell that starts a round ---------------------------------------------------
+
+def _head_start(request: HttpRequest, night, table: int | None, actor: str, back: str):
+    """The head table's phone rings the bell that starts the next round, where the house rules
+    have it (every seed does). Answered in JSON to the page's script; without one, back to
+    the page."""
+    form = HeadStartForm(request.POST)
+    error = ""
+    if not night.rules.head_table_starts:
+        error = "Tonight the host rings the bell that starts each round."
+    elif table != 1:
+        error = "Only the head table (table 1) rings the bell that starts a round."
+    elif not form.is_valid():
+        error = "Reload the page: it did not say which round to start."
+    else:
+        try:
+            ack = services.round_start(night=night, actor=actor,
+                                       round_number=form.cleaned_data["round"],
+                                       set_number=form.cleaned_data["set"])
+            error = ack.message if ack.duplicate else ""
+        except CommandRefused as exc:
+            error = str(exc)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": not error, "error": error}, status=200 if not error else 409)
+    return redirect(back)
+
+
+@require_POST
+def table_start(request: HttpRequest, token: str) -> HttpResponse:
+    link = table_link_by_token(token)
+    if link is None:
+        return render(request, "bunco/not_found.html", status=404)
+    return _head_start(request, link.night, link.number, f"table {link.number}",
+                       reverse("table", args=[token]))
+
+
+@require_POST
+def player_start(request: HttpRequest, token: str) -> HttpResponse:
+    who = player_by_token(token)
+    if who is None:
+        return render(request, "bunco/not_found.html", status=404)
+    if not devices.may_use(who, request.COOKIES):
+        return _not_yours(request, who)
+    where = live_state(who.night).seat_of(who.name)
+    return _head_start(request, who.night, where[0] if where else None, who.name,
+                       reverse("player", args=[token]))

@@ -87,6 +87,9 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
     "seating": ("First seating", "",
                 {"random": "At random", "starred_sheets": "Starred sheets pick the head table"}),
     "fuzzy_die": ("Fuzzy die passes to each bunco roller", "", {}),
+    "head_table_starts": ("The head table's phone rings the bell that starts each round",
+                          "As the written rules have it; your own bell button always works.",
+                          {}),
     "sets": ("Sets of six rounds", "2 to 4 is usual.", {}),
     "award_ties": ("Tied prizes", "A named prize (a doormat, a medal) always goes to one "
                    "person, by a roll-off.",

@@ -541,3 +541,28 @@
   sendKeptAgain(shownClaim());
   flush();
 })();
+
+// The head table's bell that starts a round: it names the round the banner shows now (a press
+// for a round that has started, or been played, starts nothing) and stays on the page; the
+// push brings the round. Without this script the form posts and the page comes back.
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (e) {
+    var form = e.target.closest("[data-head-start]");
+    if (!form || !window.fetch) return;
+    e.preventDefault();
+    var b = document.getElementById("banner");
+    if (b) {
+      form.querySelector("[name=set]").value = b.dataset.set || "";
+      form.querySelector("[name=round]").value = b.dataset.round || "";
+    }
+    var button = form.querySelector("button");
+    button.disabled = true;
+    fetch(form.action, {method: "POST", body: new FormData(form), credentials: "same-origin",
+                        headers: {"Accept": "application/json", "X-CSRFToken": bunco.csrf()}})
+      .then(function (r) { return r.json(); })
+      .then(function (json) { if (!json.ok) bunco.toast(json.error); })
+      .catch(function () { bunco.toast("The laptop did not answer: ring again"); })
+      .then(function () { button.disabled = false; });
+  });
+})();

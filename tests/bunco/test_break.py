@@ -30,7 +30,8 @@ def test_a_break_between_sets_is_counted_down_with_what_comes_next(seated_night)
     state = live_state(seated_night)
     banner = screens.round_banner(state)
     assert banner.headline == "Break" and banner.break_ends == 1_600_000
-    assert banner.detail == "Up next: set 2 begins with round 1, when the host rings the bell."
+    assert banner.detail == ("Up next: set 2 begins with round 1, when the head table rings "
+                             "the bell.")
     html = broadcast.tv_room_html(seated_night, state)
     assert 'data-testid="tv-break"' in html and 'data-ends="1600000"' in html
     assert "Standings" in html  # the standings stay beside it

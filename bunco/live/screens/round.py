@@ -81,7 +81,12 @@ def up_next(state: LiveNight) -> str:
         what = f"round {n} of set {s}"
     else:
         what = f"round {n}"
-    return f"{what}, when the host rings the bell"
+    return f"{what}, when {_starter(state)} rings the bell"
+
+
+def _starter(state: LiveNight) -> str:
+    """Who rings the bell that starts the next round."""
+    return "the head table" if state.rules.head_table_starts else "the host"
 
 
 def _upcoming(state: LiveNight) -> str:
@@ -113,7 +118,7 @@ def _banner(state: LiveNight) -> Banner:
         if phase == "between_rounds":
             head = f"Round {history[-1].round_number} over"
         return Banner(phase, n, s, n, False, head,
-                      f"Next: {_upcoming(state)}, at the host's bell.", last_bell)
+                      f"Next: {_upcoming(state)}, at {_starter(state)}'s bell.", last_bell)
     if phase == "over":
         return Banner(phase, None, None, 0, False, "That was the last round!",
                       "Stay where you are: the host will announce the prizes.", last_bell)
