@@ -37,6 +37,9 @@ class RollForm(ClaimForm):
     quick = forms.ChoiceField(choices=QUICK_CHOICES, required=False, error_messages={
         "invalid_choice": "unknown quick button"})
     dice = forms.CharField(required=False, max_length=20)
+    # When the phone took the tap (ms, on the server's clock): a tap sent late, after a spell
+    # offline, keeps its own time in the tally history.
+    tapped = forms.IntegerField(required=False, min_value=0, max_value=10**14)
 
     def clean_dice(self) -> list[int] | None:
         text = self.cleaned_data["dice"].strip()

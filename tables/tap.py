@@ -107,7 +107,8 @@ def tap(night: Night, table: int, action: str, actor: str, fields, *,
     try:
         if action == "roll":
             ack = services.roll_record(night=night, claim=claim, key=data["key"], actor=actor,
-                                       quick=data["quick"] or None, dice=data["dice"])
+                                       quick=data["quick"] or None, dice=data["dice"],
+                                       tapped_ms=data["tapped"])
         elif action == "undo":
             ack = services.roll_undo(night=night, claim=claim, key=data["key"], actor=actor)
         else:

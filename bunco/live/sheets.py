@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 
-from bunco.live.screens import set_winners
+from bunco.live.screens import QUICK_LABELS, set_winners
 from bunco.models import Night, ScoreEvent
 from bunco.night.fold import PRACTICE_SET, Kind, LiveNight, void_targets
 from bunco.night.selectors import as_event
@@ -115,6 +116,9 @@ def tally_history(night: Night, state: LiveNight, which: slice = slice(None)) ->
             tables.setdefault(row.table, []).append({
                 "seq": row.seq, "kind": row.kind, "actor": row.actor, "at": row.created_at,
                 "dice": row.data.get("dice", []),
+                # a button's dice only stand for it: the history names the button
+                "quick": QUICK_LABELS.get(row.data.get("quick", "")),
+                "tapped": _tapped_late(row),
                 "target": ", ".join(f"#{s}" for s in void_targets(as_event(row)))
                 if row.kind == Kind.VOID else None,
                 "roller": entry.roller if entry else (row.ghost or row.player or None),
@@ -130,3 +134,13 @@ def tally_history(night: Night, state: LiveNight, which: slice = slice(None)) ->
             "tables": sorted(tables.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)),
         })
     return rounds
+
+
+def _tapped_late(row) -> dt.datetime | None:
+    """When the phone took a tap that reached the laptop late (kept through a spell offline):
+    its own time, when that is more than a few seconds before it arrived."""
+    at = row.data.get("tapped_at")
+    if not isinstance(at, int | float):
+        return None
+    tapped = dt.datetime.fromtimestamp(at, tz=dt.UTC)
+    return tapped if (row.created_at - tapped).total_seconds() > 5 else None

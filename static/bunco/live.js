@@ -48,6 +48,8 @@
     toast: toast,
     replaceById: replaceById,
     csrf: csrf,
+    // now on the server's clock (this device's may be off): when a tap was made
+    serverNow: function () { return Date.now() + skew; },
     unlockAudio: function () { unlockAudio(); }
   };
   function fire(name, arg) { hooks[name].forEach(function (fn) { fn(arg); }); }

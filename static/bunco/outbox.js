@@ -144,6 +144,7 @@
       fields.table = claim.table; fields.pos = String(claim.pos);
     }
     fields.key = uuid4();
+    fields.tapped = String(Math.round(bunco.serverNow()));  // kept through any wait offline
     item.who = rollerNow();
     var q = load();
     q.push(item);

@@ -255,6 +255,7 @@ def roll_record(
     actor: str,
     dice: Sequence[int] | None = None,
     quick: str | None = None,
+    tapped_ms: int | None = None,
 ) -> Ack:
     """Score one roll at the claimed table and position: three tapped dice, a quick button
     (miss, hit1, hit2, mini, low, high, bunco, wipeout), or a single die (``die1``..``die6``)
@@ -275,9 +276,25 @@ def roll_record(
                 "position": claim.position, "data": {
                     "dice": list(rolled),
                     # A button's dice only stand for it: screens name the button instead.
-                    **({"quick": quick} if quick in QUICK_KINDS else {})}}
+                    **({"quick": quick} if quick in QUICK_KINDS else {}),
+                    **_tapped(tapped_ms)}}
 
     return _command(night=night, key=key, actor=actor, build=build)
+
+
+#: How far a phone's own time for a tap may be from the laptop's and still be believed: a tap
+#: kept through a long spell offline, but not a phone whose clock is days off.
+TAPPED_WITHIN = 6 * 3600
+
+
+def _tapped(tapped_ms: int | None) -> dict:
+    """When the phone took the tap, in the roll's data, when that is a time to believe."""
+    if not tapped_ms:
+        return {}
+    at = tapped_ms / 1000
+    if not time.time() - TAPPED_WITHIN <= at <= time.time() + 60:
+        return {}
+    return {"tapped_at": round(at, 1)}
 
 
 def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
