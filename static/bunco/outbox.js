@@ -529,15 +529,26 @@
     drawRefused();
   });
 
+  // The host took back one of this table's entries: the tally changed under the table, so say
+  // so once (the table's line keeps saying it until the next round).
+  var takenBack = null;
+  function noteTakenBack() {
+    var el = document.querySelector(".table-live .taken-back[data-taken-back]");
+    var seq = el ? Number(el.dataset.takenBack) : 0;
+    if (takenBack !== null && seq > takenBack) bunco.toast(el.textContent);
+    takenBack = Math.max(takenBack || 0, seq);
+  }
+
   bunco.on("refresh", function () {
-    noteShown(); forgetOldRounds(); applyScorerToggle(); showChosen(); syncPad(); drawWaiting();
+    noteTakenBack(); noteShown(); forgetOldRounds(); applyScorerToggle(); showChosen(); syncPad(); drawWaiting();
     drawRefused();
     if (lookAtKept) {
       lookAtKept = false;
       if (sendKeptAgain(shownClaim())) flush();
     }
   });
-  noteShown(); forgetOldRounds(); applyScorerToggle(); showChosen(); syncPad(); drawRefused();
+  noteTakenBack(); noteShown(); forgetOldRounds(); applyScorerToggle(); showChosen(); syncPad();
+  drawRefused();
   // The page as the server drew it now: a table behind this phone's recorded taps lost them.
   sendKeptAgain(shownClaim());
   flush();

@@ -123,6 +123,10 @@ class LiveCoreInBrowsers(BrowserTestCase):
         expect(dialog).to_contain_text("No table's score changes")
         dialog.get_by_role("button", name="Take it back").click()
         expect(host.locator("#table-2 .rolls li")).to_have_count(5)
+        # The table's phone says why its tally changed, with no reload.
+        expect(device.get_by_test_id("taken-back")).to_contain_text(
+            f"The host took back {seats[0]}'s Miss (#{taps[1].seq})")
+        expect(device.locator("#toast")).to_contain_text("The host took back")
         table = live_state(Night.objects.get(pk=night.pk)).room.tables[1]
         assert table.seat_points == [1, 1, 2, 0]
         assert not ScoreEvent.objects.filter(night=night, kind="renamed").exists()

@@ -9,7 +9,7 @@ import json
 from django.template.loader import render_to_string
 
 from bunco.live.screens.round import KIND_LABELS, QUICK_LABELS
-from bunco.night.fold import Kind, LiveNight
+from bunco.night.fold import Kind, LiveNight, void_targets
 from scoring import BellDuty, Phase, TableRound, turn_keeping_rolls
 from scoring.explain import extra_rolls_text, tie_break_name
 from scoring.roll import QUICK_KINDS, dice_for
@@ -137,6 +137,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         "can_undo": bool(room and not state.paused and state.latest(
             (Kind.ROLL, Kind.FINISH), table=number)),
         "rolls": _entries(state, number),
+        "taken_back": _taken_back(state, number) if state.voided and room else None,
         "result": result, "next_teams": next_teams,
         "bell_duty": None if state.paused else bell_duty(playing),
         "turns": turn_preview(state, playing)
@@ -213,6 +214,22 @@ def _entries(state: LiveNight, number: int) -> list[dict]:
                     if e.kind == Kind.FINISH and e.seq not in state.voided]
         entries.sort(key=lambda e: e["seq"])
     return entries[-6:][::-1]
+
+
+def _taken_back(state: LiveNight, number: int) -> dict | None:
+    """The host's latest take-back of this table's entries this round, so its phones say why
+    the tally changed under them."""
+    events = state.table_events(number)
+    last = next((e for e in reversed(events) if e.kind == Kind.VOID and e.actor == "host"),
+                None)
+    if last is None:
+        return None
+    targets = set(void_targets(last))
+    what = ", ".join(
+        f"{e.ghost or e.player}'s "
+        f"{QUICK_LABELS.get(e.data.get('quick', '')) or '-'.join(map(str, e.data['dice']))}"
+        f" (#{e.seq})" for e in events if e.seq in targets and e.kind == Kind.ROLL)
+    return {"seq": last.seq, "what": what or "an entry"}
 
 
 def fuzzy_die_at(state: LiveNight) -> str | None:
