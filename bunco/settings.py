@@ -200,6 +200,9 @@ CSRF_TRUSTED_ORIGINS = [
 # The health check is asked over plain HTTP by whatever watches the workers.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 BEHIND_TLS_PROXY = PUBLIC_URL.startswith("https://")
+# Browsers ignore (and complain in the console about) a Cross-Origin-Opener-Policy on a plain
+# http:// address that is not localhost: the party's own LAN address. Sent over HTTPS only.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin" if BEHIND_TLS_PROXY else None
 if BEHIND_TLS_PROXY:
     CSRF_TRUSTED_ORIGINS.insert(0, PUBLIC_URL)
     # Trusted only because the proxy sets the header on every request (docs/deploy.md) and

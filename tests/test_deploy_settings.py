@@ -244,3 +244,12 @@ def test_make_scale_takes_its_plain_http_port_and_moves_off_a_busy_one():
     made = subprocess.run(["make", "-n", "scale", "SCALE_HTTP_PORT=9090", "VENV=/nonexistent"],
                           cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert "--http-port 9090" in made.stdout
+
+
+def test_the_opener_policy_is_sent_over_https_only(client):
+    """On the party's plain http:// address browsers ignore the header and print an error for
+    it on every page; behind the TLS proxy it is sent."""
+    assert "Cross-Origin-Opener-Policy" not in client.get("/")
+    shown = manage("shell", "--no-imports", "-c", "from django.conf import settings; "
+                   "print(settings.SECURE_CROSS_ORIGIN_OPENER_POLICY)", **WORKER)
+    assert shown.stdout.strip() == "same-origin", shown.stderr

@@ -30,7 +30,20 @@
     });
     return tpl.innerHTML;
   }
-  htmx.defineExtension("bunco-diff", {transformResponse: keepNewer});
+  htmx.defineExtension("bunco-diff", {
+    transformResponse: keepNewer,
+    init: function (api) {
+      // A websocket that fails to connect is no error to report: the page says
+      // "Reconnecting…" and tries again. (htmx would print each failure as "[object Event]".)
+      var raise = api.triggerErrorEvent;
+      api.triggerErrorEvent = function (elt, name, detail) {
+        if (name === "htmx:wsError" && detail && detail.error instanceof Event) {
+          detail = Object.assign({}, detail, {error: undefined});
+        }
+        return raise.call(this, elt, name, detail);
+      };
+    }
+  });
 
   // What the other scripts of a page hook into: "open" and "close" of the websocket, "ack" (a
   // tap's answer frame), "refresh" (after anything on the screen changed).

@@ -450,7 +450,9 @@
   function drawPending() {
     var q = load();
     var text = !q.length ? "" : q.length === 1 ? "Sending your tap…" : q.length + " taps waiting to send…";
-    if (q.length && q[0].why) text += " " + q[0].why;
+    if (q.length && q[0].why) {  // not "sending" while it cannot: say why it waits instead
+      text = (q.length === 1 ? "1 tap waiting. " : q.length + " taps waiting. ") + q[0].why;
+    }
     document.querySelectorAll(".pending-note").forEach(function (p) {
       if (p.textContent !== text) p.textContent = text;
     });

@@ -1,0 +1,43 @@
+"""A phone that loses the laptop, as a guest sees it: the "Reconnecting…" notice pushes the page
+down instead of covering the banner, a tap that cannot be sent says it waits (not "Sending"),
+and the console stays free of errors the page itself makes."""
+
+from playwright.sync_api import expect
+
+from bunco.models import TableLink
+from bunco.night import services
+from tests.webkit.base import Wire
+
+from .base import LAN_ADDRESS, BrowserTestCase, in_thread
+
+
+class PhoneDetails(BrowserTestCase):
+    def test_a_phone_cut_off_from_the_laptop_says_so_plainly(self):
+        def playing():
+            night = services.demo_night_create()
+            services.round_start(night=night)
+            return night
+
+        night = in_thread(playing)
+        token = TableLink.objects.get(night=night, number=1).token
+        wifi = Wire(self._port)
+        self.addCleanup(wifi.cut)
+        page = self.browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        errors = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"http://{LAN_ADDRESS}:{wifi.port}/t/{token}/")
+        page.wait_for_function("window.bunco && window.bunco.open")
+
+        wifi.cut()
+        notice = page.locator(".conn")
+        expect(notice).to_be_visible()
+        page.wait_for_timeout(3000)  # a few failed reconnects
+        below = page.locator("#banner").bounding_box()["y"]
+        assert below >= notice.bounding_box()["y"] + notice.bounding_box()["height"] - 1
+
+        page.locator(".pad .quick button", has_text="Miss").first.click()
+        note = page.locator(".pending-note")
+        expect(note).to_contain_text("1 tap waiting. Not connected")
+        expect(note).not_to_contain_text("Sending your tap")
+        assert not [e for e in errors if "[object Event]" in e], errors
+        assert not [e for e in errors if "Cross-Origin-Opener-Policy" in e], errors
