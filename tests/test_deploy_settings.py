@@ -246,7 +246,7 @@ def test_make_scale_takes_its_plain_http_port_and_moves_off_a_busy_one():
     assert "--http-port 9090" in made.stdout
 
 
-def test_the_opener_policy_is_sent_over_https_only(client):
+def test_the_opener_policy_is_sent_over_https_only(client, db):
     """On the party's plain http:// address browsers ignore the header and print an error for
     it on every page; behind the TLS proxy it is sent."""
     assert "Cross-Origin-Opener-Policy" not in client.get("/")
