@@ -75,6 +75,7 @@ def tv_tables_html(state: LiveNight, tables: dict[int, str]) -> str:
     return render_to_string("bunco/_tv_tables.html", {"tables": [
         tables[n] for n in sorted(tables)], "seq": state.room_seq,
         "many": len(state.tables) > screens.TV_FEW_TABLES,
+        "roomy": len(state.tables) <= screens.TV_ROOMY_TABLES,
         "long_names": screens.longest_name(state) > screens.TV_SHORT_NAME,
         # During a break the TV shows the countdown, next seats and standings instead.
         "ended": state.ended or state.break_ends is not None})

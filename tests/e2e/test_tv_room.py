@@ -50,6 +50,35 @@ class TvForAnyRoom(BrowserTestCase):
         assert page.evaluate("document.documentElement.scrollHeight") <= TV["height"]
         assert page.evaluate("document.documentElement.scrollWidth") <= TV["width"]
 
+    def test_a_small_room_fills_the_tv_with_big_tables_and_long_standings(self):
+        """Four tables: two big cards a row (not a corner of a big room's grid), every prize
+        race's name in full under them, and the standings down the side, most of the room at
+        once rather than four at a time."""
+        night = self.night(4)
+
+        def second_round():
+            play_round(night, start=False)
+            services.round_start(night=night)
+
+        in_thread(second_round)
+        tv = self.tv(night)
+        cards = tv.locator("#tv-tables > .table-live")
+        expect(cards).to_have_count(4)
+        lefts = sorted({round(cards.nth(i).bounding_box()["x"]) for i in range(4)})
+        assert len(lefts) == 2, lefts  # two a row
+        assert cards.first.bounding_box()["width"] > TV["width"] * 0.25
+        score = tv.locator("#tv-tables .score").first
+        assert float(score.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 40
+        races = tv.locator(".tv-main .tv-races li > span:first-child")
+        expect(races.first).to_be_visible()
+        cut = races.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
+                                 ".map(e => e.textContent)")
+        assert cut == [], cut
+        rows = tv.locator("#tv-standings tbody tr:visible")
+        expect(rows.nth(11)).to_be_visible()  # at least 12 of the 16 at once
+        self.fits(tv)
+        tv.screenshot(path="test-artifacts/tv-small-room.png")
+
     def below_the_fold(self, page) -> list[str]:
         """Ids of the tables shown (not paged away) whose card reaches past the screen."""
         return page.eval_on_selector_all(

@@ -62,6 +62,7 @@ from bunco.live.screens.table import (
 )
 from bunco.live.screens.tv import (
     TV_FEW_TABLES,
+    TV_ROOMY_TABLES,
     house_rules_card,
     tv_bunco,
     tv_room,
@@ -83,6 +84,7 @@ __all__ = [
     "EndOfNight",
     "RoomView",
     "TV_FEW_TABLES",
+    "TV_ROOMY_TABLES",
     "TV_SHORT_NAME",
     "bell_duty",
     "call_host_html",

@@ -19,6 +19,9 @@ from scoring import (
 #: At most this many tables, the TV shows them large in one row, the prize races under them;
 #: more are drawn in a grid of smaller cards (``_tv_tables.html``: "many").
 TV_FEW_TABLES = 3
+#: Up to this many, the grid has two big cards a row (a small room is not drawn as a big one's
+#: corner), and the prize races still go under the tables.
+TV_ROOMY_TABLES = 6
 
 
 def tv_room(night: Night, state: LiveNight) -> dict:
@@ -31,7 +34,7 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         "races": prize_races(state) if state.started and not state.ended else [],
         # A room of three tables or fewer leaves room under them (the TV draws more tables in
         # a grid): the races go there, and the standings get the side column to themselves.
-        "races_by_tables": len(state.tables) <= TV_FEW_TABLES,
+        "races_by_tables": len(state.tables) <= TV_ROOMY_TABLES,
         "ended": state.ended,
         "reveal": final_awards(state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
