@@ -143,13 +143,15 @@ def decide_awards(
     rng: random.Random | None = None,
     roll_offs: Mapping[str, str] | None = None,
     splits: Sequence[str] = (),
+    shares: Mapping[str, Mapping[str, int]] | None = None,
 ) -> list[AwardResult]:
     """Every award's winners (and money). Ghosts are never eligible, nor (when the rules say
     so) players who went home early or came after the first round (``PlayerStats.late``).
     A tie follows the category's policy: split; a roll-off, played with ``rng`` or taken from
     ``roll_offs`` (category -> winner); or the tied players' choice, taken from ``roll_offs``
     or ``splits`` (categories they chose to split; with ``rng`` and no choice, the simulator
-    splits). Without a decision the result lists the
+    splits), evenly or in the percents they agreed (``shares``: category -> name -> percent,
+    seed 004's "divvy up the prize money"). Without a decision the result lists the
     contenders to roll off."""
     awards = list(rules.awards if awards is None else awards)
     roll_offs = roll_offs or {}
@@ -184,7 +186,7 @@ def decide_awards(
         results.append(AwardResult(award.category, winners, award.share_percent,
                                    award.prize, value, roll_off=pending, can_split=can_split))
     if pot_cents is not None:
-        results = _pay(results, pot_cents)
+        results = _pay(results, pot_cents, shares or {})
     return results
 
 
@@ -265,7 +267,27 @@ def _leaders(
     return tuple(sorted((s.name for s in tied), key=str.casefold)), value
 
 
-def _pay(results: list[AwardResult], pot_cents: int) -> list[AwardResult]:
+def split_agreed(cents: int, percents: Mapping[str, int]) -> list[tuple[str, int]]:
+    """A prize's money shared in the percents its winners agreed (they add up to 100): rounded
+    as the pot is, so no cent is lost or invented."""
+    names = sorted(percents, key=str.casefold)
+    return list(zip(names, split_pot(cents, [Decimal(percents[n]) for n in names]),
+                    strict=True))
+
+
+def check_agreed(percents: Mapping[str, int], contenders: Sequence[str]) -> None:
+    """Refuse agreed shares that are not each tied player's whole percent, adding up to 100."""
+    if set(percents) != set(contenders):
+        raise IllegalMove("give a share to each tied player, and to nobody else")
+    if any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 100
+           for p in percents.values()):
+        raise IllegalMove("each share is a whole percent from 0 to 100")
+    if sum(percents.values()) != 100:
+        raise IllegalMove(f"the shares add up to {sum(percents.values())}%, not 100%")
+
+
+def _pay(results: list[AwardResult], pot_cents: int,
+         shares: Mapping[str, Mapping[str, int]]) -> list[AwardResult]:
     """Each category's money. A prize nobody wins passes its share to the first listed prize
     that has a winner (or a tie still to settle); with no such prize, nobody is paid."""
     shared = [i for i, r in enumerate(results) if r.share_percent is not None]
@@ -285,7 +307,11 @@ def _pay(results: list[AwardResult], pot_cents: int) -> list[AwardResult]:
             out.append(r)
             continue
         amount = cents[i]
-        payouts = tuple(split_evenly(amount, r.winners)) if r.winners else ()
+        agreed = shares.get(str(r.category))
+        if agreed and set(agreed) == set(r.winners):
+            payouts = tuple(split_agreed(amount, agreed))
+        else:
+            payouts = tuple(split_evenly(amount, r.winners)) if r.winners else ()
         came = tuple(str(results[j].category) for j in unclaimed) if claimed and \
             i == claimed[0] else ()
         out.append(AwardResult(r.category, r.winners, r.share_percent, r.prize, r.value,

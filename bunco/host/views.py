@@ -431,8 +431,23 @@ def host_tie_split(request, night):
     tie = screens.pending_ties(night, live_state(night)).get(data["category"])
     if tie is None:
         raise CommandRefused("that prize has no tie to settle")
-    services.prize_split(night=night, category=data["category"], can_split=tie["can_split"])
-    messages.success(request, "The tied players split the prize.")
+    shares = _agreed_shares(request.POST, tie["contenders"])
+    services.prize_split(night=night, category=data["category"], can_split=tie["can_split"],
+                         contenders=tie["contenders"], shares=shares)
+    messages.success(request, "The tied players split the prize" + (
+        ": " + ", ".join(f"{n} {p}%" for n, p in shares.items()) if shares else " evenly") + ".")
+
+
+def _agreed_shares(post, contenders) -> dict[str, int] | None:
+    """The percents the tied players agreed (``share_<i>``, in the contenders' order); none
+    typed: an even split."""
+    typed = [post.get(f"share_{i}", "").strip().rstrip("%").strip()
+             for i in range(len(contenders))]
+    if not any(typed):
+        return None
+    if not all(t.isascii() and t.isdigit() and len(t) <= 3 for t in typed):
+        raise CommandRefused("type each player's share as a whole percent, e.g. 60 and 40")
+    return {name: int(t) for name, t in zip(contenders, typed, strict=True)}
 
 
 @_host_command("reveal")

@@ -64,6 +64,7 @@ class LiveNight(PeopleFold, Corrections):
         self.checkpoint_desk: tuple = ()  # the roster and the desk as the latest round started
         self.roll_offs: dict[str, str] = {}
         self.splits: set[str] = set()  # tied prizes the tied players chose to split
+        self.split_shares: dict[str, dict[str, int]] = {}  # ... in the percents they agreed
         self.revealed = 0
         # play
         self.seq = 0

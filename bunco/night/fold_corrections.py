@@ -40,6 +40,7 @@ class Corrections:
             new.checkpoint_desk = self.checkpoint_desk
         new.roll_offs, new.revealed = dict(self.roll_offs), self.revealed
         new.splits = set(self.splits)
+        new.split_shares = dict(self.split_shares)
         new.practices = self.practices
         new.night = self.checkpoint.copy()
         new.last_bunco = self.checkpoint_bunco

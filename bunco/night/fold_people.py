@@ -152,9 +152,14 @@ class PeopleFold:
         if event.data.get("split"):
             self.splits = self.splits | {category}
             self.roll_offs = {k: v for k, v in self.roll_offs.items() if k != category}
+            shares = {k: v for k, v in self.split_shares.items() if k != category}
+            if event.data.get("shares"):
+                shares[category] = dict(event.data["shares"])
+            self.split_shares = shares
         else:
             self.roll_offs = {**self.roll_offs, category: event.data["winner"]}
             self.splits = self.splits - {category}
+            self.split_shares = {k: v for k, v in self.split_shares.items() if k != category}
         self._room_changed(event)
 
     def _on_revealed(self, event: Event) -> None:

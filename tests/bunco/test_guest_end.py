@@ -190,3 +190,31 @@ def test_a_head_table_phone_says_a_whole_turn_for_those_who_have_not_rolled(db):
     table = text(screens.render_table(live_state(night), 1))
     assert "Everyone who hasn't rolled gets one whole turn" in table
     assert "Nobody was rolling" not in table
+
+
+def test_the_host_records_a_split_as_the_tied_players_agreed_and_their_phones_show_it(
+        client, db):
+    night = services.night_create(name="Divvy", rules_id="babz", entry_fee_cents=1000,
+                                  player_names=sample_names(12),
+                                  rules=PRESETS["babz"].replace(award_ties="ask"))
+    services.night_seat(night=night, rng=random.Random(1))
+    state = finish_night(night, sets=1)
+    key, tie = next((k, t) for k, t in screens.pending_ties(night, state).items()
+                    if t["can_split"] and len(t["contenders"]) >= 2)
+    first, *rest = tie["contenders"]
+    client.get(f"/host/{host_secret()}/")
+    url = f"/host/nights/{night.pk}/tie-split/"
+    shares = {"category": key, "share_0": "70", **{f"share_{i + 1}": "0" for i in range(
+        len(rest))}}
+    wrong = client.post(url, {**shares, "share_0": "60"}, follow=True)
+    assert "not 100%" in text(wrong.content.decode())
+    assert key in screens.pending_ties(night, live_state(night))  # nothing changed
+    if rest:
+        shares["share_1"] = "30"
+    answer = client.post(url, shares, follow=True)
+    assert f"split the prize: {first} 70%" in text(answer.content.decode())
+    award = next(a for a in screens.final_awards(live_state(night)) if a["category"] == key)
+    paid = {p["name"]: p["cents"] for p in award["payouts"]}
+    assert abs(paid[first] - round(sum(paid.values()) * 0.7)) <= 1
+    phone = text(client.get(f"/p/{night.players.get(name=first).token}/").content.decode())
+    assert f"your share of {award['amount']}" in phone

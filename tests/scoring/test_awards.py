@@ -146,3 +146,24 @@ def test_first_and_last_bunco_and_the_fuzzy_die_follow_the_order_rolled():
     ])
     results = decide_awards(rules, NIGHT, bunco_order=["Bea", "Ann", "Cat"])
     assert [r.winners for r in results] == [("Bea",), ("Cat",), ("Cat",)]
+
+
+def test_tied_players_may_divvy_up_the_money_as_they_agree():
+    """Seed 004: "they can decide how they would like to divvy up the prize money"."""
+    from scoring.awards import check_agreed
+
+    rules = PRESETS["babz"]
+    tied = stats(("Ann", 4, 2, 2, 0, 50), ("Bea", 2, 4, 2, 0, 40), ("Cat", 3, 3, 1, 0, 45))
+    paid = by_category(decide_awards(rules, tied, pot_cents=10_001, splits=["most_buncos"],
+                                     shares={"most_buncos": {"Ann": 70, "Bea": 30}}))
+    most = paid["most_buncos"]
+    ann, bea = dict(most.payouts)["Ann"], dict(most.payouts)["Bea"]
+    assert ann + bea == most.amount_cents and abs(ann - most.amount_cents * 0.7) < 1
+    assert sum(c for a in paid.values() for _, c in a.payouts) == 10_001  # no cent lost
+    even = by_category(decide_awards(rules, tied, pot_cents=10_001, splits=["most_buncos"]))
+    halves = dict(even["most_buncos"].payouts)
+    assert abs(halves["Ann"] - halves["Bea"]) <= 1
+    for wrong, why in (({"Ann": 70}, "each tied player"), ({"Ann": 70, "Bea": 20}, "90%"),
+                       ({"Ann": 101, "Bea": -1}, "whole percent")):
+        with pytest.raises(IllegalMove, match=why):
+            check_agreed(wrong, ["Ann", "Bea"])

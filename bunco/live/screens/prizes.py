@@ -93,7 +93,7 @@ def final_awards(state: LiveNight) -> list[dict]:
     out = []
     for a in decide_awards(state.rules, state.night.stats, bunco_order=state.night.bunco_order,
                            pot_cents=night_pot(state), roll_offs=state.roll_offs,
-                           splits=sorted(state.splits)):
+                           splits=sorted(state.splits), shares=state.split_shares):
         payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else "",
                     "cents": c}
                    for n, c in (a.payouts or [(w, 0) for w in a.winners])]

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from bunco.models import Night
 from bunco.night.fold import Kind, LiveNight
 from bunco.night.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
+from scoring.awards import check_agreed
 
 
 @_refuse_on_domain_errors
@@ -48,13 +49,17 @@ def prize_roll_off(*, night: Night, category: str, contenders: Sequence[str],
 
 
 @_refuse_on_domain_errors
-def prize_split(*, night: Night, category: str, can_split: bool, key=None) -> None:
+def prize_split(*, night: Night, category: str, can_split: bool, key=None,
+                contenders: Sequence[str] = (), shares: dict[str, int] | None = None) -> None:
     """The players tied for a prize chose to share its money (seed 004: "they can decide how
-    they would like to divvy up the prize money"). A named prize cannot be split."""
+    they would like to divvy up the prize money"): evenly, or in the whole percents they
+    agreed (``shares``, one for each of the ``contenders``). A named prize cannot be split."""
     if not can_split:
         raise CommandRefused("that prize cannot be split: it goes to one person, by a roll-off")
-    _command(night=night, key=key, actor="host", build=_simple(
-        Kind.ROLL_OFF, data={"category": category, "split": True}))
+    if shares:
+        check_agreed(shares, contenders)  # a rule broken: refused with its sentence
+    data = {"category": category, "split": True, **({"shares": shares} if shares else {})}
+    _command(night=night, key=key, actor="host", build=_simple(Kind.ROLL_OFF, data=data))
 
 
 @_refuse_on_domain_errors
