@@ -57,6 +57,8 @@ def _roll_off(rules: HouseRules) -> str:
 def _prize(award: Award) -> str:
     share = f"{award.share_percent:g}% of the pot" if award.share_percent is not None else ""
     what = " and ".join(p for p in (award.prize, share) if p)
+    if award.travels:
+        what += " (it goes home with its winner, who brings it back to the next night)"
     return what or "A prize"
 
 

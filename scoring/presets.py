@@ -133,7 +133,8 @@ _PRESETS = {
             award("most_wins", 15),
             award("most_mini_buncos", 15),
             award("most_losses", 10),
-            award("lowest_points", prize="Upside-down pineapple doormat"),
+            # "This will stay at the front door ... bring back the doormat": it travels.
+            award("lowest_points", prize="Upside-down pineapple doormat", travels=True),
         ),
         # "we let them decide if they want a roll-off ... Or ... divvy up the prize money";
         # the doormat, a named prize, always goes to one person (lowest roll-off wins it).

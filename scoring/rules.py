@@ -166,6 +166,9 @@ class Award:
     prize: str = ""
     then_by: tuple[Stat, ...] = ()  # tie-breakers before the tie policy applies (WM: buncos)
     ties: AwardTies | None = None  # this category's tie policy; None: the night's ``award_ties``
+    # A named prize that stays with its winner until the group's next night, and comes back
+    # then (seed 004's doormat: "bring back the doormat").
+    travels: bool = False
 
     @property
     def named(self) -> bool:
@@ -187,6 +190,8 @@ class Award:
         }
         if self.ties is not None:
             out["ties"] = str(self.ties)
+        if self.travels:
+            out["travels"] = True
         return out
 
 
@@ -377,7 +382,8 @@ def _award_from(index: int, item: Any, field_name: str = "awards") -> Award:
         return item
     if not isinstance(item, dict):
         raise RulesError(where, "must be an object with a category")
-    unknown = sorted(set(item) - {"category", "share_percent", "prize", "then_by", "ties"})
+    unknown = sorted(set(item) - {"category", "share_percent", "prize", "then_by", "ties",
+                                  "travels"})
     if unknown:
         raise RulesError(f"{where}.{unknown[0]}", "is not an award setting")
     category = _enum(Category, f"{where}.category", item.get("category"))
@@ -399,8 +405,13 @@ def _award_from(index: int, item: Any, field_name: str = "awards") -> Award:
     ties = item.get("ties")
     if ties is not None:
         ties = _enum(AwardTies, f"{where}.ties", ties)
+    travels = item.get("travels", False)
+    if not isinstance(travels, bool):
+        raise RulesError(f"{where}.travels", "must be true or false")
+    if travels and not prize.strip():
+        raise RulesError(f"{where}.travels", "only a named prize (a doormat) can travel")
     return Award(category=category, share_percent=share, prize=prize.strip(), then_by=stats,
-                 ties=ties)
+                 ties=ties, travels=travels)
 
 
 def _validate(rules: HouseRules) -> None:
@@ -456,12 +467,12 @@ def _validate_awards(awards: tuple[Award, ...], field_name: str = "awards") -> N
 
 
 def award(category: str, share: str | int | None = None, prize: str = "", then_by=(),
-          ties: str | None = None) -> Award:
+          ties: str | None = None, travels: bool = False) -> Award:
     """Shorthand used by the presets and tests."""
     return _award_from(
         0,
         {"category": category, "share_percent": None if share is None else str(share),
-         "prize": prize, "then_by": list(then_by), "ties": ties},
+         "prize": prize, "then_by": list(then_by), "ties": ties, "travels": travels},
     )
 
 

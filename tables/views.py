@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bunco import limits, stick
 from bunco.forms import first_error
-from bunco.live import screens
+from bunco.live import screens, season
 from bunco.models import Night
 from bunco.night import devices, services
 from bunco.night.names import matching, search_text
@@ -129,7 +129,10 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     night = who.night
     state = live_state(night)
     where = state.seat_of(who.name)
+    bring_back = [p for p in season.travelling_prizes(night) if who.person_id
+                  and p["person_id"] == who.person_id] if state.phase in ("setup", "ready") else []
     return stick.remember_night(request, render(request, "bunco/player_page.html", {
+        "bring_back": bring_back,
         "results_url": reverse("results", args=[results_key(who)]),
         "call_html": screens.call_host_html(night.pk, where[0] if where else None),
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),

@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 
 from bunco.host.rules_form import EXPLAINED, rule_fields
+from bunco.night.services import CommandRefused
 from scoring import PRESETS, ROUNDS_PER_SET, HouseRules, RulesError
 
 
@@ -231,6 +232,8 @@ class AwardsForm(forms.Form):
             ties = self.data.get(f"ties_{i}", "")
             if ties:
                 row["ties"] = ties[:20]  # the rules engine names a bad value
+            if self.data.get(f"travels_{i}") and row["prize"]:
+                row["travels"] = True
             rows.append((order, i, row))
         data["awards"] = [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
         data["award_ties"] = data.get("award_ties") or "split"
@@ -283,3 +286,15 @@ class DeskCloseForm(forms.Form):
                                     or data.get("reopen")):
             raise forms.ValidationError("type the closing time as 20:30")
         return data
+
+
+def agreed_shares(post, contenders) -> dict[str, int] | None:
+    """The percents the tied players agreed (``share_<i>``, in the contenders' order); none
+    typed: an even split."""
+    typed = [post.get(f"share_{i}", "").strip().rstrip("%").strip()
+             for i in range(len(contenders))]
+    if not any(typed):
+        return None
+    if not all(t.isascii() and t.isdigit() and len(t) <= 3 for t in typed):
+        raise CommandRefused("type each player's share as a whole percent, e.g. 60 and 40")
+    return {name: int(t) for name, t in zip(contenders, typed, strict=True)}

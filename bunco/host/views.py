@@ -30,11 +30,12 @@ from bunco.host.forms import (
     RulesForm,
     SwapForm,
     TakeBackForm,
+    agreed_shares,
 )
 from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
 from bunco.laptop import backup
-from bunco.live import screens
+from bunco.live import screens, season
 from bunco.models import Night, Player
 from bunco.night import services
 from bunco.night.selectors import live_state, night_by_join_code, open_nights
@@ -202,6 +203,8 @@ def host_night(request: HttpRequest, pk: int) -> HttpResponse:
     board = screens.host_board(night, state, request.GET)
     board["start_key"] = uuid.uuid4()
     board["calls_html"] = screens.host_calls_html(night.pk)
+    if state.phase in ("setup", "ready"):
+        board["bring_back"] = season.travelling_prizes(night)
     return stick.remember_night(request, render(request, "bunco/host/night.html", board),
                                 night.pk)
 
@@ -402,8 +405,9 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("host_night", night.pk)
     rules, state = night.rules, live_state(night)
     rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize,
-             "ties": a.ties.value if a.ties else ""}
-            for a in rules.awards] + [{"category": "", "share": "", "prize": "", "ties": ""}] * 2
+             "ties": a.ties.value if a.ties else "", "travels": a.travels}
+            for a in rules.awards] + [{"category": "", "share": "", "prize": "", "ties": "",
+                                       "travels": False}] * 2
     return render(request, "bunco/host/awards.html", {
         "night": night, "rules": rules, "rows": rows,
         "categories": screens.CATEGORY_LABELS.items(),
@@ -431,23 +435,12 @@ def host_tie_split(request, night):
     tie = screens.pending_ties(night, live_state(night)).get(data["category"])
     if tie is None:
         raise CommandRefused("that prize has no tie to settle")
-    shares = _agreed_shares(request.POST, tie["contenders"])
+    shares = agreed_shares(request.POST, tie["contenders"])
     services.prize_split(night=night, category=data["category"], can_split=tie["can_split"],
                          contenders=tie["contenders"], shares=shares)
     messages.success(request, "The tied players split the prize" + (
         ": " + ", ".join(f"{n} {p}%" for n, p in shares.items()) if shares else " evenly") + ".")
 
-
-def _agreed_shares(post, contenders) -> dict[str, int] | None:
-    """The percents the tied players agreed (``share_<i>``, in the contenders' order); none
-    typed: an even split."""
-    typed = [post.get(f"share_{i}", "").strip().rstrip("%").strip()
-             for i in range(len(contenders))]
-    if not any(typed):
-        return None
-    if not all(t.isascii() and t.isdigit() and len(t) <= 3 for t in typed):
-        raise CommandRefused("type each player's share as a whole percent, e.g. 60 and 40")
-    return {name: int(t) for name, t in zip(contenders, typed, strict=True)}
 
 
 @_host_command("reveal")

@@ -49,3 +49,34 @@ def season(nights=None) -> list[dict]:
         out.append(row)
     out.sort(key=lambda r: standing_key(r["wins"], r["buncos"], r["points"], r["person"].name))
     return out
+
+
+#: How many earlier nights to look back through for a prize that came home with someone.
+TRAVEL_LOOKBACK = 20
+
+
+def travelling_prizes(night: Night) -> list[dict]:
+    """The named prizes that went home with their winners from the group's latest night that
+    gave each (seed 004: "bring back the doormat"): who has each, from which night, so the
+    host and that guest's phone can say "bring it back"."""
+    earlier = (Night.objects.in_season().filter(created_at__lt=night.created_at,
+                                                status=Night.Status.FINISHED)
+               .exclude(pk=night.pk).order_by("-created_at")[:TRAVEL_LOOKBACK])
+    out: list[dict] = []
+    seen: set[str] = set()
+    for other in earlier:
+        travelling = [a for a in other.rules.awards
+                      if a.travels and a.prize.casefold() not in seen]
+        if not travelling:
+            continue
+        state = live_state(other)
+        won = {a["category"]: a for a in screens.final_awards(state)} if state.ended else {}
+        for prize in travelling:
+            seen.add(prize.prize.casefold())
+            names = [p["name"] for p in won.get(str(prize.category), {}).get("payouts", [])]
+            if not names:
+                continue
+            holder = Player.objects.filter(night=other, name=names[0]).first()
+            out.append({"prize": prize.prize, "holder": names[0], "night": other.name,
+                        "person_id": holder.person_id if holder else None})
+    return out

@@ -146,8 +146,8 @@ def test_the_prizes_card_follows_the_hosts_prize_list():
     assert card(rules)["Tonight's prizes"].startswith(
         "Tonight's prizes: 40% of the pot for the most buncos; 20% of the pot for the highest "
         "score;")
-    assert "Upside-down pineapple doormat for the lowest score." in card(rules)[
-        "Tonight's prizes"]
+    assert ("Upside-down pineapple doormat (it goes home with its winner, who brings it back to "
+            "the next night) for the lowest score.") in card(rules)["Tonight's prizes"]
     assert "Players who go home early cannot win a prize." in card(rules)["Tonight's prizes"]
     mine = rules.replace(awards=[{"category": "fuzzy_die", "prize": "Pink flamingo"}],
                          one_prize_per_person=True)
