@@ -149,6 +149,8 @@ MIDDLEWARE = [
     # Static files: pre-compressed, with hashed names cached for a year (a phone's first load
     # is small, and later pages fetch nothing again). Served by the app itself, Daphne alone.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body in another charset made UTF-8, or a 400/413 with a sentence: bunco/inputs.py.
+    "bunco.middleware.ReadableInput",
     # Pages and fragments compressed too (static files never reach here; taps' answers not).
     "bunco.middleware.GZipPages",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: Django's middleware, which run for every message and request whatever it is; and the
 #: server's own timers (the collector's and the watch's), which tick whatever happens.
 PLUMBING = {"bunco/asgi.py", "bunco/runtime/handler.py", "bunco/origin.py",
-            "bunco/middleware.py", "bunco/stick.py", "bunco/laptop/roomcheck/__init__.py",
+            "bunco/middleware.py", "bunco/inputs.py", "bunco/stick.py",
+            "bunco/laptop/roomcheck/__init__.py",
             "bunco/runtime/collector.py", "bunco/live/watch.py"}
 
 #: Every stop of a tap's road, both ways in.
