@@ -16,7 +16,7 @@ from django.conf import settings  # noqa: E402
 from django.core.exceptions import RequestAborted  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 
-from bunco import inputs, limits, runtime  # noqa: E402
+from bunco import inputs, limits, proxies, runtime  # noqa: E402
 from bunco.live import broadcast  # noqa: E402
 from bunco.runtime import collector, handler  # noqa: E402
 
@@ -152,6 +152,9 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
+    if scope["type"] in ("http", "websocket"):
+        # Its address and scheme as the client made it, told by a trusted proxy only.
+        scope = proxies.forwarded(scope)
     loop = asyncio.get_running_loop()
     broadcast.serve_on(loop)
     if GC_TUNED:  # no long pauses of the garbage collector (collector.py)

@@ -328,7 +328,7 @@ def test_any_frames_at_any_websocket_never_crash_it_and_change_nothing(night, da
     path = "/" + PLACEHOLDER.sub(lambda m: data.draw(st.sampled_from(
         known.get(m.group(2)) or [str(night.pk), "0"])), route)
     sent = data.draw(st.lists(frames, min_size=1, max_size=4), label="frames")
-    limits._penalties.clear()
+    limits.clear_penalties()
     before = state()
 
     async def talk():
