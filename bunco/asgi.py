@@ -2,21 +2,28 @@
 
 import asyncio
 import json
+import logging
 import os
 import re
+import tempfile
 
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco.settings")
 django.setup(set_prefix=False)
 
-from bunco import limits, runtime  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.core.exceptions import RequestAborted  # noqa: E402
+from django.http import HttpResponse  # noqa: E402
+
+from bunco import inputs, limits, proxies, runtime  # noqa: E402
 from bunco.live import broadcast  # noqa: E402
 from bunco.runtime import collector, handler  # noqa: E402
 
 # Everything the server runs beyond the stock path, installed once, in order
 # (bunco/runtime/__init__.py); BUNCO_STOCK leaves any piece out.
 TUNED = runtime.install()
+log = logging.getLogger(__name__)
 GC_TUNED = TUNED["collector"]
 
 #: A tap posted over HTTP by a table's device or a player's phone.
@@ -36,6 +43,12 @@ class PartyASGIHandler(handler.handler_class()):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}")
         path = scope.get("path", "")
+        length = inputs.content_length(scope)
+        if length is not None and not 0 <= length <= inputs.MAX_BODY:
+            # Refused before anything is read: a body no form of the app sends, or a header
+            # that is not a length at all.
+            await self.send_response(inputs.refusal(None, *too_big(length), path), send)
+            return
         tap = scope.get("method") == "POST" and TAP_PATH.match(path)
         if not tap:
             if scope.get("method") == "POST" and path.startswith("/host/"):
@@ -64,6 +77,50 @@ class PartyASGIHandler(handler.handler_class()):
                 await self.handle(scope, receive, send)
         finally:
             type(self).in_flight -= 1
+
+
+    async def read_body(self, receive):
+        """The body, as Django reads it, but never more than ``inputs.MAX_BODY`` of it kept
+        (one sent without a length): past it the rest is read and dropped, and the request
+        answered 413 (``create_request``)."""
+        body = tempfile.SpooledTemporaryFile(  # noqa: SIM115 (Django closes it)
+            max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE,
+            mode="w+b")
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                body.close()
+                raise RequestAborted()
+            size += len(message.get("body", b""))
+            if size <= inputs.MAX_BODY:
+                body.write(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body.seek(0)
+        body.bunco_size = size
+        return body
+
+    def create_request(self, scope, body_file):
+        """Django's request, or a refusal with a sentence: a body past ``inputs.MAX_BODY``,
+        or anything in the request Django cannot make a request of (never a 500)."""
+        size = getattr(body_file, "bunco_size", 0)
+        if size > inputs.MAX_BODY:
+            return None, inputs.refusal(None, *too_big(size), scope.get("path", ""))
+        try:
+            request, refused = super().create_request(scope, body_file)
+        except Exception as exc:  # noqa: BLE001 (whatever a client's headers make Django raise)
+            log.warning("refused a request Django could not read: %r", exc)
+            request, refused = None, HttpResponse(status=400)
+        if request is None and refused.status_code == 400:  # Django's says nothing
+            refused = inputs.refusal(None, 400, inputs.NOT_A_REQUEST, scope.get("path", ""))
+        return request, refused
+
+
+def too_big(length: int) -> tuple[int, str]:
+    if length < 0:
+        return 400, inputs.UNREADABLE
+    return 413, inputs.TOO_BIG.format(size=inputs.megabytes(inputs.MAX_BODY))
 
 
 async def answer(send, status: int, content: dict) -> None:
@@ -95,6 +152,9 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
+    if scope["type"] in ("http", "websocket"):
+        # Its address and scheme as the client made it, told by a trusted proxy only.
+        scope = proxies.forwarded(scope)
     loop = asyncio.get_running_loop()
     broadcast.serve_on(loop)
     if GC_TUNED:  # no long pauses of the garbage collector (collector.py)

@@ -3,7 +3,9 @@
 A bucket holds up to ``burst`` tokens and refills at ``rate`` per second; each message or tap
 takes one. A person tapping dice never comes near the limits (a roll every second or two, a
 resync on reconnect); a stuck page or a script does, and is answered "slow down" before it
-costs the room anything. Buckets live in the process (per worker), which is where the cost is.
+costs the room anything. With several workers on one Redis (``REDIS_URL``) the guessing
+limits, each link's allowance and a flooding link's time out are counted there, for the whole
+server (``bunco/counts.py``): a script spread over the workers gets one share, not one each.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+
+from bunco.counts import SHARED
 
 SLOW_DOWN = "Slow down: too many taps from this screen. Wait a moment and tap again."
 BUSY = "Busy: your tap is kept and will be sent again in a moment."
@@ -128,14 +132,31 @@ class Bucket:
 
 
 class Buckets:
-    """One bucket per key (a link's token), the least recently used dropped past ``size``."""
+    """One bucket per key (a link's token), the least recently used dropped past ``size``.
 
-    def __init__(self, rate: float, burst: float, size: int = 20_000, clock=time.monotonic):
+    With a ``name`` and a Redis to share (``bunco/counts.py``) the count is every worker's:
+    a window of ``burst / rate`` seconds holds ``burst``; a key refused there is remembered
+    in the process until its window ends (``has_room`` asks no one)."""
+
+    def __init__(self, rate: float, burst: float, size: int = 20_000, clock=time.monotonic,
+                 name: str = ""):
         self.rate, self.burst, self.size, self.clock = rate, burst, size, clock
+        self.name, self.window = name, burst / rate
         self._buckets: OrderedDict[str, Bucket] = OrderedDict()
+        self._refused: OrderedDict[str, float] = OrderedDict()  # key -> until (monotonic)
         self._lock = threading.Lock()
 
     def take(self, key: str) -> bool:
+        counted = SHARED.count(self.name, key, self.window) if self.name else None
+        if counted is not None:
+            if counted >= self.burst:  # no room for another in this window
+                with self._lock:
+                    self._refused[key] = (time.monotonic() + self.window
+                                          - time.time() % self.window)
+                    self._refused.move_to_end(key)
+                    while len(self._refused) > self.size:
+                        self._refused.popitem(last=False)
+            return counted <= self.burst
         with self._lock:
             bucket = self._buckets.pop(key, None) or Bucket(self.rate, self.burst, self.clock)
             self._buckets[key] = bucket
@@ -146,25 +167,31 @@ class Buckets:
     def has_room(self, key: str) -> bool:
         """Whether ``key`` may send one more now (a key never seen may), counting nothing."""
         with self._lock:
+            until = self._refused.get(key)
+            if until is not None and until > time.monotonic():
+                return False
             bucket = self._buckets.get(key)
             return bucket is None or bucket.has_room()
 
     def clear(self) -> None:
         with self._lock:
             self._buckets.clear()
+            self._refused.clear()
+        if self.name:
+            SHARED.clear(self.name)
 
 
 #: Typed TV codes, per address: a TV whose person mistypes tries again at once, a script
 #: guessing the night's 4-digit code gets one try every 2 s (10,000 codes: hours, not seconds).
-TV_CODES = Buckets(rate=0.5, burst=10)
+TV_CODES = Buckets(rate=0.5, burst=10, name="tv-codes")
 
 #: Join codes typed on the home page, per address, alike: a guest's typo costs nothing, a
 #: script guessing a night's 5-digit code gets one try every 2 s (100,000 codes: days).
-JOIN_CODES = Buckets(rate=0.5, burst=10)
+JOIN_CODES = Buckets(rate=0.5, burst=10, name="join-codes")
 
 #: Taps posted over HTTP, per phone or table link: 5 a second, 20 at once (a queue of taps
 #: made offline is sent in a burst when the phone is back).
-TAPS = Buckets(rate=5, burst=20)
+TAPS = Buckets(rate=5, burst=20, name="taps")
 
 #: A tap over its link's share is answered "slow down" this many seconds late, before any of
 #: Django runs: a script posting flat out gets one answer a second per connection it holds,
@@ -210,8 +237,21 @@ def penalise(key: str, clock=time.monotonic) -> None:
         for old in [k for k, until in _penalties.items() if until < now]:
             del _penalties[old]
         _penalties[key] = now + WS_PENALTY_SECONDS
+    SHARED.mark("penalty", key, WS_PENALTY_SECONDS)
 
 
 def penalised(key: str, clock=time.monotonic) -> bool:
     until = _penalties.get(key)
-    return until is not None and until > clock()
+    if until is not None and until > clock():
+        return True
+    if SHARED.marked("penalty", key):  # cut off by another worker: told here for a second
+        with _penalty_lock:
+            _penalties[key] = clock() + 1.0
+        return True
+    return False
+
+
+def clear_penalties() -> None:
+    with _penalty_lock:
+        _penalties.clear()
+    SHARED.clear("penalty")

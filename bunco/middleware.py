@@ -6,6 +6,8 @@ from django.core.exceptions import DisallowedHost
 from django.middleware.gzip import GZipMiddleware
 from django.utils.deprecation import MiddlewareMixin
 
+from bunco import inputs
+
 
 class GZipPages(GZipMiddleware):
     """Pages and fragments compressed for browsers that accept it, except a response marked
@@ -16,6 +18,16 @@ class GZipPages(GZipMiddleware):
         if getattr(response, "uncompressed", False):
             return response
         return super().process_response(request, response)
+
+
+class ReadableInput(MiddlewareMixin):
+    """A request's body read now, the way the forms expect, or refused with a sentence and
+    nothing changed: a charset other than UTF-8, a body past the DATA_UPLOAD_MAX_* limits,
+    one that is not what its type says (``bunco/inputs.py``). Before the CSRF check, which
+    reads the form too."""
+
+    def process_request(self, request):
+        return inputs.read(request)
 
 
 class ContentSecurityPolicy(MiddlewareMixin):

@@ -21,6 +21,9 @@ BUNCO_PUBLIC_URL         the whole public origin (https://bunco.example.org) beh
                          X-Forwarded-Proto: then cookies are secure-only, plain HTTP is
                          redirected, HSTS is on, and the origin is trusted for CSRF
 BUNCO_CSRF_TRUSTED_ORIGINS  more origins pages may post from, comma separated
+BUNCO_TRUSTED_PROXIES    addresses or networks of the proxies whose X-Forwarded-For says who
+                         the client is, comma separated (default 127.0.0.1,::1: a proxy on
+                         this machine; empty: none). Anyone else's header is ignored
 BUNCO_HSTS_SECONDS       HSTS max-age behind a TLS proxy (default 86400)
 BUNCO_COPY_TO            a folder off the laptop (a USB stick, a synced folder) where the
                          latest night file of each live night is kept as the night goes
@@ -30,6 +33,7 @@ docs/deploy.md shows them together for several workers behind nginx.
 """
 
 import importlib.util
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -149,6 +153,8 @@ MIDDLEWARE = [
     # Static files: pre-compressed, with hashed names cached for a year (a phone's first load
     # is small, and later pages fetch nothing again). Served by the app itself, Daphne alone.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body in another charset made UTF-8, or a 400/413 with a sentence: bunco/inputs.py.
+    "bunco.middleware.ReadableInput",
     # Pages and fragments compressed too (static files never reach here; taps' answers not).
     "bunco.middleware.GZipPages",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -197,6 +203,16 @@ CSRF_TRUSTED_ORIGINS = [
     _origin(o.strip(), "BUNCO_CSRF_TRUSTED_ORIGINS")
     for o in os.environ.get("BUNCO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
+# Whose X-Forwarded-For names the client (bunco/proxies.py): the guessing limits count by it.
+_proxies = os.environ.get("BUNCO_TRUSTED_PROXIES", "127.0.0.1,::1")
+BUNCO_TRUSTED_PROXIES = [p.strip() for p in _proxies.split(",") if p.strip()]
+for _proxy in BUNCO_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"BUNCO_TRUSTED_PROXIES lists {_proxy!r}, which is not an address or a network "
+            "(e.g. 127.0.0.1,10.0.0.0/8)") from None
 # The health check is asked over plain HTTP by whatever watches the workers.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 BEHIND_TLS_PROXY = PUBLIC_URL.startswith("https://")

@@ -83,4 +83,5 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]
+handler400 = "bunco.views.bad_request"
 handler500 = "bunco.views.server_error"

@@ -19,6 +19,7 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from bunco import inputs
 from bunco.laptop import disk
 from bunco.laptop.lan import public_url
 
@@ -104,6 +105,13 @@ def healthz(request: HttpRequest) -> JsonResponse:
     if problems:
         report["problem"] = " ".join(problems)
     return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)
+
+
+def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
+    """Django's handler400 (a bad host name, a form Django refused): a sentence, and nothing
+    read from the request again (Django's own page runs the CSRF check, which reads the form
+    that was just refused, and fails a second time: a 500)."""
+    return inputs.refusal(request, 400, inputs.NOT_A_REQUEST)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -59,7 +59,8 @@ http {{
             proxy_http_version 1.1;
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            # Who the client is, as this proxy saw it: never the client's own header.
+            proxy_set_header X-Forwarded-For $remote_addr;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
             # A TV or a phone may hear nothing for a long break: keep its websocket open.

@@ -256,7 +256,7 @@ def up(options) -> int:
         workers = []
         for number, worker_port in enumerate(ports, 1):
             worker = Child(f"worker-{number}", [
-                sys.executable, "-m", "daphne", "--proxy-headers", "-b", "127.0.0.1",
+                sys.executable, "-m", "daphne", "-b", "127.0.0.1",
                 "-p", str(worker_port), "bunco.asgi:application"], env=env)
             stack.children.append(worker)
             workers.append((worker, worker_port))

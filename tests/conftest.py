@@ -60,12 +60,12 @@ def fresh_limits():
     limits.TAPS.clear()
     limits.TV_CODES.clear()
     limits.JOIN_CODES.clear()
-    limits._penalties.clear()
+    limits.clear_penalties()
     yield
     limits.TAPS.clear()
     limits.TV_CODES.clear()
     limits.JOIN_CODES.clear()
-    limits._penalties.clear()
+    limits.clear_penalties()
 
 
 @pytest.fixture

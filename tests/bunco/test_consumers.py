@@ -149,7 +149,7 @@ async def test_a_link_cut_off_for_flooding_cannot_reconnect_at_once():
     limits.penalise(path)
     ws = WebsocketCommunicator(application, path, headers=headers)
     assert not (await ws.connect())[0]
-    limits._penalties.clear()  # the penalty over
+    limits.clear_penalties()  # the penalty over
     ws = WebsocketCommunicator(application, path, headers=headers)
     assert (await ws.connect())[0]
     await ws.disconnect()

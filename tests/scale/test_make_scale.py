@@ -1,6 +1,7 @@
 """``make scale`` (deploy/scale.py up): two workers behind nginx over HTTPS, as docs/deploy.md
 lays out a server. Through the proxy: the health check, a page, the host's sign-in with secure
-cookies, a TV's websocket and a tap from a phone's https page; then Ctrl+C stops everything."""
+cookies, a TV's websocket and a tap from a phone's https page, TV-code guesses with forged
+addresses limited as one client; then Ctrl+C stops everything."""
 
 from __future__ import annotations
 
@@ -20,11 +21,13 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import connect
 
+from bunco import limits
 from bunco.models import TableLink
 from bunco.night import services
 from bunco.night.selectors import live_state
 
 ROOT = Path(__file__).resolve().parents[2]
+LOGS = ROOT / "var" / "scale" / "logs"  # deploy/processes.py: each process's output
 
 
 def free_port() -> int:
@@ -63,6 +66,33 @@ class Stack:
             assert self.proc.poll() is None, f"deploy/scale.py up stopped:\n{self.output}"
             assert time.monotonic() < deadline, f"no {text!r} in:\n{self.output}"
             time.sleep(0.1)
+
+
+def guesses_are_limited_as_one_client(public: str) -> None:
+    """60 TV-code guesses through nginx, each with a new forged X-Forwarded-For and a new
+    night cookie (nginx spreads them over both workers): limited as one client, for both
+    workers together (their counts are shared in Redis), as 10 at once and then one every 2 s.
+    Before, all 60 went through."""
+    logs = [LOGS / f"worker-{n}.log" for n in (1, 2)]
+    seen = [log.stat().st_size if log.exists() else 0 for log in logs]
+    window = limits.TV_CODES.window
+    if time.time() % window > window - 8:  # all 60 inside one of the counts' windows
+        time.sleep(window - time.time() % window + 0.1)
+    statuses = []
+    with httpx.Client(verify=False, trust_env=False, timeout=10) as script:
+        for i in range(60):
+            script.cookies.clear()
+            answer = script.get(f"{public}/tv/", params={"code": f"{7000 + i}"}, headers={
+                "X-Forwarded-For": f"10.{i}.{i * 3 % 250}.{i + 1}",
+                "Cookie": f"bunco_night={i}"})
+            statuses.append(answer.status_code)
+            if answer.status_code == 429:
+                assert "Too many tries" in answer.text
+    assert statuses[:10] == [404] * 10, statuses  # "no night has that code"
+    assert statuses[10:] == [429] * 50, statuses
+    served = [log.read_bytes()[start:].count(b"code=70") for log, start in zip(logs, seen,
+                                                                             strict=True)]
+    assert all(served), f"nginx sent every guess to one worker: {served}"
 
 
 def test_make_scale_serves_through_nginx_and_stops_on_ctrl_c(shared_stack):
@@ -119,6 +149,7 @@ def test_make_scale_serves_through_nginx_and_stops_on_ctrl_c(shared_stack):
                         return
 
         asyncio.run(tv_sees_a_tap())
+        guesses_are_limited_as_one_client(public)
     finally:
         stack.proc.send_signal(signal.SIGINT)  # Ctrl+C
         code = stack.proc.wait(30)

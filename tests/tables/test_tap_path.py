@@ -24,7 +24,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: Django's middleware, which run for every message and request whatever it is; and the
 #: server's own timers (the collector's and the watch's), which tick whatever happens.
 PLUMBING = {"bunco/asgi.py", "bunco/runtime/handler.py", "bunco/origin.py",
-            "bunco/middleware.py", "bunco/stick.py", "bunco/laptop/roomcheck/__init__.py",
+            "bunco/middleware.py", "bunco/inputs.py", "bunco/proxies.py", "bunco/stick.py",
+            "bunco/laptop/roomcheck/__init__.py",
             "bunco/runtime/collector.py", "bunco/live/watch.py"}
 
 #: Every stop of a tap's road, both ways in.
@@ -32,8 +33,9 @@ ROAD = {
     # the face: its consumer or view, the tap and its fields
     "tables/consumers.py", "tables/views.py", "tables/tap.py", "tables/forms.py",
     # the core: the link's share, one command through the one runner, the log folded
-    "bunco/limits.py", "bunco/night/services/play.py", "bunco/night/services/runner.py",
-    "bunco/night/selectors.py", "bunco/night/fold.py", "bunco/night/events.py",
+    "bunco/limits.py", "bunco/counts.py", "bunco/night/services/play.py",
+    "bunco/night/services/runner.py", "bunco/night/selectors.py", "bunco/night/fold.py",
+    "bunco/night/events.py",
     "bunco/laptop/backup.py", "bunco/laptop/disk.py",
     # the rules
     "scoring/round.py", "scoring/table.py", "scoring/table_spec.py", "scoring/roll.py",

@@ -23,17 +23,12 @@ from django.utils import timezone
 from bunco.laptop import backup
 from bunco.models import Night, Player, ScoreEvent, TableLink, new_token, new_tv_code
 from bunco.night.fold import Kind, fold
-from bunco.night.names import new_names
 from bunco.night.selectors import as_event
+from bunco.night.services import night_file as checks
+from bunco.night.services.night_file import FileError as _FileError
 from bunco.night.services.roster import known_people, new_people
 from bunco.night.services.runner import CommandRefused, _key, _projection, _when
-from bunco.night.services.setup import _clean_night_name
 from scoring import HouseRules, RulesError
-
-
-class _FileError(Exception):
-    pass
-
 
 KINDS = frozenset(k.value for k in Kind)
 
@@ -99,7 +94,11 @@ def night_restore(*, data) -> Night:
                      rules_id=night.rules_id, entry_fee_cents=night.entry_fee_cents,
                      pot_cents=night.pot_cents)
     except Exception as exc:  # a damaged log: say so, write nothing
-        raise CommandRefused(f"this night's log does not replay ({exc})") from None
+        raise CommandRefused(f"this night's log does not replay ({str(exc)[:200]})") from None
+    try:
+        checks.check_replayed(state)
+    except _FileError as exc:
+        raise CommandRefused(str(exc)) from None
     # The night's columns as the commands that wrote the log left them.
     for row in logged:
         for name, value in _projection(row.kind, state).items():
@@ -112,7 +111,8 @@ def night_restore(*, data) -> Night:
                links if made_with == "kept" else None)
     except IntegrityError:
         if made_with != "kept":
-            raise
+            raise CommandRefused("this night file does not fit together (its links or "
+                                 "names are repeated)") from None
         made_with = "taken"  # taken meanwhile (the same file opened twice at once)
         night.pk = None
         for row in logged:
@@ -133,16 +133,22 @@ def _read(data) -> tuple[dict, list, list, HouseRules, list[str]]:
         if data.get("version") not in backup.READS:
             raise _FileError("this night file comes from a newer version of Bunco")
         info = _need(data, "night", dict)
+        if not (data.get("address") is None or isinstance(data["address"], str)
+                and len(data["address"]) <= 253):
+            raise _FileError("the file's address is damaged")
         players = _need(data, "players", list)
         events = _need(data, "events", list)
         rules = HouseRules.from_dict(_need(info, "rules", dict, "the night"))
+        checks.check_night(info)
         rows = []
         for i, e in enumerate(events, 1):
             if not isinstance(e, dict) or e.get("seq") != i or e.get("kind") not in KINDS:
                 raise _FileError(f"entry {i} of the log is damaged")
+            checks.check_event(i, e)
             rows.append(e)
-        names = [_need(p, "name", str, "a player") for p in players]
-        new_names([], names)  # the same checks as typing them
+        for p in players:
+            _need(p, "name", str, "a player")
+        names = checks.check_players(players)  # the same checks as typing them
     except (_FileError, RulesError) as exc:
         raise CommandRefused(str(exc).removeprefix("players: ")) from None
     return info, players, rows, rules, names
@@ -150,15 +156,9 @@ def _read(data) -> tuple[dict, list, list, HouseRules, list[str]]:
 
 def _night_row(info: dict, rules: HouseRules) -> Night:
     """The night's row as the file describes it, each field checked."""
-    return Night(name=_clean_night_name(str(info.get("name", "")))[:80],
-                  rules_id=str(info.get("rules_id", ""))[:40], rules_json=rules.to_dict(),
-                  entry_fee_cents=max(0, int(info.get("entry_fee_cents") or 0)),
-                  pot_cents=info.get("pot_cents") if isinstance(info.get("pot_cents"), int)
-                  else None,
-                  roll_offs=info.get("roll_offs") if isinstance(info.get("roll_offs"), dict)
-                  else {},
-                  revealed=info["revealed"] if isinstance(info.get("revealed"), int)
-                  and 0 <= info["revealed"] < 1000 else 0,
+    return Night(name=info["name"], rules_id=info["rules_id"], rules_json=rules.to_dict(),
+                  entry_fee_cents=info["entry_fee_cents"], pot_cents=info.get("pot_cents"),
+                  roll_offs=info.get("roll_offs") or {}, revealed=info.get("revealed", 0),
                   demo=info.get("demo") is True)  # a demo stays out of the season
 
 

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from bunco.models import Night
 from bunco.night.fold import Kind
+from bunco.night.names import normalise
 from bunco.night.services.play import night_seat
 from bunco.night.services.roster import _new_names, players_add
 from bunco.night.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
@@ -20,7 +21,8 @@ from scoring import PRESETS, HouseRules, sample_names
 
 
 def _clean_night_name(name: str) -> str:
-    name = " ".join((name or "").split())
+    # As a player's name: no direction overrides or control characters (it is on the TV).
+    name = normalise(name or "")
     if not name:
         raise CommandRefused("give the night a name, e.g. \"March Bunco\"")
     return name[:80]
