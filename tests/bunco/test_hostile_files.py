@@ -106,6 +106,10 @@ HOSTILE = {
     "a player that is a number": (lambda d: d["players"].__setitem__(0, 5), "no valid 'name'"),
     "an address of 10,000 characters": (lambda d: d.__setitem__("address", "a" * 10_000),
                                         "the file's address is damaged"),
+    "an override in an agreed split": (lambda d: d["events"][-1]["data"].__setitem__(
+        "shares", {RLO: 100}), "a name in entry 5 of the log"),
+    "an agreed split of 1,000%": (lambda d: d["events"][-1]["data"].__setitem__(
+        "shares", {"Ava": 1000}), "entry 5 of the log is damaged (its shares)"),
 }
 
 

@@ -54,6 +54,8 @@ def night(seated_night):
 
 
 def values(night: Night) -> dict[str, list[str]]:
+    from tables.views import results_key
+
     link = TableLink.objects.filter(night=night).first()
     player = night.players.first()
     junk = ["x", "0", "99999999999999999999", "%00", "..", "\u202e"]
@@ -61,7 +63,8 @@ def values(night: Night) -> dict[str, list[str]]:
         "pk": [str(night.pk), "99999"], "player_pk": [str(player.pk), "0"],
         "token": [link.token, player.token, night.tv_token, night.join_token, *junk],
         "secret": [host_secret(), *junk],
-        "action": ["roll", "undo", "finish", "release", "ping", *junk],
+        "action": ["roll", "undo", "finish", "release", "ping", "start", *junk],
+        "key": [results_key(player), f"{player.pk}:forged", *junk],
     }
 
 

@@ -165,6 +165,12 @@ def check_event(i: int, entry: dict) -> None:
         raise FileError(f"entry {i} of the log is damaged (its names)")
     for name in names:
         check_name(name, f"a name in entry {i} of the log")
+    shares = data.get("shares", {})  # a prize split as the tied players agreed
+    if not isinstance(shares, dict) or not all(
+            type(p) is int and 0 <= p <= 100 for p in shares.values()):
+        raise FileError(f"entry {i} of the log is damaged (its shares)")
+    for name in shares:
+        check_name(name, f"a name in entry {i} of the log")
 
 
 def _dicts(items) -> list[dict]:
