@@ -53,6 +53,7 @@ def _join(parts: list[str]) -> str:
 PART_SETTINGS = {
     "The night": {"sets", "seating", "head_table_starts"},
     "What scores": {"points_per_hit", "bunco_points", "bunco_effect", "triples",
+                    "bunco_must_be_called",
                     "mini_bunco_points", "low_bunco_points", "high_bunco_points",
                     "after_mini_bunco", "wipeout"},
     "What ends your turn": {"after_mini_bunco", "wipeout"},
@@ -132,6 +133,9 @@ def _scores(rules: HouseRules) -> str:
                    f"({_points(rules.high_bunco_points)}); either {either}.")
     else:
         triples = "Three of a kind of another number scores nothing."
+    if rules.bunco_must_be_called:
+        bunco += (" The roller has to call it out to get credit for it: a bunco nobody called "
+                  "earns nothing, and the turn goes on.")
     wipeout = ""
     if rules.wipeout:
         wipeout = ("Three 1s (outside round 1) is a wipeout: your team loses all its points "

@@ -84,6 +84,7 @@ _PRESETS = {
     # Seed 001.
     "head-table": HouseRules(
         name="Head table rings",
+        bunco_must_be_called=True,  # "the player has to yell it out to get credit for it"
         after_bell=AfterBell.FINISH_ROLL,
         at_least_one_roll_each=True,  # "Each player gets a chance to roll at least once"
         at_least_once=AtLeastOnce.TURN,
@@ -105,6 +106,7 @@ _PRESETS = {
     # Seed 003.
     "clockwise": HouseRules(
         name="Clockwise (losers walk)",
+        bunco_must_be_called=True,  # "has to yell it out to get credit for it"
         after_bell=AfterBell.FINISH_TURN,
         tie_break=TieBreak.FIRST_TO_HIT,
         rotation=Rotation.CIRCULAR,

@@ -17,6 +17,7 @@ HIGH_BUNCO = "high_bunco"
 WIPEOUT = "wipeout"
 HITS = "hits"
 MISS = "miss"
+UNCALLED = "uncalled"  # a bunco nobody called out, where the rules want it called: nothing
 
 TRIPLE_KINDS = frozenset({MINI_BUNCO, LOW_BUNCO, HIGH_BUNCO})
 ALL_DICE = tuple(product(range(1, 7), repeat=3))
@@ -104,7 +105,13 @@ def turn_keeping_rolls(rules: HouseRules, round_number: int) -> frozenset[str]:
                      in roll_table(rules, check_round(round_number)).items() if score.keeps_turn)
 
 
-QUICK_KINDS = ("miss", "hit1", "hit2", "mini", "low", "high", "bunco", "wipeout")
+QUICK_KINDS = ("miss", "hit1", "hit2", "mini", "low", "high", "bunco", "uncalled", "wipeout")
+
+
+def uncalled(score: RollScore) -> RollScore:
+    """A bunco nobody called out, under rules that want it called: no points, no bunco, and
+    the turn goes on (the dice still show the round's number)."""
+    return RollScore(0, UNCALLED, True, score.hits) if score.kind == BUNCO else score
 
 #: A one-die tie-break's buttons, one per face: ``die4`` is a single die showing 4.
 DIE_BUTTONS: dict[str, int] = {f"die{n}": n for n in range(1, 7)}
@@ -146,6 +153,10 @@ def dice_for(rules: HouseRules, round_number: int, quick: str) -> tuple[int, int
     if quick == "hit2":
         return (target, target, others[0])
     if quick == "bunco":
+        return (target, target, target)
+    if quick == "uncalled":
+        if not rules.bunco_must_be_called:
+            raise IllegalMove("tonight a bunco counts whether or not it is called out")
         return (target, target, target)
     if quick == "wipeout":
         if not rules.wipeout or target == 1:

@@ -63,14 +63,14 @@ class RoomRound:
         return all(t.done for t in self.tables)
 
     def roll(self, table_index: int, dice: Sequence[int],
-             seat: int | None = None) -> RollScore | None:
+             seat: int | None = None, called: bool = True) -> RollScore | None:
         """A roll at one table (credited to ``seat`` when the log names it; see
         ``TableRound.roll``); a roll that rings the bell for the room rings it everywhere in
         the table's pod (the whole room, without pods)."""
         if table_index < 0 or table_index >= len(self.tables):
             raise IllegalMove(f"there is no table {table_index + 1} tonight")
         table = self.tables[table_index]
-        score = table.roll(dice, seat)
+        score = table.roll(dice, seat, called)
         if table.rang_bell_for_room:
             self.ring_from(table_index)
         return score

@@ -207,6 +207,9 @@ class HouseRules:
     name: str = "Custom rules"
     points_per_hit: PointsPerHit = PointsPerHit.ONE
     bunco_points: int = 21
+    # Seeds 001 and 003: "the player has to yell it out to get credit for it": a bunco nobody
+    # called earns nothing (the scorekeeper taps "Bunco, not called"), and the turn goes on.
+    bunco_must_be_called: bool = False
     bunco_effect: BuncoEffect = BuncoEffect.TURN_CONTINUES
     triples: Triples = Triples.MINI
     mini_bunco_points: int = 5
@@ -418,7 +421,8 @@ def _validate(rules: HouseRules) -> None:
     if not isinstance(rules.name, str) or not rules.name.strip():
         raise RulesError("name", "must not be empty")
     for name in ("wipeout", "at_least_one_roll_each", "fuzzy_die", "one_prize_per_person",
-                 "left_early_win_awards", "late_arrivals_win_awards", "head_table_starts"):
+                 "left_early_win_awards", "late_arrivals_win_awards", "head_table_starts",
+                 "bunco_must_be_called"):
         if not isinstance(getattr(rules, name), bool):
             raise RulesError(name, "must be true or false")
     if not rules.name.strip():

@@ -22,6 +22,7 @@ from .roll import (
     roll_table,
     scores_in_order,
     tapped_dice,
+    uncalled,
 )
 from .rules import (
     AfterBell,
@@ -235,7 +236,8 @@ class TableRound(TieBreakPlay):
 
     # -- commands ----------------------------------------------------------------------------
 
-    def roll(self, dice: Sequence[int], seat: int | None = None) -> RollScore | None:
+    def roll(self, dice: Sequence[int], seat: int | None = None,
+             called: bool = True) -> RollScore | None:
         """The player whose turn it is rolled ``dice``; returns how it scored (None for a
         one-die tie-break roll, which scores nothing).
 
@@ -243,7 +245,8 @@ class TableRound(TieBreakPlay):
         normal play a recorded roll is credited to its chair even if the turn order would say
         otherwise (an earlier roll was taken back), and the turn moves on from that chair. After
         the bell, when every roll is owed by a particular chair, a roll for another chair does
-        not fit and is refused."""
+        not fit and is refused. ``called`` False: a bunco nobody called out, which earns
+        nothing where the rules want it called."""
         if seat is not None and seat != self.current:
             if not 0 <= seat < self._n:
                 raise IllegalMove(f"table {self.spec.number} has no seat {seat + 1}")
@@ -254,7 +257,10 @@ class TableRound(TieBreakPlay):
             self.current = seat
         if self.phase is not _PLAYING:
             return self._roll_outside_play(dice)
-        return self._roll_in_play((self._lookup(dice),))
+        score = self._lookup(dice)
+        if not called and self.rules.bunco_must_be_called:
+            score = uncalled(score)
+        return self._roll_in_play((score,))
 
     def roll_many(self, rolls: Iterable[tuple[int, int, int]] | bytes) -> int:
         """Roll each of ``rolls`` in turn while the table is in normal play: the same as

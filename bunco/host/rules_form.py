@@ -87,6 +87,9 @@ EXPLAINED: dict[str, tuple[str, str, dict[str, str]]] = {
     "seating": ("First seating", "",
                 {"random": "At random", "starred_sheets": "Starred sheets pick the head table"}),
     "fuzzy_die": ("Fuzzy die passes to each bunco roller", "", {}),
+    "bunco_must_be_called": ("A bunco counts only if called out",
+                             "The player has to yell it out to get credit for it; the "
+                             "scorekeeper taps \"Bunco, not called\" when nobody did.", {}),
     "head_table_starts": ("The head table's phone rings the bell that starts each round",
                           "As the written rules have it; your own bell button always works.",
                           {}),

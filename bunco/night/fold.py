@@ -381,7 +381,8 @@ class LiveNight(PeopleFold, Corrections):
         seat = spec.seats[chair]
         rung_before = list(self.room.pod_rung)
         credited = len(self.room.bunco_log)
-        score = self.room.roll(event.table - 1, dice, seat=chair)
+        score = self.room.roll(event.table - 1, dice, seat=chair,
+                               called=event.data.get("quick") != "uncalled")
         entry = RollEntry(
             seq=event.seq, table=event.table, roller=seat.name, ghost=seat.ghost, dice=dice,
             kind=score.kind if score else "die", points=score.points if score else 0,

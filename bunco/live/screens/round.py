@@ -11,10 +11,12 @@ from scoring.rules import AfterBell
 QUICK_LABELS = {
     "miss": "Miss", "hit1": "1 hit", "hit2": "2 hits", "mini": "Mini bunco",
     "low": "Low bunco", "high": "High bunco", "bunco": "BUNCO!", "wipeout": "Wipeout",
+    "uncalled": "Bunco, not called",
 }
 KIND_LABELS = {
     "bunco": "BUNCO!", "mini_bunco": "mini bunco", "low_bunco": "low bunco",
     "high_bunco": "high bunco", "wipeout": "wipeout", "hits": "", "miss": "miss", "die": "die",
+    "uncalled": "bunco, not called: nothing",
 }
 
 
