@@ -102,6 +102,16 @@ def _not_yours(request: HttpRequest, who) -> HttpResponse:
                   {"player": who, "join_token": who.night.join_token}, status=403)
 
 
+def _own_player(request: HttpRequest, token: str):
+    """The player whose own phone this is, or the page that says why it is not."""
+    who = player_by_token(token)
+    if who is None:
+        return None, render(request, "bunco/not_found.html", status=404)
+    if not devices.may_use(who, request.COOKIES):
+        return None, _not_yours(request, who)
+    return who, None
+
+
 @require_POST
 def player_release(request: HttpRequest, token: str) -> HttpResponse:
     """"Not me": this phone gives back the name it picked, and picks again."""
@@ -121,11 +131,9 @@ def player_release(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 @ensure_csrf_cookie
 def player(request: HttpRequest, token: str) -> HttpResponse:
-    who = player_by_token(token)
-    if who is None:
-        return render(request, "bunco/not_found.html", status=404)
-    if not devices.may_use(who, request.COOKIES):
-        return _not_yours(request, who)
+    who, refused = _own_player(request, token)
+    if refused:
+        return refused
     night = who.night
     state = live_state(night)
     where = state.seat_of(who.name)
@@ -267,11 +275,9 @@ def table_start(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def player_start(request: HttpRequest, token: str) -> HttpResponse:
-    who = player_by_token(token)
-    if who is None:
-        return render(request, "bunco/not_found.html", status=404)
-    if not devices.may_use(who, request.COOKIES):
-        return _not_yours(request, who)
+    who, refused = _own_player(request, token)
+    if refused:
+        return refused
     where = live_state(who.night).seat_of(who.name)
     return _head_start(request, who.night, where[0] if where else None, who.name,
                        reverse("player", args=[token]))
