@@ -38,6 +38,7 @@ class PartyASGIHandler(handler.handler_class()):
     #: Taps this process is serving now (waiting for the lane or in it); pages, static files
     #: and the host's posts are not counted: a phone's page load never makes a tap "busy".
     in_flight = 0
+    per_link: dict[str, int] = {}  # each link's taps in flight (one process's event loop)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -59,12 +60,17 @@ class PartyASGIHandler(handler.handler_class()):
             else:
                 await self.handle(scope, receive, send)
             return
-        # A link over its share (limits.TAPS) is told to slow down, late and without Django:
-        # what the tap view would answer, at a fraction of the cost. The view counts the rest.
-        if not limits.TAPS.has_room(path.split("/")[2]):
-            await asyncio.sleep(limits.REFUSE_AFTER)
+        # A link over its share (limits.TAPS), or with LINK_QUEUE taps already in flight, is
+        # told to slow down, late and without Django: what the tap view would answer, at a
+        # fraction of the cost. The share is taken here, at the door: a hundred requests in
+        # flight from one link cannot all pass a check that counts nothing and fill the
+        # server's queue, where honest tables' taps would be told "busy".
+        link = path.split("/")[2]
+        if self.per_link.get(link, 0) >= limits.LINK_QUEUE or not limits.TAPS.take(link):
+            await asyncio.sleep(limits.refuse_after(link))
             await answer(send, 429, limits.RETRY_LATER)
             return
+        scope["bunco.tap_counted"] = True  # the view does not count it again
         # The whole server is behind: a tap is answered "busy" at once (the phone keeps it
         # and sends it again, as for "slow down") instead of joining a queue that only grows;
         # everything else, the host's bell included, waits its turn.
@@ -72,11 +78,15 @@ class PartyASGIHandler(handler.handler_class()):
             await answer(send, 429, limits.SERVER_BUSY)
             return
         type(self).in_flight += 1
+        self.per_link[link] = self.per_link.get(link, 0) + 1
         try:
             async with limits.TAP_LANE.enter():
                 await self.handle(scope, receive, send)
         finally:
             type(self).in_flight -= 1
+            left = self.per_link.pop(link) - 1
+            if left:
+                self.per_link[link] = left
 
 
     async def read_body(self, receive):

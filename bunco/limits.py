@@ -31,6 +31,9 @@ SERVER_BUSY = {"ok": False, "retry": True, "busy": True, "error": BUSY}
 #: posted over HTTP is answered "busy" at once instead of queued: about 0.3 s of taps' work.
 #: Pages and the host's posts (the bell) are never turned away; they wait behind at most this.
 SERVER_QUEUE = 24
+#: Taps in flight from one link past which its next is told to slow down at the door: a phone
+#: sends one at a time, a table link a few phones share a few.
+LINK_QUEUE = 4
 
 
 class Lane:
@@ -197,6 +200,23 @@ TAPS = Buckets(rate=5, burst=20, name="taps")
 #: Django runs: a script posting flat out gets one answer a second per connection it holds,
 #: where answering at once would let it take the server's core.
 REFUSE_AFTER = 1.0
+#: A link refused more than FLOODING times in FLOOD_WINDOW seconds is a script, not a phone
+#: (a phone told "slow down" waits before it sends again): its refusals come this late, so a
+#: hundred connections held open cost the server a few answers a second, not a hundred.
+FLOODING, FLOOD_WINDOW, REFUSE_FLOOD_AFTER = 20, 10.0, 5.0
+_refusals: OrderedDict[str, tuple[float, int]] = OrderedDict()
+
+
+def refuse_after(key: str, clock=time.monotonic) -> float:
+    """How late to answer this refusal of ``key``'s: a second, or five for a flood."""
+    now = clock()
+    start, count = _refusals.pop(key, (now, 0))
+    if now - start > FLOOD_WINDOW:
+        start, count = now, 0
+    _refusals[key] = (start, count + 1)
+    while len(_refusals) > 20_000:
+        _refusals.popitem(last=False)
+    return REFUSE_FLOOD_AFTER if count >= FLOODING else REFUSE_AFTER
 
 #: Websocket messages per connection: 5 a second, 30 at once.
 WS_RATE, WS_BURST = 5, 30
@@ -254,4 +274,5 @@ def penalised(key: str, clock=time.monotonic) -> bool:
 def clear_penalties() -> None:
     with _penalty_lock:
         _penalties.clear()
+        _refusals.clear()
     SHARED.clear("penalty")

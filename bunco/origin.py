@@ -9,6 +9,7 @@ app answers to (``ALLOWED_HOSTS``). Anything else is refused before a consumer r
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
@@ -62,4 +63,7 @@ class SameOriginValidator:
             raise ValueError("SameOriginValidator is for websockets only")
         if allowed(scope) and not limits.penalised(scope.get("path", "")):
             return await self.application(scope, receive, send)
+        # Refused late, as a tap over its share is: a script reconnecting in a loop is
+        # refused once a second per connection, not as fast as it can ask.
+        await asyncio.sleep(limits.refuse_after(scope.get("path", "")))
         return await WebsocketDenier()(scope, receive, send)

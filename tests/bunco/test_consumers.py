@@ -51,7 +51,7 @@ async def test_a_screen_on_its_own_origin_connects_and_gets_a_pong():
 async def test_a_page_from_another_origin_is_refused(origin, host):
     headers = [(b"host", host)] + ([(b"origin", origin)] if origin else [])
     ws = WebsocketCommunicator(application, "/ws/ping/", headers=headers)
-    connected, _ = await ws.connect()
+    connected, _ = await ws.connect(timeout=5)  # refused a second late (limits.REFUSE_AFTER)
     assert not connected
     await ws.disconnect()
 
@@ -148,7 +148,7 @@ async def test_a_link_cut_off_for_flooding_cannot_reconnect_at_once():
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     limits.penalise(path)
     ws = WebsocketCommunicator(application, path, headers=headers)
-    assert not (await ws.connect())[0]
+    assert not (await ws.connect(timeout=5))[0]  # refused, a second late
     limits.clear_penalties()  # the penalty over
     ws = WebsocketCommunicator(application, path, headers=headers)
     assert (await ws.connect())[0]

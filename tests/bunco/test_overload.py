@@ -480,3 +480,49 @@ async def test_a_screens_queued_pushes_are_counted_as_on_their_way():
     assert layer.pending(channel) == 2
     await layer.receive(channel)
     assert layer.pending(channel) == 1
+
+
+async def test_a_hundred_taps_in_flight_from_one_link_never_make_another_links_tap_busy(
+        monkeypatch):
+    """A script with 100 taps in flight on one link: only LINK_QUEUE of them reach the
+    server's queue at once and its share is taken at the door, so the rest are told to slow
+    down and an honest table's tap meanwhile is never told "busy"."""
+    monkeypatch.setattr(limits, "REFUSE_AFTER", 0.2)
+    gate = asyncio.Event()
+    handle = asgi.PartyASGIHandler.handle
+    reached = []
+
+    async def slow_tap(self, scope, receive, send):
+        if "/flood/" in scope["path"]:
+            reached.append(1)
+            await gate.wait()
+        await handle(self, scope, receive, send)
+
+    monkeypatch.setattr(asgi.PartyASGIHandler, "handle", slow_tap)
+    flood = [asyncio.create_task(post("/t/flood/roll/")) for _ in range(100)]
+    await asyncio.sleep(0.3)
+    assert 1 <= len(reached) <= limits.LINK_QUEUE  # (the taps' lane lets fewer run at once)
+    assert asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE
+    honest = asyncio.create_task(post("/t/honest/roll/"))  # queued behind at most 4 taps
+    await asyncio.sleep(0.05)
+    assert asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE + 1  # in the queue, not "busy"
+    gate.set()
+    status, answer = await honest
+    assert status != 429, answer  # it reached the view (here: an unknown link)
+    answers = [status for status, _ in await asyncio.gather(*flood)]
+    assert answers.count(429) == 100 - limits.LINK_QUEUE
+    assert asgi.PartyASGIHandler.in_flight == 0 and asgi.PartyASGIHandler.per_link == {}
+
+
+def test_a_link_refused_again_and_again_is_answered_later_still():
+    """A phone told "slow down" waits before it sends again; a script does not. Past
+    FLOODING refusals in FLOOD_WINDOW seconds a link's refusals come five seconds late, so
+    its connections held open cost the server a few answers a second."""
+    now = [100.0]
+    delays = [limits.refuse_after("script", clock=lambda: now[0])
+              for _ in range(limits.FLOODING + 3)]
+    assert delays[:limits.FLOODING] == [limits.REFUSE_AFTER] * limits.FLOODING
+    assert delays[limits.FLOODING:] == [limits.REFUSE_FLOOD_AFTER] * 3
+    assert limits.refuse_after("a phone", clock=lambda: now[0]) == limits.REFUSE_AFTER
+    now[0] += limits.FLOOD_WINDOW + 1  # a new window: a second again
+    assert limits.refuse_after("script", clock=lambda: now[0]) == limits.REFUSE_AFTER
