@@ -25,6 +25,7 @@ from bunco.host.auth import host_secret
 from bunco.models import Night, TableLink
 from bunco.night import services
 from bunco.routing import websocket_urlpatterns
+from tests.asgi_http import asgi_request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 EXAMPLES = max(40, int(os.environ.get("BUNCO_FUZZ_EXAMPLES", "60")))
@@ -114,24 +115,8 @@ def bodies(draw, charset: str) -> bytes:
 
 async def http(scope_headers, method: str, path: str, body: bytes,
                query: bytes = b"") -> tuple[int, bytes]:
-    scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
-             "query_string": query, "headers": scope_headers,
-             "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80),
-             "client": ("127.0.0.1", 5000)}
-    talk = ApplicationCommunicator(application, scope)
-    cut = len(body) // 2
-    await talk.send_input({"type": "http.request", "body": body[:cut], "more_body": True})
-    await talk.send_input({"type": "http.request", "body": body[cut:], "more_body": False})
-    start = await talk.receive_output(20)
-    answer = b""
-    while True:
-        part = await talk.receive_output(20)
-        answer += part.get("body", b"")
-        if not part.get("more_body"):
-            break
-    await talk.send_input({"type": "http.disconnect"})
-    await talk.wait(20)
-    return start["status"], answer
+    return await asgi_request(application, method, path, body, headers=scope_headers,
+                              query=query, timeout=20)
 
 
 def test_every_route_is_drawn(night):

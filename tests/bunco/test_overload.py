@@ -13,31 +13,19 @@ from channels.layers import get_channel_layer
 from bunco import asgi, limits
 from bunco.live import broadcast
 from bunco.runtime.layer import PartyChannelLayer
+from tests.asgi_http import asgi_request
 
 # A request that reaches Django closes its database connection when it ends.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def post(path: str) -> tuple[int, dict | None]:
-    scope = {"type": "http", "method": "POST", "path": path, "raw_path": path.encode(),
-             "query_string": b"", "headers": [(b"host", b"127.0.0.1")], "http_version": "1.1",
-             "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 5000)}
-    talk = ApplicationCommunicator(asgi.application, scope)
-    await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
-    start = await talk.receive_output(10)
-    body = b""
-    while True:
-        part = await talk.receive_output(10)
-        body += part.get("body", b"")
-        if not part.get("more_body"):
-            break
-    await talk.send_input({"type": "http.disconnect"})
-    await talk.wait(10)
+    status, body = await asgi_request(asgi.application, "POST", path)
     try:
         answer = json.loads(body)
     except ValueError:
         answer = None
-    return start["status"], answer
+    return status, answer
 
 
 def record_pushes(monkeypatch, record, pause: float = 0.0) -> None:
