@@ -14,7 +14,7 @@ SCALE_PORT ?= 8443
 # nginx's plain HTTP port, redirecting to HTTPS (a free one if it is busy; 0: none)
 SCALE_HTTP_PORT ?= 8080
 
-.PHONY: run test lint benchmark scale test-scale lock dist onefile clean
+.PHONY: run test lint benchmark scale test-scale test-stock lock dist onefile clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,10 @@ test: $(VENV)/.test-deps
 # The suite again (browser tests aside) on PostgreSQL + Redis, with tests of two real workers.
 test-scale: $(VENV)/.test-deps
 	$(PY) deploy/scale.py test
+
+# The suite (browser tests aside) with every tuning piece of bunco/runtime left stock.
+test-stock: $(VENV)/.test-deps
+	BUNCO_STOCK=all $(PY) -m pytest -n 2 -q tests/bunco tests/tables tests/scoring tests/reliability
 
 # PostgreSQL, Redis, $(WORKERS) Daphne workers and nginx (HTTPS) on this machine; Ctrl+C stops.
 scale: $(VENV)/.scale-deps

@@ -26,12 +26,19 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(config, items):
     """``sqlite_only`` / ``postgresql_only`` tests are skipped on the other database, each
-    with its reason in the summary (a run on PostgreSQL is ``make test-scale``)."""
+    with its reason in the summary (a run on PostgreSQL is ``make test-scale``); a ``tuned``
+    test, where ``BUNCO_STOCK`` leaves its piece stock (``make test-stock``)."""
     from django.conf import settings
 
     vendor = "sqlite" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") \
         else "postgresql"
+    from bunco import runtime
+
     for item in items:
+        tuned = item.get_closest_marker("tuned")
+        if tuned and runtime.stock(tuned.args[0]):
+            item.add_marker(pytest.mark.skip(
+                reason=f"BUNCO_STOCK leaves {tuned.args[0]} stock: this tests what it buys"))
         for name in ("sqlite_only", "postgresql_only"):
             marker = item.get_closest_marker(name)
             if marker and not name.startswith(vendor):

@@ -155,6 +155,7 @@ async def test_a_link_cut_off_for_flooding_cannot_reconnect_at_once():
     await ws.disconnect()
 
 
+@pytest.mark.tuned("dispatch")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("resyncing", [False, True])
 async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap(resyncing):

@@ -136,6 +136,7 @@ def stall(server: Server, screen: RawScreen, seconds: float) -> tuple[int, int]:
     return asked, rss(server.proc.pid) - before
 
 
+@pytest.mark.tuned("backlog")
 def test_a_screen_that_stops_reading_is_bounded_and_catches_up_in_order(big_room):
     server, night = big_room
     screen = RawScreen(server.base, f"/ws/tv/{night['tv']}/")
@@ -154,6 +155,7 @@ def test_a_screen_that_stops_reading_is_bounded_and_catches_up_in_order(big_room
     assert grew < asked / 3, f"the server kept {grew} bytes for a screen that read nothing"
 
 
+@pytest.mark.tuned("backlog")
 def test_a_screen_that_never_reads_again_is_disconnected(big_room):
     server, night = big_room
     screen = RawScreen(server.base, f"/ws/tv/{night['tv']}/")
@@ -166,6 +168,7 @@ def test_a_screen_that_never_reads_again_is_disconnected(big_room):
     assert server.alive()
 
 
+@pytest.mark.tuned("deflate")
 def test_a_big_frame_goes_compressed_and_a_small_one_as_it_is(big_room):
     server, night = big_room
     screen = RawScreen(server.base, f"/ws/tv/{night['tv']}/",

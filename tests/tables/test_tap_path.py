@@ -102,6 +102,7 @@ async def tap_as_a_form_post(token, table_ws, tv, night):
     await tv.receive_from()
 
 
+@pytest.mark.tuned("dispatch")  # stock, the consumer's own dispatch is off the road
 async def test_a_taps_road_runs_through_the_files_listed_and_no_others():
     night, links, _ = await database_sync_to_async(make_night)()
     table_ws = await connect(f"/ws/table/{links[1]}/")
