@@ -23,6 +23,8 @@ import signal
 import sys
 import threading
 
+from bunco.laptop.options import serve_options
+
 #: ``bunco NAME …`` is ``manage.py NAME …`` for these.
 COMMANDS = {
     "backup": "take a snapshot of the database now (safe while Bunco is running)",
@@ -39,15 +41,9 @@ def parser() -> argparse.ArgumentParser:
         description="Run a Bunco night from this computer: guests score on their phones over "
                     "the room's Wi-Fi.",
         epilog=f"More commands (each has --help):\n{commands}")
-    found.add_argument("--port", type=int, default=8000, help="the port to serve on (8000)")
-    found.add_argument("--bind", default="0.0.0.0",
-                       help="the address to listen on (default: every network)")
-    found.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    serve_options(found)
     found.add_argument("--no-browser", action="store_true",
                        help="do not open the host page in this computer's browser")
-    found.add_argument("--copy-to", metavar="FOLDER", default=None,
-                       help="also keep each live night's latest file in this folder (a USB "
-                            "stick, a synced folder); default: $BUNCO_COPY_TO")
     return found
 
 

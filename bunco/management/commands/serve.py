@@ -29,6 +29,7 @@ from bunco import laptop, limits
 from bunco.host.auth import host_secret
 from bunco.laptop import backup, roomcheck
 from bunco.laptop.lan import port_problem, public_url
+from bunco.laptop.options import serve_options
 
 QR_BLOCKS = "\u2580\u2584\u2588"  # what the compact drawing is made of (upper, lower, full)
 #: Modules of white around the code: the 4 the QR standard asks for (a dark terminal's
@@ -51,14 +52,9 @@ class Command(BaseCommand):
     help = "Serve Bunco on the local network (all interfaces) and print the join link and QR code."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--bind", default="0.0.0.0")
-        parser.add_argument("--no-qr", action="store_true", help="skip the terminal QR code")
+        serve_options(parser)
         parser.add_argument("--browser", action="store_true",
                             help="open the host page in this computer's browser once serving")
-        parser.add_argument("--copy-to", metavar="FOLDER", default=None,
-                            help="also keep each live night's latest file in this folder (a "
-                                 "USB stick, a synced folder); default: $BUNCO_COPY_TO")
 
     def handle(self, *args, **options) -> None:
         port, bind = options["port"], options["bind"]
