@@ -1,6 +1,7 @@
 """What each screen shows, as template contexts built from the folded night, by what it is
-about: the round (``round``), a table (``table``), the players (``people``), the prizes
-(``prizes``), the TV (``tv``) and the host (``host``). Page views and the broadcaster both use
+about: the round (``round``), a table (``table``), the players (``people``), the standings and
+each guest's end of the night (``results``), the prizes (``prizes``), the TV (``tv``) and the
+host (``host``). Page views and the broadcaster both use
 these, so a pushed fragment and a reloaded page are always the same."""
 
 from bunco.live.screens.host import (
@@ -26,7 +27,6 @@ from bunco.live.screens.people import (
     my_seat,
     round_result,
     scorecard,
-    standings,
 )
 from bunco.live.screens.prizes import (
     CATEGORY_LABELS,
@@ -41,7 +41,13 @@ from bunco.live.screens.prizes import (
     prize_races,
     set_winners,
 )
-from bunco.live.screens.results import EndOfNight, my_night, results_filename, stylesheet
+from bunco.live.screens.results import (
+    EndOfNight,
+    my_night,
+    results_filename,
+    standings,
+    stylesheet,
+)
 from bunco.live.screens.round import (
     BELL_DETAIL,
     KIND_LABELS,

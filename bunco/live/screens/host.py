@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bunco.live.paging import paginate
-from bunco.live.screens.people import movement, standings
+from bunco.live.screens.people import movement
 from bunco.live.screens.prizes import (
     fee_without_prizes,
     final_awards,
@@ -20,6 +20,7 @@ from bunco.live.screens.prizes import (
     pending_ties,
     pot_unpaid,
 )
+from bunco.live.screens.results import standings
 from bunco.live.screens.round import round_banner
 from bunco.live.screens.table import render_table
 from bunco.models import HostCall, Night

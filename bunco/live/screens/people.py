@@ -1,5 +1,5 @@
-"""Each player as the room sees them: the standings, who moves where, a phone's own seat, its
-round's result and scorecard."""
+"""Each player as the room sees them: who moves where, a phone's own seat, its round's result
+and scorecard (the standings and the end of the night: ``results``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,6 @@ import functools
 from bunco.live.screens.results import EndOfNight, my_night
 from bunco.live.screens.table import render_table
 from bunco.night.fold import LiveNight
-from scoring import (
-    ranked,
-)
 from scoring.night import totals
 
 TV_SHORT_NAME = 14
@@ -19,12 +16,6 @@ TV_SHORT_NAME = 14
 def longest_name(state: LiveNight) -> int:
     """The longest name seated tonight (the TV gives long names wider tables)."""
     return max((len(s.name) for spec in state.tables for s in spec.seats), default=0)
-
-
-def standings(state: LiveNight) -> list[dict]:
-    if not state.night:
-        return []
-    return [vars(s) | {"place": i + 1} for i, s in enumerate(ranked(state.night.stats))]
 
 
 def movement(state: LiveNight) -> list[dict]:

@@ -1,6 +1,7 @@
-"""The end of the night as each guest sees it on their own phone (and on the page they can keep):
-their place, their totals as the standings count them, every prize they won with its money,
-the night's winners and their own night in a few lines."""
+"""The night's results: the standings every screen numbers alike, and the end of the night as
+each guest sees it on their own phone (and on the page they can keep): their place, their
+totals as the standings count them, every prize they won with its money, the night's winners
+and their own night in a few lines."""
 
 from __future__ import annotations
 
@@ -19,6 +20,13 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def standings(state: LiveNight) -> list[dict]:
+    """Every player (never a ghost) in standings order, numbered from 1."""
+    if not state.night:
+        return []
+    return [vars(s) | {"place": i + 1} for i, s in enumerate(ranked(state.night.stats))]
+
+
 class EndOfNight:
     """What every guest's end of the night reads of the room, worked out once for all the
     phones a push draws: the standings and the prizes."""
@@ -28,8 +36,7 @@ class EndOfNight:
 
     @functools.cached_property
     def standings(self) -> list[dict]:
-        """The standings as the TV and the host's page number them."""
-        return [vars(s) | {"place": i + 1} for i, s in enumerate(ranked(self.state.night.stats))]
+        return standings(self.state)
 
     @functools.cached_property
     def awards(self) -> list[dict]:
@@ -42,8 +49,7 @@ class EndOfNight:
         for a in self.awards:
             names = [(p["name"], p["amount"] if p["cents"] else "") for p in a["payouts"]]
             out.append({"label": a["label"], "prize": a["prize"], "names": names,
-                        "roll_off": a["roll_off"], "amount": a["amount"],
-                        "moved": a["moved"]})
+                        "roll_off": a["roll_off"], "moved": a["moved"]})
         return out
 
     @functools.cached_property

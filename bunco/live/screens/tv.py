@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from bunco.live.screens.people import movement, standings
+from bunco.live.screens.people import movement
 from bunco.live.screens.prizes import final_awards, prize_races, set_winners
+from bunco.live.screens.results import standings
 from bunco.live.screens.round import up_next
 from bunco.live.screens.table import fuzzy_die_at
 from bunco.models import Night
