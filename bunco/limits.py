@@ -150,6 +150,8 @@ class Buckets:
         self._lock = threading.Lock()
 
     def take(self, key: str) -> bool:
+        if self.name and self._refused_now(key):  # over in this window: no need to ask Redis
+            return False
         counted = SHARED.count(self.name, key, self.window) if self.name else None
         if counted is not None:
             if counted >= self.burst:  # no room for another in this window
@@ -169,12 +171,17 @@ class Buckets:
 
     def has_room(self, key: str) -> bool:
         """Whether ``key`` may send one more now (a key never seen may), counting nothing."""
+        if self._refused_now(key):
+            return False
         with self._lock:
-            until = self._refused.get(key)
-            if until is not None and until > time.monotonic():
-                return False
             bucket = self._buckets.get(key)
             return bucket is None or bucket.has_room()
+
+    def _refused_now(self, key: str) -> bool:
+        """Whether the shared count refused ``key`` in a window that has not ended yet."""
+        with self._lock:
+            until = self._refused.get(key)
+        return until is not None and until > time.monotonic()
 
     def clear(self) -> None:
         with self._lock:

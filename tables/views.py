@@ -137,8 +137,8 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     night = who.night
     state = live_state(night)
     where = state.seat_of(who.name)
-    bring_back = [p for p in season.travelling_prizes(night) if who.person_id
-                  and p["person_id"] == who.person_id] if state.phase in ("setup", "ready") else []
+    bring_back = [p for p in season.travelling_prizes(night) if p["person_id"] == who.person_id
+                  ] if who.person_id and state.phase in ("setup", "ready") else []
     return stick.remember_night(request, render(request, "bunco/player_page.html", {
         "bring_back": bring_back,
         "results_url": reverse("results", args=[results_key(who)]),

@@ -45,7 +45,7 @@ def host_room(night: Night, state: LiveNight) -> dict:
             "standings_total": len(ranked), "movement": moves[:HOST_MOVES_SHOWN],
             "movement_total": len(moves),
             "awards": awards, "pot": money(night_pot(state)) if awards else "",
-            "unpaid": pot_unpaid(state) if state.ended else "",
+            "unpaid": pot_unpaid(state, awards) if state.ended else "",
             "seq": state.seats_seq, "night_pk": night.pk}
 
 

@@ -128,9 +128,10 @@ def fee_without_prizes(rules, entry_fee_cents: int) -> str:
             "or set the fee to $0.")
 
 
-def pot_unpaid(state: LiveNight) -> str:
+def pot_unpaid(state: LiveNight, awards: list[dict] | None = None) -> str:
     """Money taken that no prize pays out: entry fees on a night with no money prizes (or a
-    pot nobody won). Empty when every dollar goes to a winner."""
+    pot nobody won). Empty when every dollar goes to a winner. ``awards``: ``final_awards``,
+    when the caller has them already."""
     pot = night_pot(state)
     if not pot or not state.night:
         return ""
@@ -139,7 +140,7 @@ def pot_unpaid(state: LiveNight) -> str:
                  f"{money(pot)} was taken in entry fees ({fees_note(state)})")
         return (f"{taken}, and tonight's prizes pay no money: it is the host's to hand out "
                 "as the group agrees.")
-    awards = final_awards(state)
+    awards = final_awards(state) if awards is None else awards
     if not any(p["cents"] for a in awards for p in a["payouts"]) and not any(
             a["roll_off"] for a in awards):
         return f"Nobody won a money prize: the {money(pot)} pot was not paid out."

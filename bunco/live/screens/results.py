@@ -54,7 +54,7 @@ class EndOfNight:
 
     @functools.cached_property
     def unpaid(self) -> str:
-        return pot_unpaid(self.state)
+        return pot_unpaid(self.state, self.awards)
 
 
 def my_night(state: LiveNight, name: str, end: EndOfNight | None = None) -> dict | None:
