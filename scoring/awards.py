@@ -297,8 +297,10 @@ def _pay(results: list[AwardResult], pot_cents: int,
     claimed = [i for i in shared if results[i].winners or results[i].roll_off]
     unclaimed = [i for i in shared if i not in claimed and own[i]]
     passed_to: dict[int, str] = {}
+    passed_from: dict[int, tuple[str, ...]] = {}
     if claimed and unclaimed:
         cents[claimed[0]] += sum(own[i] for i in unclaimed)
+        passed_from[claimed[0]] = tuple(str(results[i].category) for i in unclaimed)
         for i in unclaimed:
             cents[i], passed_to[i] = 0, str(results[claimed[0]].category)
     out = []
@@ -312,11 +314,9 @@ def _pay(results: list[AwardResult], pot_cents: int,
             payouts = tuple(split_agreed(amount, agreed))
         else:
             payouts = tuple(split_evenly(amount, r.winners)) if r.winners else ()
-        came = tuple(str(results[j].category) for j in unclaimed) if claimed and \
-            i == claimed[0] else ()
         out.append(AwardResult(r.category, r.winners, r.share_percent, r.prize, r.value,
                                amount, payouts, r.roll_off, r.can_split, own[i],
-                               passed_to.get(i), came))
+                               passed_to.get(i), passed_from.get(i, ())))
     return out
 
 

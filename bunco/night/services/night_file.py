@@ -13,7 +13,8 @@ import uuid
 from bunco.night.events import Kind
 from bunco.night.names import GHOST, looks, new_names, normalise
 from bunco.night.services.setup import _clean_night_name
-from scoring import RulesError
+from scoring import IllegalMove, RulesError
+from scoring.awards import check_agreed
 from scoring.presets import PRESETS
 
 #: A name's most characters (``scoring.seating.clean_names``).
@@ -166,9 +167,13 @@ def check_event(i: int, entry: dict) -> None:
     for name in names:
         check_name(name, f"a name in entry {i} of the log")
     shares = data.get("shares", {})  # a prize split as the tied players agreed
-    if not isinstance(shares, dict) or not all(
-            type(p) is int and 0 <= p <= 100 for p in shares.values()):
-        raise FileError(f"entry {i} of the log is damaged (its shares)")
+    try:
+        if not isinstance(shares, dict):
+            raise IllegalMove("not a list of shares")
+        if shares:
+            check_agreed(shares, list(shares))  # as the host's split was checked
+    except IllegalMove:
+        raise FileError(f"entry {i} of the log is damaged (its shares)") from None
     for name in shares:
         check_name(name, f"a name in entry {i} of the log")
 
