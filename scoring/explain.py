@@ -11,6 +11,8 @@ from .explain_prizes import (
     HOUSE,
     PRIZE_SETTINGS,
     _category,
+    _join,
+    _points,
     _prizes,
     _roll_off,
     award_rule,
@@ -37,16 +39,8 @@ from .rules import (
 )
 
 
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _join(parts: list[str]) -> str:
-    return " ".join(p for p in parts if p)
 
 
 #: The card's parts, and the settings each part reads (a part reading a house choice says so).

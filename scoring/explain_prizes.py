@@ -12,6 +12,8 @@ HOUSE = "House rule: "
 PRIZE_SETTINGS = frozenset({"awards", "one_prize_per_person"})
 
 
+# The card's words, shared with ``explain``.
+
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
