@@ -219,10 +219,14 @@ def _round_end(rules: HouseRules) -> str:
     return text
 
 
+def _extra_roll(rules: HouseRules) -> str:
+    """What one who has not rolled gets before a table closes (seed 001: a whole turn)."""
+    return "one whole turn" if rules.at_least_once is AtLeastOnce.TURN else "one roll"
+
+
 def extra_rolls_text(rules: HouseRules) -> str:
     """A table's line while those who have not rolled get their chance after the bell."""
-    what = "one whole turn" if rules.at_least_once is AtLeastOnce.TURN else "one roll"
-    return f"Everyone who hasn't rolled gets {what}"
+    return f"Everyone who hasn't rolled gets {_extra_roll(rules)}"
 
 
 def _after_bell(rules: HouseRules) -> str:
@@ -243,8 +247,8 @@ def _after_bell(rules: HouseRules) -> str:
             stop = f"The round ends the moment a player reaches the target{bunco}."
     once = ""
     if rules.at_least_one_roll_each:
-        what = "one whole turn" if rules.at_least_once is AtLeastOnce.TURN else "one roll"
-        once = f"Anyone at the table who has not rolled this round first gets {what}."
+        once = (f"Anyone at the table who has not rolled this round first gets "
+                f"{_extra_roll(rules)}.")
     if rules.layout is Layout.ONE_TABLE:
         win = "The player who got there wins the round."
     elif rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE:
