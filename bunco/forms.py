@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from django import forms
 
+#: The most money any form takes (an entry fee, a pot): $1,000,000, in cents. A night file is
+#: held to it too (``night.services.night_file``).
+MAX_CENTS = 100_000_000
+
 
 def first_error(form: forms.Form) -> str:
     """The first problem with a form, as one sentence for a toast or a flash message."""

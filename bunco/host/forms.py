@@ -6,6 +6,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 
+from bunco.forms import MAX_CENTS
 from bunco.host.rules_form import EXPLAINED, rule_fields
 from bunco.night.services import CommandRefused
 from scoring import PRESETS, ROUNDS_PER_SET, HouseRules, RulesError
@@ -113,8 +114,8 @@ def clean_money(text: str, what: str) -> int:
     if not value.is_finite() or value < 0:
         raise forms.ValidationError(f"the {what} must be a positive amount, to the cent")
     # Before rounding to the cent: 1e26 to the cent has more digits than Decimal keeps.
-    if value > 1_000_000:
-        raise forms.ValidationError(f"the {what} is more than $1,000,000")
+    if value > MAX_CENTS / 100:
+        raise forms.ValidationError(f"the {what} is more than ${MAX_CENTS // 100:,}")
     if value != value.quantize(Decimal("0.01")):
         raise forms.ValidationError(f"the {what} must be a positive amount, to the cent")
     return int(value * 100)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 
+from bunco.forms import MAX_CENTS
 from bunco.night.events import Kind
 from bunco.night.names import GHOST, looks, new_names, normalise
 from bunco.night.services.setup import _clean_night_name
@@ -19,8 +20,6 @@ from scoring.presets import PRESETS
 
 #: A name's most characters (``scoring.seating.clean_names``).
 NAME_CHARS = 40
-#: The most money any form takes: $1,000,000 (``host.forms.clean_money``), in cents.
-MAX_CENTS = 100_000_000
 #: The night's name as the new-night form takes it (then kept to its first 80 characters).
 NIGHT_NAME_CHARS = 200
 #: A whole number a column holds (a table, a set, a round, a position).
