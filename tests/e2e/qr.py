@@ -4,10 +4,22 @@ import io
 
 import zxingcpp
 from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
 
 
 def read_qr(locator) -> str:
-    """The link in the QR code ``locator`` (an element on the page) shows."""
+    """The link in the QR code ``locator`` (an element on the page) shows. A part of the page
+    a push swaps while it is read is read again, as the person would look again."""
+    for _ in range(3):
+        try:
+            return _read(locator)
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc):
+                raise
+    return _read(locator)
+
+
+def _read(locator) -> str:
     locator.scroll_into_view_if_needed()
     # A page of many codes loads them one after another: read this one once it has loaded.
     locator.evaluate("img => img.complete && img.naturalWidth > 0 || new Promise(ok => "
