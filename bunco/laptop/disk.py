@@ -69,7 +69,9 @@ class Trouble:
 
 
 _lock = threading.Lock()
-_data: dict = {}  # "since": when saving failed (monotonic), "nights": hosts told about it
+#: "since": when saving failed (monotonic), "nights": hosts told about it; empty (false) while
+#: the data folder takes every write, so a command looks at it without a call.
+FAILING: dict = {}
 _copy: dict = {}  # "why": the reason in words, "folder", "nights": hosts told about it
 
 
@@ -79,7 +81,7 @@ def data_folder() -> Path:
 
 def data_trouble() -> Trouble | None:
     with _lock:
-        if not _data:
+        if not FAILING:
             return None
     return Trouble(
         "Bunco cannot save on this laptop",
@@ -110,13 +112,13 @@ def troubles() -> list[Trouble]:
 def data_failed(exc: BaseException, night_id: int | None = None) -> None:
     """A write to the data folder failed for want of a working disk."""
     with _lock:
-        new = not _data
+        new = not FAILING
         if new:
-            _data.update(since=time.monotonic(), nights=set())
-        _data["last"] = time.monotonic()
-        told = night_id is None or night_id in _data["nights"]
+            FAILING.update(since=time.monotonic(), nights=set())
+        FAILING["last"] = time.monotonic()
+        told = night_id is None or night_id in FAILING["nights"]
         if not told:
-            _data["nights"].add(night_id)
+            FAILING["nights"].add(night_id)
     if new:
         log.error("the data folder %s cannot be written: %s", data_folder(), exc)
     if not told:
@@ -125,11 +127,11 @@ def data_failed(exc: BaseException, night_id: int | None = None) -> None:
 
 def data_saved(night_id: int | None = None) -> None:
     """A write to the data folder succeeded: whatever stopped it is over."""
-    if not _data:  # the common path: one look, no lock
+    if not FAILING:  # the common path: one look, no lock
         return
     with _lock:
-        nights = _data.pop("nights", set())
-        _data.clear()
+        nights = FAILING.pop("nights", set())
+        FAILING.clear()
     log.warning("the data folder %s can be written again", data_folder())
     tell_host(sorted(nights | ({night_id} if night_id else set())))
 
@@ -155,7 +157,7 @@ def data_probe(sync: bool = True) -> Trouble | None:
         data_failed(exc)
         return data_trouble()
     with _lock:
-        settled = not _data or time.monotonic() - _data["last"] > SETTLE
+        settled = not FAILING or time.monotonic() - FAILING["last"] > SETTLE
     if room and settled:
         data_saved()
     return data_trouble()

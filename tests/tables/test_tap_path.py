@@ -31,12 +31,11 @@ PLUMBING = {"bunco/asgi.py", "bunco/runtime/handler.py", "bunco/origin.py",
 #: Every stop of a tap's road, both ways in.
 ROAD = {
     # the face: its consumer or view, the tap and its fields
-    "tables/consumers.py", "tables/views.py", "tables/tap.py", "tables/forms.py",
+    "tables/consumers.py", "tables/views.py", "tables/tap.py",
     # the core: the link's share, one command through the one runner, the log folded
     "bunco/limits.py", "bunco/counts.py", "bunco/night/services/play.py",
     "bunco/night/services/runner.py", "bunco/night/selectors.py", "bunco/night/fold.py",
     "bunco/night/events.py",
-    "bunco/laptop/backup.py", "bunco/laptop/disk.py",
     # the rules
     "scoring/round.py", "scoring/table.py", "scoring/table_spec.py", "scoring/roll.py",
     # what the table's screens show, drawn once, and whom it goes to

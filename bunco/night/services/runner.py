@@ -19,10 +19,11 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils.dateparse import parse_datetime
 
-from bunco.laptop import backup
+from bunco.laptop import backup, disk
 from bunco.live import broadcast
 from bunco.models import Night, ScoreEvent
 from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight
@@ -150,7 +151,8 @@ def _command(
             if ends:
                 transaction.on_commit(
                     lambda seq=answer.event.seq: backup.snapshot_soon(f"seq{seq}"))
-            transaction.on_commit(lambda ends=ends: backup.copy_soon(night.pk, now=ends))
+            if settings.BUNCO_COPY_TO or disk.FAILING:  # else a copy has nothing to do
+                transaction.on_commit(lambda ends=ends: backup.copy_soon(night.pk, now=ends))
             return Ack(answer.row, applied=True, state=answer.after, frames=frames)
     raise RuntimeError(f"night {night.pk}'s log kept moving under its lock")
 
