@@ -1,5 +1,5 @@
 """One tap at a table (a roll, an undo or a "done"), from a phone's form post or its websocket
-alike: the tap's fields checked (``RollForm``, ``ClaimForm``), one command run, and the game's
+alike: the tap's fields read (``read_tap``), one command run, and the game's
 decision.
 
 The decision (``Answer``) is what the phone is told: recorded, already recorded, refused and
@@ -10,12 +10,11 @@ whose socket is closed."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
-from django import forms
 from django.db import DatabaseError
 
-from bunco.forms import first_error
 from bunco.laptop import disk
 from bunco.live import screens
 from bunco.models import Night
@@ -24,51 +23,64 @@ from bunco.night.fold import LiveNight
 from bunco.night.selectors import live_state
 from bunco.night.services import Ack, Claim, CommandRefused
 from scoring import ROUNDS_PER_SET
-from scoring.roll import DIE_BUTTONS, QUICK_KINDS
 
-QUICK_CHOICES = [(k, k) for k in (*QUICK_KINDS, *DIE_BUTTONS)]
+OUT_OF_DATE = "this screen is out of date; reload the page"
+BROKEN_ID = "this tap carried a broken id; reload the page"
 
-
-class ClaimForm(forms.Form):
-    """Where a tap was made: the round, the table and the table's position as the screen
-    showed them, and the tap's own id."""
-
-    key = forms.UUIDField(required=False, error_messages={
-        "invalid": "this tap carried a broken id; reload the page"})
-    set = forms.IntegerField(required=False, min_value=0, max_value=99)  # 0: practice
-    round = forms.IntegerField(min_value=1, max_value=ROUNDS_PER_SET, error_messages={
-        "required": "this screen is out of date; reload the page"})
-    table = forms.IntegerField(min_value=1, max_value=9999, error_messages={
-        "required": "this screen is out of date; reload the page"})
-    pos = forms.IntegerField(min_value=0, max_value=1_000_000, error_messages={
-        "required": "this screen is out of date; reload the page"})
+#: Each number a tap names: (lowest, highest, whether it must be there).
+NUMBERS = {"set": (0, 99, False), "round": (1, ROUNDS_PER_SET, True),  # set 0: practice
+           "table": (1, 9999, True), "pos": (0, 1_000_000, True),
+           # When the phone took the tap (ms, the server's clock): a tap sent late, after a
+           # spell offline, keeps its own time in the tally history.
+           "tapped": (0, 10**14, False)}
+MAX_DICE_TEXT = 20
 
 
-class RollForm(ClaimForm):
-    quick = forms.ChoiceField(choices=QUICK_CHOICES, required=False, error_messages={
-        "invalid_choice": "unknown quick button"})
-    dice = forms.CharField(required=False, max_length=20)
-    # When the phone took the tap (ms, on the server's clock): a tap sent late, after a spell
-    # offline, keeps its own time in the tally history.
-    tapped = forms.IntegerField(required=False, min_value=0, max_value=10**14)
+class Unreadable(ValueError):
+    """A tap whose fields are not what a page sends: the sentence says what to do."""
 
-    def clean_dice(self) -> list[int] | None:
-        text = self.cleaned_data["dice"].strip()
-        if not text:
-            return None
-        faces = []
-        for part in text.split(","):
-            part = part.strip()
-            if not (part.isascii() and part.isdigit() and len(part) == 1):
-                raise forms.ValidationError("each die shows 1-6")
-            faces.append(int(part))
-        return faces
 
-    def clean(self):
-        data = super().clean()
-        if not data.get("quick") and not data.get("dice"):
-            raise forms.ValidationError("tap three dice or a button")
-        return data
+def _number(fields, name: str) -> int | None:
+    low, high, required = NUMBERS[name]
+    value = fields.get(name)
+    text = str(value).strip() if value is not None else ""
+    if not text:
+        if required:
+            raise Unreadable(OUT_OF_DATE)
+        return None
+    digits = text[1:] if text[0] in "+-" else text
+    if not (digits.isascii() and digits.isdigit()) or not low <= int(text) <= high:
+        raise Unreadable(f"that tap's {name} is not a number from {low} to {high}; "
+                         "reload the page")
+    return int(text)
+
+
+def _dice(text) -> list[int] | None:
+    """The faces tapped, "4,4,1": digits only; scoring says which faces and how many count."""
+    text = str(text or "").strip()
+    if len(text) > MAX_DICE_TEXT:
+        raise Unreadable(f"dice: at most {MAX_DICE_TEXT} characters")
+    if not text:
+        return None
+    faces = [part.strip() for part in text.split(",")]
+    if not all(f.isascii() and f.isdigit() and len(f) == 1 for f in faces):
+        raise Unreadable("each die shows 1-6")
+    return [int(f) for f in faces]
+
+
+def read_tap(fields) -> dict:
+    """A tap's fields, read as the game needs them (a form post's or a websocket message's
+    alike), or ``Unreadable``. Which dice and buttons a round takes is scoring's to say."""
+    key = str(fields.get("key") or "").strip()
+    try:
+        key = uuid.UUID(key) if key else None
+    except ValueError:
+        raise Unreadable(BROKEN_ID) from None
+    quick = str(fields.get("quick") or "").strip() or None
+    if quick is not None and len(quick) > MAX_DICE_TEXT:  # no button's name is this long
+        raise Unreadable("unknown quick button")
+    return {"key": key, **{name: _number(fields, name) for name in NUMBERS},
+            "quick": quick, "dice": _dice(fields.get("dice"))}
 
 
 @dataclass
@@ -135,10 +147,10 @@ def tap(night: Night, table: int, action: str, actor: str, fields, *,
     message alike: validated, run, answered."""
     if action not in ("roll", "undo", "finish"):
         return refusal("unknown action", 404)
-    form = (RollForm if action == "roll" else ClaimForm)(fields)
-    if not form.is_valid():
-        return tap_answer(night, table, error=first_error(form))
-    data = form.cleaned_data
+    try:
+        data = read_tap(fields)
+    except Unreadable as exc:
+        return tap_answer(night, table, error=str(exc))
     claimed_table = data["table"]
     if claimed_table != table:
         # A resend of a tap already applied gets its first answer, even after its player
@@ -154,7 +166,7 @@ def tap(night: Night, table: int, action: str, actor: str, fields, *,
     try:
         if action == "roll":
             ack = services.roll_record(night=night, claim=claim, key=data["key"], actor=actor,
-                                       quick=data["quick"] or None, dice=data["dice"],
+                                       quick=data["quick"], dice=data["dice"],
                                        tapped_ms=data["tapped"])
         elif action == "undo":
             ack = services.roll_undo(night=night, claim=claim, key=data["key"], actor=actor)

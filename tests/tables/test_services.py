@@ -8,6 +8,7 @@ from bunco.models import ScoreEvent
 from bunco.night import services
 from bunco.night.selectors import live_state
 from bunco.night.services import CommandRefused, claim_for, roll_undo, table_finish
+from tables.tap import tap
 from tests.playing import roll
 
 
@@ -135,3 +136,24 @@ def test_the_roll_for_who_starts_a_roll_off_refuses_a_quick_button(client, db):
     assert 'value="die6"' in page  # the one-die buttons, from scoring's DIE_BUTTONS
     roll(night, 1, dice=[6, 6, 4])  # the faces are taken
     assert ScoreEvent.objects.filter(night=night).count() == count + 1
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"round": "two"}, "that tap's round is not a number from 1 to 6"),
+    ({"pos": "-1"}, "that tap's pos is not a number from 0"),
+    ({"table": ""}, "this screen is out of date"),
+    ({"quick": "x" * 500}, "unknown quick button"),
+    ({"quick": None, "dice": None}, "tap three dice or a button"),
+    ({"quick": "hit9"}, "unknown quick button 'hit9'"),
+])
+@pytest.mark.django_db
+def test_a_tap_that_is_not_what_a_page_sends_is_refused_in_words_and_changes_nothing(
+        fields, message):
+    night = services.demo_night_create()
+    services.round_start(night=night)
+    before = ScoreEvent.objects.filter(night=night).count()
+    sent = {"key": str(uuid.uuid4()), "set": 1, "round": 1, "table": 1, "pos": 0,
+            "quick": "miss", **fields}
+    answer = tap(night, 1, "roll", "table 1", {k: v for k, v in sent.items() if v is not None})
+    assert answer.status == 409 and message in answer.body["error"], answer.body
+    assert ScoreEvent.objects.filter(night=night).count() == before
