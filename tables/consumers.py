@@ -10,10 +10,17 @@ from bunco import limits
 from bunco.laptop import disk
 from bunco.live import broadcast, groups, presence, screens
 from bunco.live.consumers import ScreenConsumer
-from bunco.models import Night, Player
 from bunco.night import devices, services
 from bunco.night.selectors import live_state, night_by_id, player_by_token, table_link_by_token
-from tables.tap import NOT_YOURS, Answer, player_tap_answer, refusal, saved_or_kept, tap
+from tables.tap import (
+    NOT_YOURS,
+    Answer,
+    player_tap_answer,
+    refusal,
+    saved_or_kept,
+    tap,
+    unknown_link,
+)
 
 MAX_FIELDS = 12
 SERVER_ERROR = "The app had a problem (error 500); your tap is kept and will be sent again"
@@ -129,7 +136,9 @@ class TableConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
                 + screens.call_host_html(night.pk, self.link.number))
 
     def run_tap(self, action: str, fields: dict) -> Answer:
-        night = Night.objects.get(pk=self.night_id)
+        night = night_by_id(self.night_id)  # raw: the ORM compiles its query anew every tap
+        if night is None:  # deleted since the phone connected
+            return unknown_link()
         return tap(night, self.link.number, action, f"table {self.link.number}", fields,
                    device=True)
 
@@ -172,7 +181,9 @@ class PlayerConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
                 + screens.call_host_html(night.pk, where[0] if where else None))
 
     def run_tap(self, action: str, fields: dict) -> Answer:
-        player = Player.objects.select_related("night").get(pk=self.player.pk)
+        player = player_by_token(self.token)
+        if player is None or player.night is None:
+            return unknown_link()
         if not devices.may_use(player, self.scope.get("cookies")):
             # The host released this phone's player and another phone picked it since.
             return refusal(NOT_YOURS.format(name=player.name), 403)
