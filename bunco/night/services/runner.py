@@ -187,15 +187,15 @@ def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Writ
     # ``state`` may have moved in place: from here on only the log can vouch for it.
     try:
         with transaction.atomic():
-            row = ScoreEvent.objects.create(
+            row = _append(ScoreEvent(
                 night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
                 table=event.table, set_number=event.set_number,
                 round_number=event.round_number, player=event.player,
                 ghost=event.ghost, position=event.position, data=dict(event.data),
                 actor=event.actor,
-            )
+            ))
             columns = {"last_seq": event.seq, **_projection(event.kind, after)}
-            if not Night.objects.filter(pk=night.pk, last_seq=event.seq - 1).update(**columns):
+            if not _moved_on(night.pk, event.seq, columns):
                 raise _Raced
             if also is not None:
                 also(row)
@@ -212,6 +212,38 @@ def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Writ
     after.created_at = night.created_at
     folds.put(night.pk, after)
     return _Written(event, row, after, was_playing and after.room is None)
+
+
+# A tap writes one row and moves the night's last seq on: the ORM compiles each statement anew
+# every time (a third of a tap's work), so these two are written once, as the ORM would.
+_EVENTS = ScoreEvent._meta.db_table
+_EVENT_FIELDS = [f for f in ScoreEvent._meta.concrete_fields if not f.primary_key]
+_COLUMNS = ", ".join(f'"{f.column}"' for f in _EVENT_FIELDS)  # quoted: one is "table"
+_INSERT = f"INSERT INTO {_EVENTS} ({_COLUMNS}) VALUES ({', '.join(['%s'] * len(_EVENT_FIELDS))})"
+
+
+def _append(row: ScoreEvent) -> ScoreEvent:
+    """``row`` appended to the log, each value prepared by its field as ``save()`` does."""
+    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in _EVENT_FIELDS]
+    with connection.cursor() as cursor:
+        if connection.features.can_return_columns_from_insert:
+            cursor.execute(f"{_INSERT} RETURNING id", values)
+            row.pk = cursor.fetchone()[0]
+        else:
+            cursor.execute(_INSERT, values)
+            row.pk = cursor.lastrowid
+    row._state.adding, row._state.db = False, connection.alias
+    return row
+
+
+def _moved_on(night_id: int, seq: int, columns: dict) -> bool:
+    """The night's row moved to ``seq`` (and its projection columns), if it was at seq - 1."""
+    if columns.keys() != {"last_seq"}:
+        return bool(Night.objects.filter(pk=night_id, last_seq=seq - 1).update(**columns))
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {_NIGHTS} SET last_seq = %s WHERE id = %s AND last_seq = %s",
+                       [seq, night_id, seq - 1])
+        return cursor.rowcount == 1
 
 
 def _undo_fold(night: Night, state: LiveNight, after: LiveNight) -> None:
