@@ -26,14 +26,14 @@ from .round import RoomRound
 from .rules import Award, Category, HouseRules, award
 from .seating import seat_night, table_sizes
 from .simulate import night_summary, night_to_json, sample_names, simulate_night
-from .table import BellDuty, TableRound
-from .table_spec import Phase, Seat, TableSpec
+from .table import TableRound
+from .table_spec import BellDuty, Phase, Seat, TableSpec, TableView
 
 __all__ = [
     "Award", "AwardResult", "BellDuty", "Category", "HouseRules", "IllegalMove", "Night",
     "PRESETS", "Phase",
     "PlayerStats", "ROUNDS_PER_SET", "RollScore", "RoomRound", "RoundRecord", "RulesError", "Seat",
-    "TableOutcome", "TablePlay", "TableRound", "TableSpec", "award", "decide_awards",
+    "TableOutcome", "TablePlay", "TableRound", "TableSpec", "TableView", "award", "decide_awards",
     "first_seats", "house_choices", "how_we_play", "move_plan", "night_summary",
     "night_to_json", "pot_for",
     "preset", "ranked",

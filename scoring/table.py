@@ -8,7 +8,6 @@ rolls dice itself: every roll comes in from outside (a phone tap, or the simulat
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from .errors import IllegalMove
 from .roll import (
@@ -34,18 +33,18 @@ from .rules import (
     TargetScope,
     TieBreak,
 )
-from .table_spec import Phase, TableSpec
+from .table_spec import (
+    BellDuty,
+    BellView,
+    Phase,
+    SeatTally,
+    TableSpec,
+    TableView,
+    TeamView,
+    round_target,
+    team_layout,
+)
 from .tie_break import TieBreakPlay
-
-
-@dataclass(frozen=True, slots=True)
-class BellDuty:
-    """What a table does now that the bell has rung, as the house rules say: the chair whose
-    roll or turn is finished (``then`` FINISH_ROLL or FINISH_TURN), or stop now (STOP)."""
-
-    then: AfterBell
-    seat: int | None = None
-
 
 # Enum members as module names: an enum member's lookup costs more than a global's, and the
 # simulator asks these questions hundreds of thousands of times a night.
@@ -71,30 +70,6 @@ _ONE_DIE = TieBreak.ONE_DIE
 CLOSE_TO_TARGET = 3
 
 
-_TEAM_LAYOUTS: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
-
-
-def _team_layout(spec: TableSpec) -> tuple[tuple[int, ...], int]:
-    """Each chair's team and the number of teams, for a table of this shape (asked once for
-    every table of every round; there are only a few shapes)."""
-    key = (len(spec.seats), spec.individuals)
-    layout = _TEAM_LAYOUTS.get(key)
-    if layout is None:
-        layout = tuple(spec.team_of(i) for i in range(key[0])), len(spec.teams)
-        _TEAM_LAYOUTS[key] = layout
-    return layout
-
-
-def _target(rules: HouseRules, spec: TableSpec, only_table: bool) -> int:
-    """The points that end a round at this table: a team's, or a player's at an individual
-    table (WM One Table Bunco: its own, 21, or 11 for a quick game)."""
-    if not spec.individuals:
-        return rules.team_target
-    if only_table and rules.one_table_target:
-        return rules.one_table_target
-    return rules.individual_target
-
-
 class TableRound(TieBreakPlay):
     """The play of one round at one table."""
 
@@ -117,7 +92,7 @@ class TableRound(TieBreakPlay):
         self.round_number = round_number
         self.spec = spec
         self.is_head = is_head
-        self.target = _target(rules, spec, only_table)
+        self.target = round_target(rules, spec, only_table)
         # Seed 004 keeps a tally per player: one player's own points reach the target.
         self._player_target = (
             rules.target_reached_by is _BY_PLAYER and not spec.individuals)
@@ -125,7 +100,7 @@ class TableRound(TieBreakPlay):
         self._scores = scores if scores is not None else roll_table(rules, round_number)
         self._in_order = scores_in_order  # the same, by index in ALL_DICE (asked for if None)
         n = len(spec.seats)
-        self._team_of, team_count = _team_layout(spec)
+        self._team_of, team_count = team_layout(spec)
         self._ghost = [s.ghost for s in spec.seats]
         self.team_scores = [0] * team_count
         self.seat_points = [0] * n
@@ -233,6 +208,35 @@ class TableRound(TieBreakPlay):
     def turn_order(self) -> tuple[int, ...]:
         """The chairs in rolling order, from the one whose turn it is (normal play)."""
         return tuple((self.current + k) % self._n for k in range(self._n))
+
+    def describe(self) -> TableView:
+        """The table as every screen shows it, in one call: the teams and their tallies, whose
+        roll it is (and who rolls for a ghost), what the next roll may be, the bell's duty, the
+        turn order from now, and who won and why."""
+        names = [seat.name for seat in self.spec.seats]
+        rollers = [names[self.spec.roller_of(i)] for i in range(self._n)]
+        teams = tuple(TeamView(
+            names=tuple(names[i] for i in chairs), score=self.team_scores[t],
+            winner=self.winner_team == t,
+            players=tuple(SeatTally(names[i], self.seat_points[i], self.close_to_target(i))
+                          for i in chairs) if self._player_target else None)
+            for t, chairs in enumerate(self.spec.teams))
+        duty = self.bell_duty()
+        bell = None if duty is None else BellView(duty.then, None, None) if duty.seat is None \
+            else BellView(duty.then, rollers[duty.seat],
+                          names[duty.seat] if self._ghost[duty.seat] else None)
+        won = self.won_by_trigger()
+        playing = self.phase is not _DONE
+        chair = self.current
+        return TableView(
+            round_number=self.round_number, phase=self.phase, target=self.target,
+            teams=teams, dice=self.dice_expected, quick=self.quick_allowed,
+            choosing_first=self.choosing_first, bell=bell,
+            roller=names[chair] if playing else None,
+            rolls_for=rollers[chair] if playing and self._ghost[chair] else None,
+            turn=tuple((names[c], rollers[c]) for c in self.turn_order()),
+            winners=tuple(names[i] for i in self.winners),
+            won_by=None if won is None else (names[won[0]], won[1]))
 
     # -- commands ----------------------------------------------------------------------------
 

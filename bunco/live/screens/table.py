@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 
 from bunco.live.screens.round import KIND_LABELS, QUICK_LABELS
 from bunco.night.fold import Kind, LiveNight, void_targets
-from scoring import BellDuty, Phase, TableRound, turn_keeping_rolls
+from scoring import Phase, TableView, turn_keeping_rolls
 from scoring.explain import extra_rolls_text, tie_break_name
 from scoring.roll import QUICK_KINDS, dice_for
 from scoring.rules import AfterBell
@@ -23,35 +23,25 @@ DUTY_TEXT = {
 }
 
 
-def bell_duty(playing: TableRound | None) -> dict | None:
+def bell_duty(view: TableView | None) -> dict | None:
     """What the bell tells this table to do, as the engine says the house rules have it."""
-    duty: BellDuty | None = playing.bell_duty() if playing else None
-    if duty is None:
+    bell = view.bell if view else None
+    if bell is None:
         return None
-    who = ghost = None
-    if duty.seat is not None:
-        spec = playing.spec
-        who = spec.seats[spec.roller_of(duty.seat)].name
-        if spec.seats[duty.seat].ghost:
-            ghost = spec.seats[duty.seat].name
-    text = DUTY_TEXT[duty.then]
-    if duty.then is AfterBell.STOP and not playing.done:
+    text = DUTY_TEXT[bell.then]
+    if bell.then is AfterBell.STOP and view.phase is not Phase.DONE:
         text = "Bell! Regular play stops here."  # its extra rolls or tie-break follow
-    return {"then": str(duty.then), "who": who, "ghost": ghost, "text": text}
+    return {"then": str(bell.then), "who": bell.who, "ghost": bell.ghost, "text": text}
 
 
-def turn_preview(state: LiveNight, playing: TableRound) -> dict:
+def turn_preview(state: LiveNight, view: TableView) -> dict:
     """What a phone needs to move the turn on by itself while its taps wait to be sent: the
     rollers in turn order from the current one, and the taps (quick buttons, sorted dice)
     that keep the turn, as the engine scores them."""
-    spec = playing.spec
-    order = []
-    for chair in playing.turn_order():
-        seat = spec.seats[chair]
-        roller = spec.seats[spec.roller_of(chair)].name
-        order.append(f"{roller} (for {seat.name})" if seat.ghost else seat.name)
+    order = [f"{roller} (for {chair})" if roller != chair else chair
+             for chair, roller in view.turn]
     return {"order": json.dumps(order, ensure_ascii=False),
-            "keeps": _keeps(state.rules, playing.round_number)}
+            "keeps": _keeps(state.rules, view.round_number)}
 
 
 @functools.lru_cache(maxsize=256)
@@ -100,84 +90,63 @@ def pod_of(state: LiveNight, number: int) -> tuple[int, bool]:
 def table_context(state: LiveNight, number: int) -> dict:
     """One table as every screen shows it: its phones, the TV and the host."""
     room = state.room
-    playing: TableRound | None = room.tables[number - 1] if room else None
-    spec = playing.spec if playing else state.tables[number - 1]
-    teams = _teams(playing, spec)
-    roller = ghost_for = None
-    if playing and not playing.done:
-        seat = spec.seats[playing.current]
-        roller = seat.name
-        if seat.ghost:
-            ghost_for = spec.seats[spec.roller_of(playing.current)].name
-    phase = "paused" if state.paused else (playing.phase.value if playing else state.phase)
+    view = room.tables[number - 1].describe() if room else None  # scoring's word, once
+    spec = state.tables[number - 1] if view is None else None
+    phase = "paused" if state.paused else (view.phase.value if view else state.phase)
     result = next_teams = None
+    shown = view
     if state.last_room and not room:
-        result, teams = _last_round(state.last_room.tables[number - 1])
+        shown = state.last_room.tables[number - 1].describe()
+        result = {"winners": _team_label(shown.winners), "names": list(shown.winners),
+                  "scores": [t.score for t in shown.teams], "round_number": shown.round_number}
         if state.phase == "between_rounds":  # the next round's teams, unless the night is over
             next_teams = [[spec.seats[i].name for i in seats] for seats in spec.teams]
-    decided = playing if playing and playing.done else (
-        state.last_room.tables[number - 1] if state.last_room and not room else None)
-    can_roll = bool(playing and not playing.done and not state.paused)
+    playing = view is not None and view.phase is not Phase.DONE
+    can_roll = playing and not state.paused
     pod, is_head = pod_of(state, number)
     return {
         "number": number, "is_head": is_head, "pod": pod,
         "set_number": state.room_set if room else None,
-        "round_number": playing.round_number if playing else None,
+        "round_number": view.round_number if view else None,
         "pos": state.position(number),
-        "target_face": playing.round_number if playing else 0,
-        "teams": teams, "individuals": spec.individuals,
-        "seats": [s.name for s in spec.seats],
-        "roller": roller, "ghost_for": ghost_for,
-        "phase": phase, "status": _status(state, playing, phase),
+        "target_face": view.round_number if view else 0,
+        "teams": _teams(shown, spec, decided=shown is not view),
+        "individuals": (spec or room.tables[number - 1].spec).individuals,
+        "roller": view.roller if playing else None,
+        "ghost_for": view.rolls_for if playing else None,
+        "phase": phase, "status": _status(state, view, phase),
         "can_roll": can_roll,
-        "one_die": bool(can_roll and playing.dice_expected == 1),
-        "quick": " ".join(_quick_buttons(state.rules, playing.round_number))
-        if can_roll and playing.quick_allowed else "",
-        "can_finish": bool(can_roll and playing.phase is Phase.FINISHING),
+        "one_die": can_roll and view.dice == 1,
+        "quick": " ".join(_quick_buttons(state.rules, view.round_number))
+        if can_roll and view.quick else "",
+        "can_finish": can_roll and view.phase is Phase.FINISHING,
         "can_undo": bool(room and not state.paused and state.latest(
             (Kind.ROLL, Kind.FINISH), table=number)),
         "rolls": _entries(state, number),
         "taken_back": _taken_back(state, number) if state.voided and room else None,
         "result": result, "next_teams": next_teams,
-        "bell_duty": None if state.paused else bell_duty(playing),
-        "turns": turn_preview(state, playing)
-        if can_roll and playing.phase is Phase.PLAYING and playing.dice_expected == 3 else None,
+        "bell_duty": None if state.paused else bell_duty(view),
+        "turns": turn_preview(state, view)
+        if can_roll and view.phase is Phase.PLAYING and view.dice == 3 else None,
         "fuzzy_die": fuzzy_die_at(state) if state.fuzzy_die_table() == number else None,
-        "won_by": _won_by(decided) if decided else None,
+        "won_by": _won_by(shown) if shown and shown.phase is Phase.DONE else None,
         "seq": table_seq(state, number),
     }
 
 
-def _teams(playing: TableRound | None, spec) -> list[dict]:
-    """Each team (or player, at an individual table) with its tally and how near the target."""
-    target = playing.target if playing else None
-    teams = []
-    for t, seats in enumerate(spec.teams):
-        names = [spec.seats[i].name for i in seats]
-        score = playing.team_scores[t] if playing else 0
-        teams.append({
-            "label": _team_label(names),
-            "names": names,
-            "score": score,
-            "progress": min(100, round(100 * score / target)) if target else 0,
-            "winner": bool(playing and playing.done and playing.winner_team == t),
-            "players": _own_tallies(playing, seats) if playing else None,
-        })
-    return teams
-
-
-def _last_round(last: TableRound) -> tuple[dict, list[dict]]:
-    """Between rounds a table shows the round's final tally: who won, and the teams."""
-    names = [last.spec.seats[i].name for i in last.winners]
-    result = {"winners": _team_label(names), "names": names,
-              "scores": list(last.team_scores), "round_number": last.round_number}
-    teams = [{"label": _team_label(n), "names": n, "score": last.team_scores[t],
-              "progress": min(100, round(100 * last.team_scores[t] / last.target)),
-              "winner": last.winner_team == t,
-              "players": _own_tallies(last, last.spec.teams[t])}
-             for t, n in enumerate([last.spec.seats[i].name for i in seats]
-                                   for seats in last.spec.teams)]
-    return result, teams
+def _teams(view: TableView | None, spec, decided: bool = False) -> list[dict]:
+    """Each team (or player, at an individual table) with its tally and how near the target;
+    before the first round, its names only."""
+    if view is None:
+        return [{"label": _team_label(n), "names": n, "score": 0, "progress": 0,
+                 "winner": False, "players": None}
+                for n in ([spec.seats[i].name for i in seats] for seats in spec.teams)]
+    return [{"label": _team_label(team.names), "names": list(team.names), "score": team.score,
+             "progress": min(100, round(100 * team.score / view.target)) if view.target else 0,
+             "winner": team.winner and (decided or view.phase is Phase.DONE),
+             "players": [{"name": p.name, "points": p.points, "close": p.close}
+                         for p in team.players] if team.players is not None else None}
+            for team in view.teams]
 
 
 #: The line under a table's tally at each stage of its round (a tie-break's names its kind).
@@ -187,10 +156,10 @@ STATUS = {
 }
 
 
-def _status(state: LiveNight, playing: TableRound | None, phase: str) -> str:
+def _status(state: LiveNight, view: TableView | None, phase: str) -> str:
     """The line under a table's tally that says what stage its round is at."""
     if phase == "tie_break":
-        if playing and playing.choosing_first:
+        if view and view.choosing_first:
             return ("Tied! Everyone rolls three dice: the high total starts the roll-off "
                     "(not scored)")
         return _tie_text(state.rules)
@@ -240,23 +209,12 @@ def fuzzy_die_at(state: LiveNight) -> str | None:
     return state.fuzzy_die_holder or "the head table"
 
 
-def _own_tallies(table: TableRound, seats) -> list[dict] | None:
-    """Seed 004: each player's own points this round (their own 21 ends it), and who is close
-    to it, as the engine counts them; None when only team totals count."""
-    if not table.tallies_by_player:
-        return None
-    return [{"name": table.spec.seats[i].name, "points": table.seat_points[i],
-             "close": table.close_to_target(i)} for i in seats]
-
-
-def _won_by(table: TableRound) -> dict | None:
+def _won_by(view: TableView) -> dict | None:
     """Why a team without the most points won this table: whose roll decided it."""
-    won = table.won_by_trigger()
-    if won is None:
+    if view.won_by is None:
         return None
-    seat, bunco = won
-    return {"name": table.spec.seats[seat].name,
-            "what": "rolled a bunco" if bunco else f"reached {table.target}"}
+    name, bunco = view.won_by
+    return {"name": name, "what": "rolled a bunco" if bunco else f"reached {view.target}"}
 
 
 #: The longest name four tables to a row on the TV show whole beside a score (characters).
