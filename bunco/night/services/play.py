@@ -32,59 +32,65 @@ from bunco.night.selectors import folds, live_state
 from bunco.night.services.runner import (
     Ack,
     Claim,
+    Command,
     CommandRefused,
     _check_round,
     _claimed_set,
-    _command,
     _refuse_on_domain_errors,
     _round_name,
     _table_claim,
     _where,
+    run,
 )
 from scoring import IllegalMove, seat_night
 from scoring.roll import QUICK_KINDS
 from scoring.seating import ghosts_partnered, seat_drawn
 
 
-@_refuse_on_domain_errors
-def night_seat(*, night: Night, key=None, actor: str = "host",
-               rng: random.Random | None = None) -> ScoreEvent:
+@dataclass(frozen=True)
+class SeatNight(Command):
     """Seat everyone who is here at random (or by the starred-sheets draw); ghosts fill the
     gaps. Guests who drew a table at the desk keep it where they can (``seat_drawn``);
     pre-registered guests who have not come are left out (they can still check in later and
     take a ghost's chair)."""
-    rng = rng or random.Random()
-    made: list = []
 
-    def build(state: LiveNight) -> dict:
+    rng: random.Random
+
+    def event(self, state: LiveNight) -> dict:
         names = state.here()
         state.rules.check_player_count(len(names))
         here = set(names)
         drawn = {n: t for n, t in state.drawn.items() if n in here}
-        tables = (seat_drawn(state.rules, names, drawn, rng) if drawn
-                  else seat_night(state.rules, names, rng))
-        made[:] = tables
+        tables = (seat_drawn(state.rules, names, drawn, self.rng) if drawn
+                  else seat_night(state.rules, names, self.rng))
         return {"kind": Kind.SEATED, "data": {"tables": tables_to_data(tables)}}
 
-    def links(_row):  # the links exist before anyone is told about the seating
-        for number in range(1, len(made) + 1):
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        # The links exist before anyone is told about the seating.
+        for number in range(1, len(row.data["tables"]) + 1):
             TableLink.objects.get_or_create(night=night, number=number)
-
-    return _command(night=night, key=key, actor=actor, also=links, build=build).row
 
 
 @_refuse_on_domain_errors
-def seats_swap(*, night: Night, first: str, second: str, key=None,
-               actor: str = "host") -> ScoreEvent:
+def night_seat(*, night: Night, key=None, actor: str = "host",
+               rng: random.Random | None = None) -> ScoreEvent:
+    return run(night, SeatNight(rng or random.Random()), key=key, actor=actor).row
+
+
+@dataclass(frozen=True)
+class SwapSeats(Command):
     """Swap two people's chairs before the first round."""
 
-    def build(state: LiveNight) -> dict:
+    first: str
+    second: str
+
+    def event(self, state: LiveNight) -> dict:
         if not state.seated:
             raise IllegalMove("seat the players first")
         data = tables_to_data(state.tables)
         chairs = {s["name"]: s for t in data for s in t["seats"]}
         # In a big room the host types the names: as they look on a screen will do.
-        names = [find(chairs, n or "") or n for n in (first, second)]
+        names = [find(chairs, n or "") or n for n in (self.first, self.second)]
         for name in names:
             if name not in chairs:
                 raise IllegalMove(f"nobody called “{name}” is seated tonight")
@@ -97,69 +103,107 @@ def seats_swap(*, night: Night, first: str, second: str, key=None,
             raise IllegalMove("that swap would make two ghosts partners")
         return {"kind": Kind.SEATED, "data": {"tables": data}}
 
-    return _command(night=night, key=key, actor=actor, build=build).row
+
+@_refuse_on_domain_errors
+def seats_swap(*, night: Night, first: str, second: str, key=None,
+               actor: str = "host") -> ScoreEvent:
+    return run(night, SwapSeats(first, second), key=key, actor=actor).row
+
+
+@dataclass(frozen=True)
+class StartRound(Command):
+    """The head table's bell that starts a round. ``round_number``/``set_number`` name the
+    round the host's page offered: a second press for a round that has started is answered,
+    not applied. A ``practice`` round, before round 1, is played like round 1 and counts for
+    nothing (the night is as it was before it)."""
+
+    round_number: int | None = None
+    set_number: int | None = None
+    practice: bool = False
+    now: float | None = None
+
+    def event(self, state: LiveNight) -> dict | Ack:
+        if self.practice:
+            return self._practice(state)
+        if state.practice:
+            raise IllegalMove("the practice round is still being played: ring the bell to "
+                              "end it, then start round 1")
+        claimed = (_claimed_set(state, self.set_number), self.round_number)
+        if (self.round_number is not None and state.room is not None
+                and claimed == (state.room_set, state.room.round_number)):
+            return Ack(None, applied=False, state=state, duplicate=True,
+                       message=f"{_round_name(*claimed, state.rules.sets).capitalize()} has "
+                               "already started")
+        if self.round_number is not None and state.night is not None and claimed != (
+                state.set_number, state.round_number):
+            raise IllegalMove(f"that bell was for {_round_name(*claimed, state.rules.sets)}, "
+                              "which has been played")
+        return {"kind": Kind.ROUND_STARTED, **_where(state),
+                "data": _clock(state.rules, self.now)}
+
+    def _practice(self, state: LiveNight) -> dict | Ack:
+        if state.practice:
+            return Ack(None, applied=False, state=state, duplicate=True,
+                       message="The practice round has already started")
+        if state.phase != "ready":
+            raise IllegalMove("a practice round comes before round 1 starts")
+        return {"kind": Kind.ROUND_STARTED, "set_number": PRACTICE_SET,
+                "round_number": state.round_number,
+                "data": {"practice": True, **_clock(state.rules, self.now)}}
 
 
 @_refuse_on_domain_errors
 def round_start(*, night: Night, key=None, actor: str = "host",
                 round_number: int | None = None, set_number: int | None = None,
                 practice: bool = False, now: float | None = None) -> Ack:
-    """The head table's bell that starts a round. ``round_number``/``set_number`` name the
-    round the host's page offered: a second press for a round that has started is answered,
-    not applied. A ``practice`` round, before round 1, is played like round 1 and counts for
-    nothing (the night is as it was before it)."""
+    return run(night, StartRound(round_number, set_number, practice, now), key=key,
+               actor=actor)
 
-    def build(state: LiveNight) -> dict | Ack:
-        if practice:
-            if state.practice:
-                return Ack(None, applied=False, state=state, duplicate=True,
-                           message="The practice round has already started")
-            if state.phase != "ready":
-                raise IllegalMove("a practice round comes before round 1 starts")
-            return {"kind": Kind.ROUND_STARTED, "set_number": PRACTICE_SET,
-                    "round_number": state.round_number,
-                    "data": {"practice": True, **_clock(state.rules, now)}}
-        if state.practice:
-            raise IllegalMove("the practice round is still being played: ring the bell to "
-                              "end it, then start round 1")
-        claimed = (_claimed_set(state, set_number), round_number)
-        if (round_number is not None and state.room is not None
-                and claimed == (state.room_set, state.room.round_number)):
-            return Ack(None, applied=False, state=state, duplicate=True,
-                       message=f"{_round_name(*claimed, state.rules.sets).capitalize()} has "
-                               "already started")
-        if round_number is not None and state.night is not None and claimed != (
-                state.set_number, state.round_number):
-            raise IllegalMove(f"that bell was for {_round_name(*claimed, state.rules.sets)}, "
-                              "which has been played")
-        return {"kind": Kind.ROUND_STARTED, **_where(state), "data": _clock(state.rules, now)}
 
-    return _command(night=night, key=key, actor=actor, build=build)
+@dataclass(frozen=True)
+class RingBell(Command):
+    """The host's bell (or horn) that ends the round in play at every table."""
+
+    round_number: int | None = None
+    set_number: int | None = None
+
+    def event(self, state: LiveNight) -> dict:
+        _check_round(state, self.set_number, self.round_number, what="that bell")
+        return {"kind": Kind.BELL, **_where(state)}
 
 
 @_refuse_on_domain_errors
 def bell_ring(*, night: Night, key=None, actor: str = "host",
               round_number: int | None = None, set_number: int | None = None) -> Ack:
-    """The host's bell (or horn) that ends the round in play at every table."""
+    return run(night, RingBell(round_number, set_number), key=key, actor=actor)
 
-    def build(state: LiveNight) -> dict:
-        _check_round(state, set_number, round_number, what="that bell")
-        return {"kind": Kind.BELL, **_where(state)}
 
-    return _command(night=night, key=key, actor=actor, build=build)
+@dataclass(frozen=True)
+class Pause(Command):
+    """Pause play; the clock (if the rules run one) stands still until play resumes."""
+
+    now: float | None = None
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.PAUSED, **_where(state), "data": {"at": _epoch_ms(self.now)}}
+
+
+@dataclass(frozen=True)
+class Resume(Pause):
+    """Play on after a pause; the clock moves on by the pause's length."""
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.RESUMED, **_where(state), "data": {"at": _epoch_ms(self.now)}}
 
 
 @_refuse_on_domain_errors
 def game_pause(*, night: Night, key=None, now: float | None = None) -> ScoreEvent:
-    """Pause play; the clock (if the rules run one) stands still until play resumes."""
-    return _command(night=night, key=key, actor="host", build=lambda s: {
-        "kind": Kind.PAUSED, **_where(s), "data": {"at": _epoch_ms(now)}}).row
+    return run(night, Pause(now), key=key).row
 
 
 @_refuse_on_domain_errors
 def game_resume(*, night: Night, key=None, now: float | None = None) -> ScoreEvent:
-    return _command(night=night, key=key, actor="host", build=lambda s: {
-        "kind": Kind.RESUMED, **_where(s), "data": {"at": _epoch_ms(now)}}).row
+    return run(night, Resume(now), key=key).row
 
 
 def _epoch_ms(now: float | None = None) -> int:
@@ -182,28 +226,28 @@ def _clock(rules, now: float | None) -> dict:
 CLOCK_SLACK_MS = 1000
 
 
-@_refuse_on_domain_errors
-def clock_due(*, night: Night, what: str, set_number: int | None, round_number: int | None,
-              now: float | None = None) -> Ack:
+@dataclass(frozen=True)
+class ClockDue(Command):
     """A screen's countdown reached zero: ``what`` is "horn" (play is over: a bell at every
     table) or "next" (the move time is over: the next round starts). Many screens say so at
     once; the first one does it, the rest are answered "already done". Early, or for another
     round, it changes nothing."""
-    if what not in ("horn", "next"):
-        raise CommandRefused("the clock only sounds the horn or starts the next round")
-    now_ms = _epoch_ms(now)
 
-    def build(state: LiveNight) -> dict | Ack:
-        claimed = (_claimed_set(state, set_number), round_number)
+    what: str
+    set_number: int | None
+    round_number: int | None
+    now: float | None = None
+
+    def event(self, state: LiveNight) -> dict | Ack:
+        claimed = (_claimed_set(state, self.set_number), self.round_number)
         done = Ack(None, applied=False, state=state, duplicate=True, message="Already done")
+        now_ms = _epoch_ms(self.now)
         if state.ended or state.paused:
             return done
         room = state.room
-        if what == "horn":
-            if room is None:
-                return done
-            if claimed != (state.room_set, room.round_number) or room.bell_rung \
-                    or state.play_ends is None:
+        if self.what == "horn":
+            if room is None or claimed != (state.room_set, room.round_number) \
+                    or room.bell_rung or state.play_ends is None:
                 return done
             if now_ms + CLOCK_SLACK_MS < state.play_ends:
                 raise IllegalMove("the clock has not run out yet")
@@ -214,60 +258,77 @@ def clock_due(*, night: Night, what: str, set_number: int | None, round_number: 
             return done
         if now_ms + CLOCK_SLACK_MS < state.next_at:
             raise IllegalMove("the move time is not over yet")
-        return {"kind": Kind.ROUND_STARTED, **_where(state), "data": _clock(state.rules, now)}
+        return {"kind": Kind.ROUND_STARTED, **_where(state),
+                "data": _clock(state.rules, self.now)}
 
+
+@_refuse_on_domain_errors
+def clock_due(*, night: Night, what: str, set_number: int | None, round_number: int | None,
+              now: float | None = None) -> Ack:
+    if what not in ("horn", "next"):
+        raise CommandRefused("the clock only sounds the horn or starts the next round")
     # One key per round and deed: screens racing each other (or two workers) write it once.
     # The round is named by its start in the log (two practice rounds share a number).
     seen = live_state(night)
     start = seen.round_events[0].seq if seen.round_events else 0
     key = uuid.uuid5(uuid.NAMESPACE_URL, f"bunco:{night.pk}:clock:{what}:{start}")
-    return _command(night=night, key=key, actor="the clock", build=build)
+    return run(night, ClockDue(what, set_number, round_number, now), key=key,
+               actor="the clock")
 
 
 #: How long a break may be, in minutes.
 BREAK_MINUTES = (1, 60)
 
 
+@dataclass(frozen=True)
+class StartBreak(Command):
+    """A break between rounds (between sets, say): every screen counts down its minutes and
+    says what comes next. The next bell ends it, or ``EndBreak``. ``minutes`` 0: no break."""
+
+    minutes: int
+    ends_at: int | None = None  # epoch ms
+
+    def event(self, state: LiveNight) -> dict:
+        data = {"minutes": self.minutes}
+        if self.minutes:
+            data["ends_at"] = self.ends_at
+        return {"kind": Kind.BREAK, **_where(state), "data": data}
+
+
 @_refuse_on_domain_errors
 def break_start(*, night: Night, minutes: int, key=None, now: float | None = None) -> Ack:
-    """A break between rounds (between sets, say): every screen counts down ``minutes`` and
-    says what comes next. The next bell ends it, or ``break_end``."""
     low, high = BREAK_MINUTES
     if not low <= minutes <= high:
         raise CommandRefused(f"a break lasts {low} to {high} minutes")
     ends_at = round(((time.time() if now is None else now) + minutes * 60) * 1000)
-    return _command(night=night, key=key, actor="host", build=lambda s: {
-        "kind": Kind.BREAK, **_where(s), "data": {"minutes": minutes, "ends_at": ends_at}})
+    return run(night, StartBreak(minutes, ends_at), key=key)
 
 
 @_refuse_on_domain_errors
 def break_end(*, night: Night, key=None) -> Ack:
     """End the break early: the screens go back to the next round's seats."""
-    return _command(night=night, key=key, actor="host", build=lambda s: {
-        "kind": Kind.BREAK, **_where(s), "data": {"minutes": 0}})
+    return run(night, StartBreak(0), key=key)
 
 
-def roll_record(
-    *,
-    night: Night,
-    claim: Claim,
-    key,
-    actor: str,
-    dice: Sequence[int] | None = None,
-    quick: str | None = None,
-    tapped_ms: int | None = None,
-) -> Ack:
+@dataclass(frozen=True)
+class RecordRoll(Command):
     """Score one roll at the claimed table and position: three tapped dice, a quick button
     (miss, hit1, hit2, mini, low, high, bunco, wipeout), or a single die (``die1``..``die6``)
     during a one-die tie-break. The roll is recorded with who rolled it (and the ghost's chair
     when a partner rolls for a ghost); quick buttons are read in the claimed round."""
 
-    def build(state: LiveNight) -> dict | Ack:
+    claim: Claim
+    dice: Sequence[int] | None = None
+    quick: str | None = None
+    tapped_ms: int | None = None  # when the phone took it
+
+    def event(self, state: LiveNight) -> dict | Ack:
+        claim = self.claim
         _table_claim(state, claim, "that roll")
         table = state.room.tables[claim.table - 1]
         if table.done:
             raise IllegalMove(f"table {claim.table} has finished this round")
-        rolled = table.tapped(dice=dice, quick=quick)
+        rolled = table.tapped(dice=self.dice, quick=self.quick)
         spec = table.spec
         chair = spec.seats[table.current]
         player = spec.seats[spec.roller_of(table.current)].name
@@ -276,10 +337,14 @@ def roll_record(
                 "position": claim.position, "data": {
                     "dice": list(rolled),
                     # A button's dice only stand for it: screens name the button instead.
-                    **({"quick": quick} if quick in QUICK_KINDS else {}),
-                    **_tapped(tapped_ms)}}
+                    **({"quick": self.quick} if self.quick in QUICK_KINDS else {}),
+                    **_tapped(self.tapped_ms)}}
 
-    return _command(night=night, key=key, actor=actor, build=build)
+
+def roll_record(*, night: Night, claim: Claim, key, actor: str,
+                dice: Sequence[int] | None = None, quick: str | None = None,
+                tapped_ms: int | None = None) -> Ack:
+    return run(night, RecordRoll(claim, dice, quick, tapped_ms), key=key, actor=actor)
 
 
 #: How far a phone's own time for a tap may be from the laptop's and still be believed: a tap
@@ -297,11 +362,15 @@ def _tapped(tapped_ms: int | None) -> dict:
     return {"tapped_at": round(at, 1)}
 
 
-def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
+@dataclass(frozen=True)
+class UndoRoll(Command):
     """Take back this table's last roll (or its "done") of the round in play. Only this
     table's own entries: if taking it back would undo another table's too, the host decides."""
 
-    def build(state: LiveNight) -> dict | Ack:
+    claim: Claim
+
+    def event(self, state: LiveNight) -> dict:
+        claim = self.claim
         _table_claim(state, claim, "that undo")
         last = state.latest((Kind.ROLL, Kind.FINISH), table=claim.table)
         if last is None:
@@ -314,18 +383,25 @@ def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
         return {"kind": Kind.VOID, "table": claim.table, **_where(state),
                 "position": claim.position, "data": {"seqs": seqs}}
 
-    return _command(night=night, key=key, actor=actor, build=build)
+
+def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
+    return run(night, UndoRoll(claim), key=key, actor=actor)
+
+
+@dataclass(frozen=True)
+class FinishTable(Command):
+    """After the bell: nobody was mid-roll, so this table stops rolling."""
+
+    claim: Claim
+
+    def event(self, state: LiveNight) -> dict:
+        _table_claim(state, self.claim, "that tap")
+        return {"kind": Kind.FINISH, "table": self.claim.table, **_where(state),
+                "position": self.claim.position}
 
 
 def table_finish(*, night: Night, claim: Claim, key, actor: str) -> Ack:
-    """After the bell: nobody was mid-roll, so this table stops rolling."""
-
-    def build(state: LiveNight) -> dict | Ack:
-        _table_claim(state, claim, "that tap")
-        return {"kind": Kind.FINISH, "table": claim.table, **_where(state),
-                "position": claim.position}
-
-    return _command(night=night, key=key, actor=actor, build=build)
+    return run(night, FinishTable(claim), key=key, actor=actor)
 
 
 # -- the host's take-backs ----------------------------------------------------------------------
@@ -377,23 +453,35 @@ def take_back_preview(*, night: Night, what: str | int) -> TakeBack:
     return TakeBack(target, seqs, state, after)
 
 
-@_refuse_on_domain_errors
-def event_void(*, night: Night, seq: int | str, key=None, actor: str = "host") -> Ack:
+@dataclass(frozen=True)
+class TakeBackEntry(Command):
     """The host takes back an entry of the round in play (or of the round just closed, until
     the next round starts): a roll, the bell, a table's "done", or the entry that closed the
     round. Later bells, rolls and "done"s that no longer fit without it go with it, as the
-    preview showed."""
+    preview showed. ``what``: a seq, "bell" or "close" (``take_back_target``)."""
 
-    def build(state: LiveNight) -> dict:
-        target = take_back_target(state, seq)
+    what: int | str
+
+    def event(self, state: LiveNight) -> dict:
+        target = take_back_target(state, self.what)
         seqs, _ = state.plan_void(target.seq)
         return {"kind": Kind.VOID, "table": target.table, **_where(state),
                 "data": {"seqs": seqs}}
 
-    return _command(night=night, key=key, actor=actor, build=build)
+
+@_refuse_on_domain_errors
+def event_void(*, night: Night, seq: int | str, key=None, actor: str = "host") -> Ack:
+    return run(night, TakeBackEntry(seq), key=key, actor=actor)
+
+
+@dataclass(frozen=True)
+class EndNight(Command):
+    """The host ends the night: the standings are final and the prizes are worked out."""
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.NIGHT_ENDED, **_where(state)}
 
 
 @_refuse_on_domain_errors
 def night_end(*, night: Night, key=None, actor: str = "host") -> ScoreEvent:
-    return _command(night=night, key=key, actor=actor,
-                    build=lambda s: {"kind": Kind.NIGHT_ENDED, **_where(s)}).row
+    return run(night, EndNight(), key=key, actor=actor).row

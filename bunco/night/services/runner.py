@@ -75,6 +75,29 @@ class Ack:
     frames: list = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Command:
+    """One thing asked of a night, as a typed value: its fields are what was asked. Who asked
+    and the key that makes a resend harmless travel beside it (``run``).
+
+    ``event`` is the command's one handler: it looks at the caught-up fold and returns the new
+    event's fields, or an ``Ack`` to answer without writing, or raises ``IllegalMove`` (a
+    refusal its user reads). ``write`` writes rows beside the log's, in its transaction."""
+
+    def event(self, state: LiveNight) -> dict | Ack:
+        raise NotImplementedError
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        """Rows written in the log row's transaction (none, unless a command says so)."""
+
+
+def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack:
+    """Run one command against the night, through the one runner."""
+    writes = type(command).write is not Command.write
+    return _command(night=night, key=key, actor=actor, build=command.event,
+                    also=(lambda row: command.write(night, row)) if writes else None)
+
+
 class _Raced(Exception):
     """The log moved under a command that held the night's lock: a writer that did not take
     it (SQLite has no row locks; another program on the database file)."""
