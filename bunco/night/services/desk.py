@@ -9,21 +9,23 @@ both. See docs/check-in.md.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.utils import timezone
 
-from bunco.models import Night, Player
+from bunco.models import Night, Person, Player, ScoreEvent
 from bunco.night.fold import Kind, LiveNight
 from bunco.night.names import find
 from bunco.night.selectors import CheckIn, check_in_status, live_state
 from bunco.night.services.roster import _new_names, person_at, players_add
 from bunco.night.services.runner import (
     Ack,
+    Command,
     CommandRefused,
-    _command,
     _refuse_on_domain_errors,
-    _simple,
     _when,
+    run,
 )
 from scoring import IllegalMove, RulesError
 from scoring.seating import draw_table, draws_tables
@@ -62,29 +64,92 @@ def _desk_event(state: LiveNight, name: str, now, rng: random.Random, *,
     return {"kind": Kind.CHECKED_IN, "data": data}
 
 
+@dataclass(frozen=True)
+class CheckGuestIn(Command):
+    """A pre-registered guest at the desk (a second time: answered, nothing changes)."""
+
+    player: Player
+    now: datetime
+    rng: random.Random
+
+    def event(self, state: LiveNight) -> dict | Ack:
+        name = Player.objects.filter(pk=self.player.pk).values_list("name", flat=True).first()
+        if name is None:
+            raise IllegalMove("that guest is not on tonight's list")
+        if name not in state.expected:
+            return Ack(None, applied=False, state=state, duplicate=True)
+        return _desk_event(state, name, self.now, self.rng)
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        player = self.player
+        player.arrived_at, player.drawn_table = self.now, row.data.get("table")
+        Player.objects.filter(pk=player.pk).update(arrived_at=self.now,
+                                                   drawn_table=player.drawn_table)
+
+
+@dataclass(frozen=True)
+class NewGuest(Command):
+    """A guest who is not on the list: added, and here from ``now`` (a walk-in at the desk
+    checks in as the desk decides; a late arrival the host adds takes a ghost's chair)."""
+
+    name: str
+    position: int
+    now: datetime
+    rng: random.Random | None  # None: the host's late arrival, not the desk's walk-in
+    person: Person | None = None
+    made: list[Player] = field(default_factory=list, compare=False, repr=False)
+
+    def event(self, state: LiveNight) -> dict:
+        if self.rng is not None:
+            return _desk_event(state, self.name, self.now, self.rng, new=True)
+        ghost = state.next_ghost()
+        if ghost is None:
+            raise IllegalMove("there is no ghost's chair to take: every seat has a player")
+        return {"kind": Kind.ARRIVED, "data": {"name": self.name, "ghost": ghost}}
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        self.made.append(Player.objects.create(
+            night=night, name=self.name, position=self.position, arrived_at=self.now,
+            person=self.person if self.rng is not None else person_at(night, self.name),
+            drawn_table=row.data.get("table")))
+
+
+@dataclass(frozen=True)
+class SeatWaiting(Command):
+    """The first guest waiting for a chair takes the next free ghost's (between rounds)."""
+
+    def event(self, state: LiveNight) -> dict | Ack:
+        if not state.waiting:
+            return Ack(None, applied=False, state=state, duplicate=True)
+        if state.room is not None:
+            raise IllegalMove("wait for this round to end: guests take a ghost's chair "
+                              "between rounds")
+        ghost = state.next_ghost()
+        if ghost is None:
+            return Ack(None, applied=False, state=state, duplicate=True)
+        return {"kind": Kind.ARRIVED, "data": {"name": state.waiting[0], "ghost": ghost}}
+
+
+@dataclass(frozen=True)
+class CloseCheckIn(Command):
+    """When the desk stops checking guests in (an aware datetime), or None to reopen it."""
+
+    closes_at: datetime | None
+
+    def event(self, state: LiveNight) -> dict:
+        closes = self.closes_at.isoformat() if self.closes_at is not None else None
+        return {"kind": Kind.DESK, "data": {"closes_at": closes}}
+
+
 @_refuse_on_domain_errors
 def player_check_in(*, night: Night, player: Player, now=None, key=None,
                     rng: random.Random | None = None) -> CheckIn:
     """A pre-registered guest at the desk. Checking in twice is harmless: the second time is
     answered with the first (``already``) and changes nothing."""
-    now = now or timezone.now()
-    rng = rng or random.SystemRandom()
-
-    def build(state: LiveNight) -> dict | Ack:
-        name = Player.objects.filter(pk=player.pk, night=night).values_list(
-            "name", flat=True).first()
-        if name is None:
-            raise IllegalMove("that guest is not on tonight's list")
-        if name not in state.expected:
-            return Ack(None, applied=False, state=state, duplicate=True)
-        return _desk_event(state, name, now, rng)
-
-    def arrived(row):
-        player.arrived_at, player.drawn_table = now, row.data.get("table")
-        Player.objects.filter(pk=player.pk).update(arrived_at=now,
-                                                   drawn_table=player.drawn_table)
-
-    ack = _command(night=night, key=key, actor="the desk", build=build, also=arrived)
+    if player.night_id != night.pk:
+        raise CommandRefused("that guest is not on tonight's list")
+    command = CheckGuestIn(player, now or timezone.now(), rng or random.SystemRandom())
+    ack = run(night, command, key=key, actor="the desk")
     player.refresh_from_db()
     return check_in_status(player, ack.state, already=not ack.applied)
 
@@ -104,17 +169,9 @@ def walk_in_check_in(*, night: Night, name: str, now=None, key=None,
     if len(existing) + 1 > most:
         raise CommandRefused(f"these house rules seat at most {most:,} players, and "
                              f"{len(existing):,} are on the list")
-    person = person_at(night, clean)
-    made: list[Player] = []
-
-    def add(row):
-        made.append(Player.objects.create(
-            night=night, name=clean, position=len(existing), person=person, arrived_at=now,
-            drawn_table=row.data.get("table")))
-
-    ack = _command(night=night, key=key, actor="the desk", also=add,
-                   build=lambda state: _desk_event(state, clean, now, rng, new=True))
-    return check_in_status(made[0], ack.state, already=False)
+    command = NewGuest(clean, len(existing), now, rng, person_at(night, clean))
+    ack = run(night, command, key=key, actor="the desk")
+    return check_in_status(command.made[0], ack.state, already=False)
 
 
 @_refuse_on_domain_errors
@@ -123,18 +180,7 @@ def waiting_seat(*, night: Night) -> list[str]:
     chairs, in the order they came (between rounds). Returns who was seated."""
     seated: list[str] = []
     while True:
-        def build(state: LiveNight) -> dict | Ack:
-            if not state.waiting:
-                return Ack(None, applied=False, state=state, duplicate=True)
-            if state.room is not None:
-                raise IllegalMove("wait for this round to end: guests take a ghost's chair "
-                                  "between rounds")
-            ghost = state.next_ghost()
-            if ghost is None:
-                return Ack(None, applied=False, state=state, duplicate=True)
-            return {"kind": Kind.ARRIVED, "data": {"name": state.waiting[0], "ghost": ghost}}
-
-        ack = _command(night=night, key=None, actor="host", build=build)
+        ack = run(night, SeatWaiting())
         if not ack.applied:
             break
         seated.append(ack.row.data["name"])
@@ -150,8 +196,7 @@ def waiting_seat(*, night: Night) -> list[str]:
 @_refuse_on_domain_errors
 def check_in_close(*, night: Night, closes_at, key=None) -> Night:
     """When the desk stops checking guests in (an aware datetime), or None to reopen it."""
-    _command(night=night, key=key, actor="host", build=_simple(Kind.DESK, data={
-        "closes_at": closes_at.isoformat() if closes_at is not None else None}))
+    run(night, CloseCheckIn(closes_at), key=key)
     return night
 
 
@@ -170,16 +215,7 @@ def player_arrive(*, night: Night, name: str, key=None) -> Player:
         return player
     existing = list(night.players.values_list("name", flat=True))
     (clean,) = _new_names(existing, [name])
-    made: list[Player] = []
-
-    def build(state: LiveNight) -> dict:
-        ghost = state.next_ghost()
-        if ghost is None:
-            raise IllegalMove("there is no ghost's chair to take: every seat has a player")
-        return {"kind": Kind.ARRIVED, "data": {"name": clean, "ghost": ghost}}
-
-    now = timezone.now()  # here from now on: their entry fee counts in the pot
-    _command(night=night, key=key, actor="host", build=build, also=lambda _row: made.append(
-        Player.objects.create(night=night, name=clean, position=len(existing),
-                              person=person_at(night, clean), arrived_at=now)))
-    return made[0]
+    # Here from now on: their entry fee counts in the pot.
+    command = NewGuest(clean, len(existing), timezone.now(), rng=None)
+    run(night, command, key=key)
+    return command.made[0]

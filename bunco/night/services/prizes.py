@@ -8,11 +8,54 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bunco.models import Night
 from bunco.night.fold import Kind, LiveNight
-from bunco.night.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
+from bunco.night.services.runner import Command, CommandRefused, _refuse_on_domain_errors, run
 from scoring.awards import check_agreed
+
+
+@dataclass(frozen=True)
+class SetPrizes(Command):
+    """The prize list and how ties share it, and the pot (None: the fees make it)."""
+
+    awards: list[dict]
+    award_ties: str
+    one_prize_per_person: bool
+    pot_cents: int | None
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.PRIZES, "data": {
+            "awards": self.awards, "award_ties": self.award_ties,
+            "one_prize_per_person": self.one_prize_per_person, "pot_cents": self.pot_cents}}
+
+
+@dataclass(frozen=True)
+class SettlePrize(Command):
+    """A tied prize settled: the roll-off's ``winner``, or ``split`` among the tied (evenly,
+    or in the agreed percents, ``shares``)."""
+
+    category: str
+    winner: str | None = None
+    split: bool = False
+    shares: dict[str, int] | None = None
+
+    def event(self, state: LiveNight) -> dict:
+        data = ({"category": self.category, "split": True,
+                 **({"shares": self.shares} if self.shares else {})} if self.split
+                else {"category": self.category, "winner": self.winner})
+        return {"kind": Kind.ROLL_OFF, "data": data}
+
+
+@dataclass(frozen=True)
+class RevealNextPrize(Command):
+    """Show the next prize on the TV (after the last one, start the reveal over)."""
+
+    def event(self, state: LiveNight) -> dict:
+        total = len(state.rules.awards)
+        count = state.revealed + 1 if state.revealed < total else 0
+        return {"kind": Kind.REVEALED, "data": {"count": count}}
 
 
 @_refuse_on_domain_errors
@@ -23,9 +66,7 @@ def awards_update(*, night: Night, awards: list[dict], award_ties: str,
         raise CommandRefused("the pot cannot be negative")
     night.rules.replace(awards=awards, award_ties=award_ties,
                         one_prize_per_person=one_prize_per_person)  # validates
-    _command(night=night, key=None, actor="host", build=_simple(Kind.PRIZES, data={
-        "awards": awards, "award_ties": award_ties,
-        "one_prize_per_person": one_prize_per_person, "pot_cents": pot_cents}))
+    run(night, SetPrizes(awards, award_ties, one_prize_per_person, pot_cents))
     return night
 
 
@@ -43,8 +84,7 @@ def prize_roll_off(*, night: Night, category: str, contenders: Sequence[str],
                                  category=category.rsplit(":", 1)[-1])
     elif winner not in contenders:
         raise CommandRefused(f"{winner} is not tied for that prize")
-    _command(night=night, key=key, actor="host", build=_simple(
-        Kind.ROLL_OFF, data={"category": category, "winner": winner}))
+    run(night, SettlePrize(category, winner=winner), key=key)
     return winner
 
 
@@ -58,17 +98,9 @@ def prize_split(*, night: Night, category: str, can_split: bool, key=None,
         raise CommandRefused("that prize cannot be split: it goes to one person, by a roll-off")
     if shares:
         check_agreed(shares, contenders)  # a rule broken: refused with its sentence
-    data = {"category": category, "split": True, **({"shares": shares} if shares else {})}
-    _command(night=night, key=key, actor="host", build=_simple(Kind.ROLL_OFF, data=data))
+    run(night, SettlePrize(category, split=True, shares=shares or None), key=key)
 
 
 @_refuse_on_domain_errors
 def prize_reveal(*, night: Night, key=None) -> int:
-    """Show the next prize on the TV (after the last one, start the reveal over)."""
-
-    def build(state: LiveNight) -> dict:
-        total = len(state.rules.awards)
-        count = state.revealed + 1 if state.revealed < total else 0
-        return {"kind": Kind.REVEALED, "data": {"count": count}}
-
-    return _command(night=night, key=key, actor="host", build=build).state.revealed
+    return run(night, RevealNextPrize(), key=key).state.revealed

@@ -10,21 +10,23 @@ and not in the season's reads.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from bunco.models import Night, Person, Player
+from bunco.models import Night, Person, Player, ScoreEvent
 from bunco.night.fold import Kind, LiveNight
 from bunco.night.names import new_names
 from bunco.night.selectors import live_state
 from bunco.night.services.runner import (
     Ack,
+    Command,
     CommandRefused,
-    _command,
     _refuse_on_domain_errors,
-    _simple,
+    run,
 )
 from scoring import IllegalMove
 from scoring.seating import clean_names
@@ -41,6 +43,31 @@ def _new_names(existing: Sequence[str], names: Sequence[str]) -> list[str]:
 MAX_PASTE = 2000
 #: Names written per transaction, so a long paste never holds the write lock for long.
 PASTE_CHUNK = 250
+
+
+@dataclass(frozen=True)
+class AddPlayers(Command):
+    """Names checked in (or, ``expected``, listed to check in at the desk), before the
+    seating: their rows, with the person each one is, written with the entry."""
+
+    names: list[str]
+    expected: bool
+    offset: int  # how many players the list had before these
+    known: dict[str, Person]  # names played under before, and whose they are
+    arrived_at: datetime | None  # when they came (None: not yet)
+    made: list[Player] = field(default_factory=list, compare=False, repr=False)
+
+    def event(self, state: LiveNight) -> dict:
+        data = {"names": self.names, **({"expected": True} if self.expected else {})}
+        return {"kind": Kind.ADDED, "data": data}
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        people = {} if night.demo else {
+            **self.known, **new_people([n for n in self.names if n not in self.known])}
+        self.made.extend(Player.objects.bulk_create([
+            Player(night=night, name=n, position=self.offset + i, person=people.get(n),
+                   expected=self.expected, arrived_at=self.arrived_at)
+            for i, n in enumerate(self.names)]))
 
 
 @_refuse_on_domain_errors
@@ -66,20 +93,10 @@ def players_add(*, night: Night, names: Sequence[str], expected: bool = False) -
     arrived_at = None if expected else timezone.now()
     created: list[Player] = []
     for start in range(0, len(cleaned), PASTE_CHUNK):
-        chunk = cleaned[start:start + PASTE_CHUNK]
-        offset = len(existing) + start
-
-        def rows(_event, chunk=chunk, offset=offset):
-            people = {} if night.demo else {
-                **known, **new_people([n for n in chunk if n not in known])}
-            created.extend(Player.objects.bulk_create([
-                Player(night=night, name=n, position=offset + i, person=people.get(n),
-                       expected=expected, arrived_at=arrived_at)
-                for i, n in enumerate(chunk)]))
-
-        data = {"names": chunk, "expected": True} if expected else {"names": chunk}
-        _command(night=night, key=None, actor="host", build=_simple(Kind.ADDED, data=data),
-                 also=rows)
+        command = AddPlayers(cleaned[start:start + PASTE_CHUNK], expected,
+                             len(existing) + start, known, arrived_at)
+        run(night, command)
+        created.extend(command.made)
     return created
 
 
@@ -132,11 +149,38 @@ def player_split(*, player: Player) -> Person:
     return person
 
 
+@dataclass(frozen=True)
+class RemovePlayer(Command):
+    """A name taken off the list before the seating."""
+
+    player: Player
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.REMOVED, "data": {"name": self.player.name}}
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        self.player.delete()
+
+
 @_refuse_on_domain_errors
 def player_remove(*, night: Night, player: Player) -> None:
-    _command(night=night, key=None, actor="host",
-             build=_simple(Kind.REMOVED, data={"name": player.name}),
-             also=lambda _row: player.delete())
+    run(night, RemovePlayer(player))
+
+
+@dataclass(frozen=True)
+class RenamePlayer(Command):
+    """A typo in a name fixed: before seating, or at any time after (fixed in the rounds
+    already played too)."""
+
+    player: Player
+    new: str
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.RENAMED, "data": {"old": self.player.name, "new": self.new}}
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        self.player.name = self.new
+        self.player.save(update_fields=["name"])
 
 
 @_refuse_on_domain_errors
@@ -147,15 +191,71 @@ def player_rename(*, night: Night, player: Player, name: str, key=None) -> Playe
     (clean,) = _new_names(others, [name])
     if clean == player.name:
         return player
-    old = player.name
-
-    def rename(_row):
-        player.name = clean
-        player.save(update_fields=["name"])
-
-    _command(night=night, key=key, actor="host",
-             build=_simple(Kind.RENAMED, data={"old": old, "new": clean}), also=rename)
+    run(night, RenamePlayer(player, clean), key=key)
     return player
+
+
+@dataclass(frozen=True)
+class ClaimName(Command):
+    """A guest's phone (``device``, the hash of its secret) picks their name."""
+
+    player: Player
+    device: str
+
+    def event(self, state: LiveNight) -> dict | Ack:
+        player = self.player
+        holder = Player.objects.filter(pk=player.pk, night_id=player.night_id).values_list(
+            "device", flat=True).first()
+        if holder is None:
+            raise IllegalMove("that name is not on tonight's list")
+        if holder == self.device:
+            return Ack(None, applied=False, state=state, duplicate=True)
+        if holder:
+            raise IllegalMove(f"{player.name} is already on another phone. If that is yours "
+                              "and it died, ask the host to release it.")
+        return {"kind": Kind.CLAIMED, "data": {"name": player.name, "device": self.device}}
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        if not Player.objects.filter(pk=self.player.pk, device="").update(device=self.device):
+            raise IllegalMove(f"{self.player.name} was just picked on another phone")
+        self.player.device = self.device
+
+
+@dataclass(frozen=True)
+class ReleaseName(Command):
+    """A player's name freed for another phone: by the host, or (``device``) by the phone
+    that holds it."""
+
+    player: Player
+    device: str | None = None
+
+    def event(self, state: LiveNight) -> dict:
+        player = self.player
+        holder = Player.objects.filter(pk=player.pk).values_list("device", flat=True).first()
+        if not holder:
+            raise IllegalMove(f"{player.name} is not on any phone")
+        if self.device is not None and holder != self.device:
+            raise IllegalMove(f"{player.name} is on another phone")
+        return {"kind": Kind.RELEASED, "data": {"name": player.name}}
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        Player.objects.filter(pk=self.player.pk).update(device="")
+        self.player.device = ""
+
+
+@dataclass(frozen=True)
+class PlayerLeaves(Command):
+    """A player goes home: a ghost takes their chair from the next round."""
+
+    player: Player
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.LEFT,
+                "data": {"name": self.player.name, "ghost": state.new_ghost_name()}}
+
+    def write(self, night: Night, row: ScoreEvent) -> None:
+        self.player.left_early = True
+        self.player.save(update_fields=["left_early"])
 
 
 @_refuse_on_domain_errors
@@ -165,26 +265,9 @@ def player_claim(*, night: Night, player: Player, device: str, key=None) -> Play
     fine; from another phone it is refused."""
     if not device:
         raise CommandRefused("this phone did not keep its cookie: allow cookies and try again")
-
-    def build(state: LiveNight) -> dict | Ack:
-        holder = Player.objects.filter(pk=player.pk, night=night).values_list(
-            "device", flat=True).first()
-        if holder is None:
-            raise IllegalMove("that name is not on tonight's list")
-        if holder == device:
-            return Ack(None, applied=False, state=state, duplicate=True)
-        if holder:
-            raise IllegalMove(f"{player.name} is already on another phone. If that is yours "
-                              "and it died, ask the host to release it.")
-        return {"kind": Kind.CLAIMED, "data": {"name": player.name, "device": device}}
-
-    def bind(_row):
-        if not Player.objects.filter(pk=player.pk, device="").update(device=device):
-            raise IllegalMove(f"{player.name} was just picked on another phone")
-        player.device = device
-
-    _command(night=night, key=key, actor=f"{player.name}'s phone"[:60], build=build,
-             also=bind)
+    if player.night_id != night.pk:
+        raise CommandRefused("that name is not on tonight's list")
+    run(night, ClaimName(player, device), key=key, actor=f"{player.name}'s phone"[:60])
     player.device = device
     return player
 
@@ -194,21 +277,8 @@ def player_release(*, night: Night, player: Player, device: str | None = None,
                    key=None) -> Player:
     """Free a player's name for another phone: the host's (a guest's phone died), or the
     phone's own (``device``: it picked the wrong name)."""
-
-    def build(state: LiveNight) -> dict:
-        holder = Player.objects.filter(pk=player.pk).values_list("device", flat=True).first()
-        if not holder:
-            raise IllegalMove(f"{player.name} is not on any phone")
-        if device is not None and holder != device:
-            raise IllegalMove(f"{player.name} is on another phone")
-        return {"kind": Kind.RELEASED, "data": {"name": player.name}}
-
-    def free(_row):
-        Player.objects.filter(pk=player.pk).update(device="")
-        player.device = ""
-
-    _command(night=night, key=key, actor="host" if device is None else f"{player.name}'s phone",
-             build=build, also=free)
+    run(night, ReleaseName(player, device), key=key,
+        actor="host" if device is None else f"{player.name}'s phone")
     return player
 
 
@@ -221,10 +291,4 @@ def player_leave(*, night: Night, player: Player, key=None) -> None:
         return
     if player.left_early:
         raise CommandRefused(f"{player.name} has already left")
-
-    def left(_row):
-        player.left_early = True
-        player.save(update_fields=["left_early"])
-
-    _command(night=night, key=key, actor="host", also=left, build=lambda state: {
-        "kind": Kind.LEFT, "data": {"name": player.name, "ghost": state.new_ghost_name()}})
+    run(night, PlayerLeaves(player), key=key)

@@ -292,10 +292,6 @@ def event_ack(*, night: Night, key) -> Ack | None:
         return None
 
 
-def _simple(kind: str, **fields) -> Callable[[LiveNight], dict]:
-    return lambda state: {"kind": kind, **fields}
-
-
 def _where(state: LiveNight) -> dict:
     return {"set_number": state.set_number, "round_number": state.round_number}
 

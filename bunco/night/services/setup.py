@@ -8,15 +8,16 @@ night are checked in through the roster's own command.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 
 from bunco.models import Night
-from bunco.night.fold import Kind
+from bunco.night.fold import Kind, LiveNight
 from bunco.night.names import normalise
 from bunco.night.services.play import night_seat
 from bunco.night.services.roster import _new_names, players_add
-from bunco.night.services.runner import CommandRefused, _command, _refuse_on_domain_errors, _simple
+from bunco.night.services.runner import Command, CommandRefused, _refuse_on_domain_errors, run
 from scoring import PRESETS, HouseRules, sample_names
 
 
@@ -26,6 +27,37 @@ def _clean_night_name(name: str) -> str:
     if not name:
         raise CommandRefused("give the night a name, e.g. \"March Bunco\"")
     return name[:80]
+
+
+@dataclass(frozen=True)
+class CreateNight(Command):
+    """A night's first entry: its name, house rules and entry fee."""
+
+    name: str
+    rules_id: str
+    rules: dict
+    entry_fee_cents: int
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.CREATED, "data": {
+            "name": self.name, "rules_id": self.rules_id, "rules": self.rules,
+            "entry_fee_cents": self.entry_fee_cents}}
+
+
+@dataclass(frozen=True)
+class ChangeRules(Command):
+    """New house rules, and the fee, the name or the preset they came from if given."""
+
+    rules: dict
+    entry_fee_cents: int | None = None
+    name: str | None = None
+    rules_id: str | None = None
+
+    def event(self, state: LiveNight) -> dict:
+        data = {"rules": self.rules, **{k: v for k, v in (
+            ("entry_fee_cents", self.entry_fee_cents), ("name", self.name),
+            ("rules_id", self.rules_id)) if v is not None}}
+        return {"kind": Kind.RULES, "data": data}
 
 
 @_refuse_on_domain_errors
@@ -50,9 +82,7 @@ def night_create(
             name=name, rules_id=rules_id, rules_json=rules.to_dict(),
             entry_fee_cents=entry_fee_cents, demo=demo,
         )
-        _command(night=night, key=None, actor="host", build=_simple(
-            Kind.CREATED, data={"name": name, "rules_id": rules_id, "rules": rules.to_dict(),
-                                "entry_fee_cents": entry_fee_cents}))
+        run(night, CreateNight(name, rules_id, rules.to_dict(), entry_fee_cents))
         if names:
             players_add(night=night, names=names)
     return night
@@ -61,16 +91,11 @@ def night_create(
 @_refuse_on_domain_errors
 def night_update_rules(*, night: Night, rules: HouseRules, entry_fee_cents: int | None = None,
                        name: str | None = None, rules_id: str | None = None) -> Night:
-    data = {"rules": rules.to_dict()}
-    if entry_fee_cents is not None:
-        if entry_fee_cents < 0:
-            raise CommandRefused("the entry fee cannot be negative")
-        data["entry_fee_cents"] = entry_fee_cents
-    if name is not None and name.strip():
-        data["name"] = _clean_night_name(name)
-    if rules_id is not None:
-        data["rules_id"] = rules_id
-    _command(night=night, key=None, actor="host", build=_simple(Kind.RULES, data=data))
+    if entry_fee_cents is not None and entry_fee_cents < 0:
+        raise CommandRefused("the entry fee cannot be negative")
+    if name is not None:
+        name = _clean_night_name(name) if name.strip() else None
+    run(night, ChangeRules(rules.to_dict(), entry_fee_cents, name, rules_id))
     return night
 
 
