@@ -423,6 +423,36 @@ def test_a_tap_swallowed_as_already_recorded_is_a_merged_tap(monkeypatch):
         "table 2 pos 0: duplicate (Already recorded: the table has moved on since that tap)"]
 
 
+def test_the_floor_takes_a_tap_over_a_tables_socket_and_answers_with_an_ack():
+    import asyncio
+
+    from websockets.asyncio.client import connect
+    from websockets.asyncio.server import serve
+
+    from bench.floor import Relay
+
+    relay = Relay({"room": {"tables": {"2": "t2"}, "players": [{"token": "p", "table": 2}],
+                            "tv": "v", "night": 1}, "sizes": {"tap": 300, "answer": 300}})
+    tap = {"type": "tap", "action": "roll",
+           "fields": {"key": "k1", "set": "1", "round": "1", "table": "2", "pos": "0"}}
+
+    async def main():
+        async with serve(relay.screen, "127.0.0.1", 0) as server:
+            base = f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+            async with connect(f"{base}/ws/table/t2/") as device, \
+                    connect(f"{base}/ws/tv/v/") as tv:
+                await device.recv()
+                await tv.recv()  # the snapshots
+                await device.send(json.dumps({"type": "sync", "shows": {}, "tables": []}))
+                await device.send(json.dumps(tap))
+                return await device.recv(), json.loads(await device.recv()), await tv.recv()
+
+    pushed, ack, on_tv = asyncio.run(main())
+    assert pushed.startswith('<section id="table-2" data-seq="1">') and on_tv == pushed
+    assert ack == {"type": "ack", "key": "k1", "status": 200, "ok": True, "recorded": 1,
+                   "seq": 1, "at": {"set": 1, "round": 1, "table": 2, "pos": 1}}
+
+
 def test_taps_are_counted_by_their_keys_in_the_log():
     from bench.analysis import counted
 
