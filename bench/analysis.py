@@ -204,6 +204,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         "busy_answers": len(tally.get("busy_answers", [])),
         "busy_answer_p99_ms": ms(tally.get("busy_answers", []), 99),
         "network_errors": sum(tally.get("errors", {}).values()),
+        "taps_sent_over": dict(tally.get("sent_over", {})),  # each send: socket or http
         "answer_p99_ms": ms(tally.get("answers", []), 99),
         "tap_p50_ms": ms(taps, 50), "tap_p90_ms": ms(taps, 90), "tap_p99_ms": ms(taps, 99),
         "tap_max_ms": ms(taps, 100), "taps_measured": len(taps),

@@ -2,14 +2,16 @@
 
 A minimal relay written with the ``websockets`` library, in its own process, one asyncio loop:
 it accepts the same websocket clients on the same paths (each gets a one-line snapshot), takes
-the same tap as an HTTP form post on a plain asyncio HTTP server (no parsing beyond the
-request line, headers and body length; no database, no templates, no checks), numbers it and
-broadcasts one frame of the app's size to the same screens the app pushes a tap to: the
-table's device and phones, every TV and the host. The host's bell and its take-back go to
-every screen, each kind getting frames of the sizes the app sent it: the one that brought the
-banner, then what followed it for the same event. The answer to a tap
-carries a fragment of the app's size too. Like the app, it says ``{"type": "here"}`` to every
-screen once every ``heard_every`` seconds (spread over five ticks).
+the same tap over a table's own socket (answered with an ``ack`` frame of the app's shape: its
+key, the seq, where the table's next tap goes) or as an HTTP form post on a plain asyncio HTTP
+server (no parsing beyond the request line, headers and body length; no database, no
+templates, no checks), numbers it and broadcasts one frame of the app's size to the same
+screens the app pushes a tap to: the table's device and phones, every TV and the host. The
+host's bell and its take-back go to every screen, each kind getting frames of the sizes the app
+sent it: the one that brought the banner, then what followed it for the same event. A form
+post's answer carries a fragment of the app's size too. Like the app, it says
+``{"type": "here"}`` to every screen once every ``heard_every`` seconds (spread over five
+ticks).
 
     python -m bench.floor CONFIG.json
 
@@ -21,11 +23,13 @@ CONFIG: {"host", "ws_port", "http_port", "origin", "room": {"tables": {n: token}
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 from collections import defaultdict
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed
 
 HERE = '{"type": "here"}'
 
@@ -40,6 +44,7 @@ class Relay:
         self.kinds: dict[str, set[ServerConnection]] = defaultdict(set)
         self.watchers: set[ServerConnection] = set()  # TVs and the host
         self.seq = 0
+        self.positions: dict[int, int] = defaultdict(int)  # each table's next tap
 
     @staticmethod
     def padded(opening: str, size: int) -> str:
@@ -63,7 +68,10 @@ class Relay:
         self.kinds[name].add(ws)
         try:
             await ws.send(f'<header id="banner" data-seq="{self.seq}"></header>')
-            await ws.wait_closed()
+            with contextlib.suppress(ConnectionClosed):
+                async for message in ws:  # a sync is read and let be
+                    if name == "device":
+                        await self.socket_tap(ws, token, message)
         finally:
             where.discard(ws)
             self.kinds[name].discard(ws)
@@ -76,16 +84,31 @@ class Relay:
             screens = {ws for kind in self.kinds.values() for ws in kind}
             broadcast({ws for ws in screens if id(ws) // 16 % 5 == tick % 5}, HERE)
 
-    def tap(self, token: str) -> bytes:
+    def tap(self, token: str) -> dict:
+        """A tap at the table of this link: numbered and broadcast; the decision."""
         number = self.table_of_link.get(token)
         if number is None:
-            return json.dumps({"ok": False, "error": "this link is not for tonight"}).encode()
+            return {"ok": False, "error": "this link is not for tonight"}
         self.seq += 1
+        self.positions[number] += 1
         frame = self.padded(f'<section id="table-{number}" data-seq="{self.seq}">',
                             self.sizes["tap"])
         broadcast(self.tables[number] | self.watchers, frame)
-        return json.dumps({"ok": True, "recorded": self.seq, "seq": self.seq,
-                           "html": self.padded("<section>", self.sizes["answer"])}).encode()
+        return {"ok": True, "recorded": self.seq, "seq": self.seq,
+                "at": {"set": 1, "round": 1, "table": number, "pos": self.positions[number]}}
+
+    async def socket_tap(self, ws: ServerConnection, token: str, message) -> None:
+        """A message on a table's own socket: a tap is answered with its ack (no table in it:
+        the push brings it, as the app's)."""
+        try:
+            content = json.loads(message)
+        except ValueError:
+            return
+        if not isinstance(content, dict) or content.get("type") != "tap":
+            return
+        fields = content.get("fields")
+        key = fields.get("key") if isinstance(fields, dict) else None
+        await ws.send(json.dumps({"type": "ack", "key": key, "status": 200, **self.tap(token)}))
 
     def room(self, bell: bool) -> None:
         self.seq += 1
@@ -115,7 +138,9 @@ class Relay:
                 status, body, kind = "200 OK", b"ok", "text/plain"
                 parts = path.strip("/").split("/")
                 if method == "POST" and len(parts) == 3 and parts[0] == "t":
-                    body, kind = self.tap(parts[1]), "application/json"
+                    answer = {**self.tap(parts[1]),
+                              "html": self.padded("<section>", self.sizes["answer"])}
+                    body, kind = json.dumps(answer).encode(), "application/json"
                 elif method == "POST" and parts[-1] in ("bell", "void"):
                     self.room(bell=parts[-1] == "bell")
                     status, body = "302 Found", b""

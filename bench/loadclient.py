@@ -12,15 +12,10 @@ that draws many tables at once (the TV's and the host's part of a room-wide even
 each table inside it as (time, id, seq), apart: the screen shows that table at that seq too.
 The command compares what each screen got with what it should have got.
 
-A table taps like the page's outbox over HTTP (``Table``). The schedule makes each tap (an
-intent) at its slot, with its key, and queues it at its table; the queue sends one at a time.
-An intent names the position after the one before it while that one is still waiting, or the
-position the table last showed when none waits; when a tap is refused (or given up before it
-was ever sent), the intents behind it are renumbered down by one. A tap is sent again with
-the same key and fields after a "busy" answer (429 or ``retry``) or any 5xx (0.5 s, doubling
-to 8 s), or after no answer at all (a dropped connection, a timeout: 2 s). Every intent is
-reported with its key and how it ended, so the command can look the keys up in the night's
-log.
+A table taps like the page's outbox (``bench/outbox.py``): over its own screen's websocket
+while it is open, as a form post while it is not (always, with ``Plan.tap_over`` "http"); each
+intent is reported with its key and how it ended, so the command can look the keys up in the
+night's log.
 
 Nothing here imports Django: the processes are forked by the command and talk to the server
 only over the network.
@@ -33,7 +28,7 @@ import contextlib
 import random
 import time
 import uuid
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass, field
 
 import httpx
@@ -41,12 +36,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from bench.frames import BrowserDeflate, head, inner_tables, on_wire, shown_in, sync_message
+from bench.outbox import ACK, Device, Table, Tally
 
 CONNECT_PARALLEL = 20  # each connect renders a snapshot on the server
-GIVE_UP_SECONDS = 60.0  # a tap still not answered this long after its slot has failed
-RETRY_FIRST = 0.5  # a "busy" or 5xx answer: the tap is sent again after this, doubling...
-RETRY_MOST = 8.0  # ... up to this
-NETWORK_RETRY = 2.0  # no answer at all (a dropped connection, a timeout): sent again after this
 DRAIN_SECONDS = 2.0  # after the room's last answer, pushes are awaited until this long quiet
 DRAIN_AT_MOST = 30.0  # ... but no longer than this after it
 #: A plan's screens sync this often unless it says (the load test reads the server's pages'
@@ -83,143 +75,7 @@ class Plan:
     tap_workers: dict[int, int] = field(default_factory=dict)  # table -> worker (else n % N)
     sync: bool = True  # screens sync every sync_every seconds, as the pages do
     sync_every: float = SYNC_EVERY
-
-
-@dataclass
-class Tally:
-    accepted: list[tuple[int, int, float, float]] = field(default_factory=list)
-    answers: list[float] = field(default_factory=list)  # slot -> final answer, seconds
-    busy_answers: list[float] = field(default_factory=list)  # send -> 429 answer, seconds
-    refused: Counter = field(default_factory=Counter)
-    failed: Counter = field(default_factory=Counter)
-    errors: Counter = field(default_factory=Counter)  # network failures, each resent
-    already: int = 0
-    resent_5xx: int = 0  # 5xx answers, each resent
-    late: int = 0  # slots this process reached more than 50 ms late (its own lag)
-    # Every intent: (table, key, position sent, how it ended, the refusal's or failure's words).
-    # How it ended: "recorded", "already" (its key was in the log: the answer names its seq),
-    # "duplicate" (answered "already recorded" with no seq of its own: swallowed), "refused",
-    # "failed" (an answer that is neither) or "gave up" (no answer GIVE_UP_SECONDS after it).
-    intents: list[tuple[int, str, int, str, str]] = field(default_factory=list)
-
-
-@dataclass
-class Intent:
-    """One tap as the outbox keeps it: made at its slot with its own key."""
-
-    slot: float
-    key: str
-    pos: int
-    sent: bool = False
-
-
-class Table:
-    """One table's outbox: its taps queued in order, sent one at a time over ``http``."""
-
-    def __init__(self, number: int, token: str, pos: int, plan: Plan, tally: Tally,
-                 http: httpx.AsyncClient):
-        self.number, self.token, self.plan, self.tally, self.http = (
-            number, token, plan, tally, http)
-        self.shown = pos  # the position the table last showed (from the answers)
-        self.queue: deque[Intent] = deque()  # not finally answered; the first is on its way
-        self.sender: asyncio.Task | None = None
-
-    def make(self, slot: float) -> Intent:
-        """A tap made at ``slot``: it names the position after the last tap still waiting,
-        or the one the table last showed when none waits."""
-        intent = Intent(slot, str(uuid.uuid4()),
-                        self.queue[-1].pos + 1 if self.queue else self.shown)
-        self.queue.append(intent)
-        if self.sender is None or self.sender.done():
-            self.sender = asyncio.create_task(self.flush())
-        return intent
-
-    async def flush(self) -> None:
-        while self.queue:
-            intent = self.queue[0]
-            outcome = await self.send(intent)
-            self.queue.popleft()
-            if outcome in ("refused", "failed") or not intent.sent:
-                # Not taken (or never sent: given up behind a slow tap): the ones behind move
-                # down one.
-                for behind in self.queue:
-                    behind.pos -= 1
-
-    async def done(self) -> None:
-        """Wait until every tap made so far has its final answer."""
-        if self.sender is not None:
-            await self.sender
-
-    async def send(self, intent: Intent) -> str:
-        """Send one tap until it has a final answer; how it ended."""
-        data = {"key": intent.key, "set": "1", "round": "1", "table": str(self.number),
-                "pos": str(intent.pos), "quick": "miss"}
-        delay = RETRY_FIRST
-        while True:
-            if time.time() > intent.slot + GIVE_UP_SECONDS:
-                return self.ended(intent, "gave up",
-                                  f"no answer {GIVE_UP_SECONDS:g} s after its slot")
-            sent, intent.sent = time.time(), True
-            try:
-                answer = await self.http.post(f"/t/{self.token}/roll/", data=data,
-                                              headers={"X-CSRFToken": self.plan.csrf})
-            except httpx.HTTPError as exc:
-                self.tally.errors[type(exc).__name__] += 1
-                await asyncio.sleep(NETWORK_RETRY)
-                continue
-            now = time.time()
-            try:
-                body = answer.json()
-            except ValueError:
-                body = None
-            if not isinstance(body, dict):
-                body = None
-            status = answer.status_code
-            if status >= 500 or status == 429 or (body is not None and body.get("retry")):
-                if status >= 500:
-                    self.tally.resent_5xx += 1
-                else:
-                    self.tally.busy_answers.append(now - sent)
-                await asyncio.sleep(delay)
-                delay = min(RETRY_MOST, delay * 2)
-                continue
-            self.tally.answers.append(now - intent.slot)
-            if body is None:
-                return self.ended(intent, "failed", f"HTTP {status}, not JSON")
-            self.follow(body)
-            seq = body.get("recorded")
-            if status == 200 and body.get("ok"):
-                if isinstance(seq, int) and not body.get("duplicate"):
-                    # Its own row: recorded now, or before (a resend whose first answer was
-                    # lost): either way its table's screens were sent that seq.
-                    self.tally.accepted.append((self.number, seq, intent.slot, now))
-                    if not body.get("message"):
-                        self.shown = max(self.shown, intent.pos + 1)
-                        return self.ended(intent, "recorded")
-                    self.tally.already += 1
-                    return self.ended(intent, "already", str(body.get("message")))
-                self.tally.already += 1
-                return self.ended(intent, "duplicate", str(body.get("message")))
-            error = str(body.get("error"))
-            if 400 <= status < 500 and not body.get("ok"):
-                self.tally.refused[error[:80]] += 1
-                return self.ended(intent, "refused", error)
-            return self.ended(intent, "failed", f"HTTP {status}: {error[:80]}")
-
-    def ended(self, intent: Intent, outcome: str, why: str = "") -> str:
-        if outcome in ("failed", "gave up"):
-            self.tally.failed[why[:120]] += 1
-        self.tally.intents.append((self.number, intent.key, intent.pos, outcome, why[:200]))
-        return outcome
-
-    def follow(self, body: dict) -> None:
-        """Take the position the table now shows, as the page does from the answer."""
-        html = str(body.get("html") or "").encode()
-        mark = html.find(b'data-pos="')
-        if mark >= 0:
-            digits = html[mark + 10:html.find(b'"', mark + 10)]
-            if digits.isdigit():
-                self.shown = int(digits)
+    tap_over: str = "socket"  # "socket": as the page (a form post while it is closed); "http"
 
 
 async def open_screen(plan: Plan, spec: ScreenSpec, gate: asyncio.Semaphore
@@ -249,19 +105,26 @@ async def open_screen(plan: Plan, spec: ScreenSpec, gate: asyncio.Semaphore
 
 
 async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
-                 heard: list[float], shown: dict[str, int]) -> None:
+                 heard: list[float], shown: dict[str, int], device: Device | None = None
+                 ) -> None:
+    """A screen's frames, until its socket closes; a table's own screen (``device``) hands
+    its taps' acks to its outbox."""
     try:
         while True:
             data = await ws.recv(decode=False)
-            if data.startswith(b"{"):  # the server's word, not a push ("here", an error)
+            if data.startswith(b"{"):  # the server's word, not a push ("here", an ack)
                 if data.startswith(ASKED):  # it asks what the screen shows: as live.js
                     await ws.send(sync_message(shown))
+                elif device is not None and data.startswith(ACK):
+                    device.heard(data)
                 continue
             heard[0] = time.time()
             record(data, heard[0], log, inner)
             shown_in(data, shown)
     except WebSocketException:
         closed.append(1)
+        if device is not None:
+            device.dropped()
 
 
 #: The server asking a screen what it shows (``bunco.live.watch``).
@@ -341,8 +204,11 @@ async def client(conn, plan: Plan) -> None:
     syncs: list = []
     heard = [0.0]  # when any screen of this process last got a frame
     shown: list[dict[str, int]] = [g[2] if g is not None else {} for g in got]
-    listeners = [asyncio.create_task(listen(g[0], logs[i], inners[i], closed, heard, shown[i]))
-                 for i, g in enumerate(got) if g is not None]
+    devices = devices_of(plan, got, shown)
+    listeners = [asyncio.create_task(listen(
+        g[0], logs[i], inners[i], closed, heard, shown[i],
+        devices.get(s.table) if s.kind == "device" else None))
+        for i, (s, g) in enumerate(zip(plan.screens, got, strict=True)) if g is not None]
     if plan.sync and plan.sync_every > 0:
         listeners += [asyncio.create_task(keep_syncing(g[0], shown[i], syncs, plan.sync_every))
                       for i, g in enumerate(got) if g is not None]
@@ -355,7 +221,7 @@ async def client(conn, plan: Plan) -> None:
     tally, bells = Tally(), []
     ended = last_frame = 0.0
     if command == "go":
-        await tap_the_room(plan, start, tally, bells)
+        await tap_the_room(plan, start, tally, bells, devices)
         # Every screen listens on until the whole room's taps are answered: a TV here shows
         # the tables the other processes tap, and theirs may still be retrying.
         conn.send(("tapped",))
@@ -385,7 +251,17 @@ async def client(conn, plan: Plan) -> None:
                                               return_exceptions=True), 20)
 
 
-async def tap_the_room(plan: Plan, start: float, tally: Tally, bells: list[dict]) -> None:
+def devices_of(plan: Plan, got: list, shown: list[dict[str, int]]) -> dict[int, Device]:
+    """Each tapped table's own screen, its socket open, for its outbox (none over "http")."""
+    if plan.tap_over == "http":
+        return {}
+    return {s.table: Device(g[0], shown[i], plan.sync)
+            for i, (s, g) in enumerate(zip(plan.screens, got, strict=True))
+            if g is not None and s.kind == "device" and s.table in plan.tables}
+
+
+async def tap_the_room(plan: Plan, start: float, tally: Tally, bells: list[dict],
+                       devices: dict[int, Device] | None = None) -> None:
     """Make each of the plan's taps at its slot, at its table's queue, and ring its bells."""
     limits = httpx.Limits(max_connections=max(10, len(plan.tables)),
                           max_keepalive_connections=None)
@@ -393,9 +269,11 @@ async def tap_the_room(plan: Plan, start: float, tally: Tally, bells: list[dict]
         https = [await stack.enter_async_context(httpx.AsyncClient(
             base_url=base, trust_env=False, timeout=plan.timeout, limits=limits,
             cookies={"csrftoken": plan.csrf})) for base in plan.http_bases]
-        # A table taps the worker a load balancer would send it to: one per table.
-        tables = {n: Table(n, token, plan.positions.get(n, 0), plan, tally,
-                           https[plan.tap_workers.get(n, n % len(https))])
+        # A table posts to the worker a load balancer would send it to (one per table); its
+        # socket taps go to its own screen's worker.
+        tables = {n: Table(n, token, plan.positions.get(n, 0), tally,
+                           https[plan.tap_workers.get(n, n % len(https))], plan.csrf,
+                           (devices or {}).get(n))
                   for n, token in plan.tables.items()}
         bell_task = asyncio.create_task(ring(plan, start, bells)) if plan.bells else None
         for offset, number in plan.slots:

@@ -236,7 +236,8 @@ def plans(target: Target, night: dict, scenario: Scenario, opts: dict,
             night=night["night"], bells=bells if w == 0 else [], bell_hold=opts["bell_hold"],
             host_cookies=target.host_cookies or {},
             tap_workers={n: n % workers if pin is None else pin for n in mine},
-            sync=not opts.get("no_sync"), sync_every=every))
+            sync=not opts.get("no_sync"), sync_every=every,
+            tap_over=opts.get("tap_over") or "socket"))
     return out
 
 

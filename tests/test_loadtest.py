@@ -1,6 +1,6 @@
 """python manage.py loadtest at its smallest: it really starts the server and the floor relay,
-opens 13 screens over client processes, taps over HTTP, rings the bell, and prints one JSON
-line with sane values. Figures are printed, not asserted."""
+opens 13 screens over client processes, taps over the tables' sockets, rings the bell, and
+prints one JSON line with sane values. Figures are printed, not asserted."""
 
 import json
 import subprocess
@@ -23,6 +23,10 @@ def test_loadtest_runs_the_smallest_room_end_to_end():
     print(lines[0])
     assert line["scenario"] == "13"
     assert line["sockets"] == 13 and line["floor_sockets"] == 13
+    # The tables tapped as the page does, over their own sockets, the floor's too.
+    assert line["tap_over"] == "socket"
+    assert set(line["taps_sent_over"]) == {"socket"} and line["taps_sent_over"]["socket"] >= 15
+    assert line["floor_taps_sent_over"] == {"socket": 15}
     assert line["taps"] == 15 and line["intents"] == 15 and line["recorded"] == 15
     assert line["merged_taps"] == 0 and line["refused_by_race"] == 0 and line["lost_taps"] == 0
     assert "every tap counted exactly once" not in line["targets_missed"]
@@ -228,12 +232,17 @@ class FakeTable:
     position ahead of the table is refused. ``quirks``, one per request in turn, change an
     answer: "busy" (429, nothing done), "refuse" (a game refusal), "500 after commit" and
     "timeout after commit" (the tap is written but its answer lost); with an asyncio.Event, as
-    ``(event, quirk)``, the request waits for it first."""
+    ``(event, quirk)``, the request waits for it first. Taps come as form posts (the object
+    is an httpx transport's handler) or over the table's socket (``socket``, a websockets
+    server's handler), each written down in ``over``; over the socket, "no ack after commit"
+    and "close after commit" write the tap and answer nothing (closing the socket)."""
 
     def __init__(self, *quirks):
         self.pos = self.seq = 0
         self.log: dict[str, int] = {}
         self.sent: list[tuple[str, int]] = []  # (key, pos) of every request, in order
+        self.over: list[str] = []  # how each came: "http" or "socket"
+        self.syncs = 0  # syncs the table's screen sent on its socket
         self.quirks = list(quirks)
 
     def html(self) -> str:
@@ -241,6 +250,10 @@ class FakeTable:
                 f'data-seq="{self.seq}">')
 
     def answer(self, key: str, pos: int, quirk) -> tuple[int, dict]:
+        status, body = self.decide(key, pos, quirk)
+        return status, {**body, "at": {"set": 1, "round": 1, "table": 2, "pos": self.pos}}
+
+    def decide(self, key: str, pos: int, quirk) -> tuple[int, dict]:
         body = {"html": self.html(), "seq": self.seq}
         if key in self.log:
             return 200, {"ok": True, "recorded": self.log[key], "message": "Already recorded",
@@ -265,11 +278,7 @@ class FakeTable:
         import httpx
 
         fields = dict(parse_qsl(request.content.decode()))
-        self.sent.append((fields["key"], int(fields["pos"])))
-        quirk = self.quirks.pop(0) if self.quirks else None
-        if isinstance(quirk, tuple):
-            gate, quirk = quirk
-            await gate.wait()
+        quirk = await self.received(fields, "http")
         if quirk == "busy":
             return httpx.Response(429, json={"ok": False, "retry": True, "error": "busy"})
         status, body = self.answer(fields["key"], int(fields["pos"]), quirk)
@@ -279,20 +288,53 @@ class FakeTable:
             raise httpx.ReadTimeout("no answer", request=request)
         return httpx.Response(status, json=body)
 
+    async def received(self, fields: dict, over: str):
+        """A tap arrived: written down; its quirk, once any gate it waits for is open."""
+        self.sent.append((fields["key"], int(fields["pos"])))
+        self.over.append(over)
+        quirk = self.quirks.pop(0) if self.quirks else None
+        if isinstance(quirk, tuple):
+            gate, quirk = quirk
+            await gate.wait()
+        return quirk
 
-def _outbox(server: FakeTable, monkeypatch):
-    """A table's outbox (table 2) talking to ``server``, its retries made quick."""
+    async def socket(self, ws) -> None:
+        """The table's own screen's socket: a tap is answered with an ack frame, as the app's
+        (the decision, no table: the push brings it)."""
+        async for message in ws:
+            content = json.loads(message)
+            if content.get("type") == "sync":
+                self.syncs += 1
+            if content.get("type") != "tap" or content.get("action") != "roll":
+                continue
+            fields = content["fields"]
+            quirk = await self.received(fields, "socket")
+            if quirk == "busy":
+                await ws.send(json.dumps({"type": "ack", "key": fields["key"], "status": 429,
+                                          "ok": False, "retry": True, "error": "slow down"}))
+                continue
+            status, body = self.answer(fields["key"], int(fields["pos"]), quirk)
+            if quirk == "close after commit":
+                await ws.close()
+                return
+            if quirk != "no ack after commit":
+                body.pop("html", None)
+                await ws.send(json.dumps({"type": "ack", "key": fields["key"],
+                                          "status": status, **body}))
+
+
+def _outbox(server: FakeTable, monkeypatch, device=None):
+    """A table's outbox (table 2) posting to ``server`` (over ``device`` while it is open),
+    its retries made quick."""
     import httpx
 
-    from bench import loadclient
+    from bench import outbox
 
-    monkeypatch.setattr(loadclient, "RETRY_FIRST", 0.01)
-    monkeypatch.setattr(loadclient, "NETWORK_RETRY", 0.01)
-    plan = loadclient.Plan(ws_bases=[], http_bases=["http://fake"], screens=[], tables={},
-                           slots=[], csrf="x")
-    tally = loadclient.Tally()
+    monkeypatch.setattr(outbox, "RETRY_FIRST", 0.01)
+    monkeypatch.setattr(outbox, "NETWORK_RETRY", 0.01)
+    tally = outbox.Tally()
     http = httpx.AsyncClient(base_url="http://fake", transport=httpx.MockTransport(server))
-    return loadclient.Table(2, "token", 0, plan, tally, http), tally
+    return outbox.Table(2, "token", 0, tally, http, "x", device), tally
 
 
 def test_taps_made_while_one_is_kept_name_the_positions_after_it(monkeypatch):
@@ -350,9 +392,9 @@ def test_a_tap_given_up_before_it_was_sent_moves_the_taps_behind_it_down_one(mon
     import asyncio
     import time
 
-    from bench import loadclient
+    from bench import outbox
 
-    monkeypatch.setattr(loadclient, "GIVE_UP_SECONDS", 5.0)
+    monkeypatch.setattr(outbox, "GIVE_UP_SECONDS", 5.0)
     server = FakeTable()
 
     async def main():
@@ -421,6 +463,102 @@ def test_a_tap_swallowed_as_already_recorded_is_a_merged_tap(monkeypatch):
     assert (got["merged_taps"], got["lost_taps"], got["recorded"]) == (1, 1, 1)
     assert got["lost_taps_first"] == [
         "table 2 pos 0: duplicate (Already recorded: the table has moved on since that tap)"]
+
+
+def test_a_table_taps_over_its_open_socket_as_the_page_does_and_posts_once_it_closes(
+        monkeypatch):
+    """As the page's outbox: while the table's own socket is open every tap goes over it (not
+    one form post), answered by an ack with its key, and goes again with the same key after a
+    "busy" ack or no ack at all; the socket closing on an unanswered tap sends that tap and the
+    next as form posts. An "already recorded" ack (no table in it) makes the screen sync.
+    Every tap counts once."""
+    import asyncio
+    import time
+
+    from websockets.asyncio.client import connect
+    from websockets.asyncio.server import serve
+
+    from bench import outbox
+    from bench.analysis import counted
+    from bench.loadclient import listen
+
+    monkeypatch.setattr(outbox, "ACK_SECONDS", 0.3)
+    server = FakeTable(None, "busy", None, "no ack after commit", None, "close after commit")
+
+    async def main():
+        async with serve(server.socket, "127.0.0.1", 0) as relay:
+            port = relay.sockets[0].getsockname()[1]
+            async with connect(f"ws://127.0.0.1:{port}/ws/table/token/") as ws:
+                device = outbox.Device(ws, {"table-2": 0})
+                heard = asyncio.create_task(listen(ws, [], [], [], [0.0], device.shown, device))
+                table, tally = _outbox(server, monkeypatch, device)
+                intents = [table.make(time.time()) for _ in range(5)]
+                await table.done()
+                heard.cancel()
+        return intents, tally
+
+    intents, tally = asyncio.run(main())
+    keys = [i.key for i in intents]
+    assert server.over == ["socket"] * 6 + ["http"] * 2
+    assert server.sent == [(keys[0], 0), (keys[1], 1), (keys[1], 1), (keys[2], 2), (keys[2], 2),
+                           (keys[3], 3), (keys[3], 3), (keys[4], 4)]
+    assert [i[3] for i in tally.intents] == ["recorded", "recorded", "already", "already",
+                                             "recorded"]
+    assert dict(tally.sent_over) == {"socket": 6, "http": 2}
+    assert dict(tally.errors) == {"no ack": 1, "socket closed": 1}
+    assert len(tally.busy_answers) == 1 and server.syncs == 1
+    assert [seq for _, seq, _, _ in tally.accepted] == [1, 2, 3, 4, 5]
+    got = counted(tally.intents, set(server.log))
+    assert (got["recorded"], got["merged_taps"], got["lost_taps"]) == (5, 0, 0)
+
+
+def test_tables_tap_over_their_own_screens_socket_unless_told_to_post():
+    from bench.loadclient import Plan, ScreenSpec, devices_of
+
+    screens = [ScreenSpec("/ws/tv/v/", "tv"), ScreenSpec("/ws/table/a/", "device", 2),
+               ScreenSpec("/ws/player/p/", "phone", 2), ScreenSpec("/ws/table/b/", "device", 3)]
+    got = [("tv", 0, {}, 0), ("device 2", 0, {}, 0), ("phone 2", 0, {}, 0), None]
+    shown = [{}, {"table-2": 4}, {}, {}]
+
+    def plan(tap_over):
+        return Plan(ws_bases=[], http_bases=[], screens=screens, tables={2: "a", 3: "b"},
+                    slots=[], tap_over=tap_over)
+
+    devices = devices_of(plan("socket"), got, shown)
+    # Table 3's screen never connected: it posts, as the page does while its socket is closed.
+    assert list(devices) == [2] and devices[2].ws == "device 2"
+    assert devices[2].shown is shown[1]
+    assert devices_of(plan("http"), got, shown) == {}
+
+
+def test_the_floor_takes_a_tap_over_a_tables_socket_and_answers_with_an_ack():
+    import asyncio
+
+    from websockets.asyncio.client import connect
+    from websockets.asyncio.server import serve
+
+    from bench.floor import Relay
+
+    relay = Relay({"room": {"tables": {"2": "t2"}, "players": [{"token": "p", "table": 2}],
+                            "tv": "v", "night": 1}, "sizes": {"tap": 300, "answer": 300}})
+    tap = {"type": "tap", "action": "roll",
+           "fields": {"key": "k1", "set": "1", "round": "1", "table": "2", "pos": "0"}}
+
+    async def main():
+        async with serve(relay.screen, "127.0.0.1", 0) as server:
+            base = f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+            async with connect(f"{base}/ws/table/t2/") as device, \
+                    connect(f"{base}/ws/tv/v/") as tv:
+                await device.recv()
+                await tv.recv()  # the snapshots
+                await device.send(json.dumps({"type": "sync", "shows": {}, "tables": []}))
+                await device.send(json.dumps(tap))
+                return await device.recv(), json.loads(await device.recv()), await tv.recv()
+
+    pushed, ack, on_tv = asyncio.run(main())
+    assert pushed.startswith('<section id="table-2" data-seq="1">') and on_tv == pushed
+    assert ack == {"type": "ack", "key": "k1", "status": 200, "ok": True, "recorded": 1,
+                   "seq": 1, "at": {"set": 1, "round": 1, "table": 2, "pos": 1}}
 
 
 def test_taps_are_counted_by_their_keys_in_the_log():

@@ -4,12 +4,13 @@ For each scenario it starts the server as a user does (daphne, DEBUG off, a fres
 folder, the in-memory channel layer), seats a night through the services, and opens every
 screen the way the pages do (per table its device and three player phones, the TVs, the host;
 the page's Origin), spread over several client processes (``bench/loadclient.py``:
-each its own asyncio loop; one clock, ``time.time()``). The tables tap "miss" as HTTP form
-posts (the phones' path while their socket is closed; CSRF included), open loop at a fixed
-rate; the host rings the bell under load (its own HTTP post, with a host session) and takes it
-back two seconds later so the round goes on. Then the same clients do the same against the
-floor (``bench/floor.py``): a minimal ``websockets`` relay that broadcasts frames of
-the same size to the same screens. Last, one JSON line per scenario.
+each its own asyncio loop; one clock, ``time.time()``). The tables tap "miss" as the page's
+outbox does, over the table's own websocket while it is open and as a form post while it is
+not (``--tap-over http``: always a form post, CSRF included), open loop at a fixed rate; the
+host rings the bell under load (its own HTTP post, with a host session) and takes it back two
+seconds later so the round goes on. Then the same clients do the same against the floor
+(``bench/floor.py``): a minimal ``websockets`` relay that takes the taps the same way and
+broadcasts frames of the same size to the same screens. Last, one JSON line per scenario.
 
 What is measured (docs/performance.md defines each): tap -> the last of its table's four
 screens and every TV; bell -> the last of all screens; frames lost per screen; taps refused,
@@ -51,8 +52,9 @@ from bunco.runtime import PIECES
 
 class Command(BaseCommand):
     help = ("Start the real server, open a whole room's screens over several client "
-            "processes, tap over HTTP at a fixed rate and ring the bell; the same against a "
-            "minimal websockets relay (the floor); one JSON line per scenario.")
+            "processes, tap at a fixed rate (as the page: over the table's socket) and ring "
+            "the bell; the same against a minimal websockets relay (the floor); one JSON line "
+            "per scenario.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--scenario", nargs="+", choices=list(SCENARIOS),
@@ -68,6 +70,11 @@ class Command(BaseCommand):
         parser.add_argument("--rate", type=float, default=None,
                             help="taps per second, instead of each scenario's own")
         parser.add_argument("--no-floor", action="store_true", help="skip the floor relay")
+        parser.add_argument("--tap-over", nargs="+", choices=("socket", "http"),
+                            default=["socket"], help=(
+                                "how the tables tap, each scenario once per value (the floor "
+                                "too): socket, as the page (a form post while the socket is "
+                                "closed; the default), or http, always a form post"))
         parser.add_argument("--stock", nargs="+", default=None, metavar="PIECES", help=(
             "run each scenario once per value, the server with these pieces of its tuning "
             "left stock (bunco/runtime: " + ", ".join(PIECES) + "; "
@@ -134,9 +141,12 @@ class Command(BaseCommand):
                     scenario = Scenario(f"{scenario.sockets}@{opts['rate']:g}",
                                         scenario.tables, scenario.tvs, scenario.host,
                                         opts["rate"])
-                for i, stock in enumerate(opts["stock"] or ["none"]):
-                    # The floor once per scenario; each stock piece against the same.
-                    line = self.scenario(scenario, {**opts, "no_floor": opts["no_floor"] or i},
+                runs = [(way, i, stock) for way in opts["tap_over"]
+                        for i, stock in enumerate(opts["stock"] or ["none"])]
+                for way, i, stock in runs:
+                    # The floor once per way of tapping; each stock piece against the same.
+                    line = self.scenario(scenario, {**opts, "no_floor": opts["no_floor"] or i,
+                                                    "tap_over": way},
                                          {**env, "BUNCO_STOCK": stock}, Path(tmp))
                     line["stock"] = stock
                     lines.append(line)
@@ -196,7 +206,7 @@ class Command(BaseCommand):
                 "taps_per_s": scenario.rate,
                 "taps": round(scenario.rate * opts["seconds"]) * opts["nights"],
                 "workers": opts["workers"], "nights": opts["nights"], "route": opts["route"],
-                "database": "postgresql" if database else "sqlite",
+                "database": "postgresql" if database else "sqlite", "tap_over": opts["tap_over"],
                 "channel_layer": "redis" if opts["redis_url"] else "in-memory",
                 **app, "server_errors": len(problems), "load_avg_1m": round(load, 2)}
         if problems:
@@ -225,7 +235,8 @@ class Command(BaseCommand):
         got.pop("_sizes")
         for key in ("tap_p50_ms", "tap_p99_ms", "tap_max_ms", "bell_p50_ms", "bell_p99_ms",
                     "bell_max_ms", "bell_all_p99_ms", "frames_lost", "failed_taps",
-                    "kib_per_socket", "cpu_ms_per_tap", "bytes_per_frame", "sockets"):
+                    "kib_per_socket", "cpu_ms_per_tap", "bytes_per_frame", "sockets",
+                    "taps_sent_over"):
             line[f"floor_{key}"] = got[key]
         for key in ("tap_p99_ms", "bell_p99_ms", "bell_all_p99_ms", "kib_per_socket",
                     "cpu_ms_per_tap"):
