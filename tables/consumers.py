@@ -136,10 +136,9 @@ class TableConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
                 + screens.call_host_html(night.pk, self.link.number))
 
     def run_tap(self, action: str, fields: dict) -> Answer:
-        night = night_by_id(self.night_id)  # raw: the ORM compiles its query anew every tap
-        if night is None:  # deleted since the phone connected
-            return unknown_link()
-        return tap(night, self.link.number, action, f"table {self.link.number}", fields,
+        # The night as this link read it on connecting: the runner reads what a command needs
+        # under the night's lock (its last seq; the rules are the log's), so no read per tap.
+        return tap(self.link.night, self.link.number, action, f"table {self.link.number}", fields,
                    device=True)
 
 

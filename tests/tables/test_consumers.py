@@ -14,7 +14,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from bunco.asgi import application
 from bunco.host import auth as host
 from bunco.live import broadcast, groups
-from bunco.models import TableLink
+from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
 from bunco.night.selectors import live_state
 from tests.playing import roll, started_night
@@ -314,6 +314,20 @@ async def test_a_tap_over_the_devices_websocket_is_answered_and_counts_once():
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": ["junk"]})
     assert (await ws.receive_json_from())["ok"] is False
     assert await ws.receive_nothing()
+    await ws.disconnect()
+
+
+async def test_a_tap_on_a_night_deleted_since_the_phone_connected_is_refused_in_words():
+    night, links, _ = await database_sync_to_async(make_night)()
+    ws = await connect(f"/ws/table/{links[1]}/")
+    await ws.receive_from()  # the snapshot
+    fields = {"key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1", "pos": "0",
+              "quick": "hit2"}
+    await database_sync_to_async(services.night_delete)(night=night, live_confirmed=True)
+    await ws.send_json_to({"type": "tap", "action": "roll", "fields": fields})
+    answer = await ws.receive_json_from()
+    assert answer["ok"] is False and "no longer exists" in answer["error"], answer
+    assert not await database_sync_to_async(ScoreEvent.objects.filter(key=fields["key"]).exists)()
     await ws.disconnect()
 
 
