@@ -2,9 +2,10 @@
 
 The commands are grouped by what a host is doing when they run (``setup``, ``roster``,
 ``desk``, ``play``, ``prizes``, ``restore``; ``nights``: the host's list of nights; ``calls``:
-a table calling the host over), so each part of the night reads on its own page; every one of
-them writes through the one runner (``runner._command``), so a command module only says what
-its event is and when it is refused (``nights`` and ``calls`` change no game: each writes its
+a table calling the host over), so each part of the night reads on its own page. Each command is
+a typed value (``runner.Command``: what was asked, its one handler ``event`` and the rows it
+writes), run by the one runner (``runner.run``), so a command only says what its event is and
+when it is refused (``nights`` and ``calls`` change no game: each writes its
 rows in one transaction of its own). Callers keep importing from ``bunco.night.services``: the
 modules are how the code is read, not an interface of their own.
 """
