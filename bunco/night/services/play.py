@@ -283,7 +283,7 @@ BREAK_MINUTES = (1, 60)
 @dataclass(frozen=True)
 class StartBreak(Command):
     """A break between rounds (between sets, say): every screen counts down its minutes and
-    says what comes next. The next bell ends it, or ``EndBreak``. ``minutes`` 0: no break."""
+    says what comes next. The next bell ends it; ``minutes`` 0 ends it early (``break_end``)."""
 
     minutes: int
     ends_at: int | None = None  # epoch ms
