@@ -18,7 +18,7 @@ from django.http import HttpResponse  # noqa: E402
 
 from bunco import inputs, limits, proxies, runtime  # noqa: E402
 from bunco.live import broadcast  # noqa: E402
-from bunco.runtime import collector, handler  # noqa: E402
+from bunco.runtime import collector, handler, lane  # noqa: E402
 
 # Everything the server runs beyond the stock path, installed once, in order
 # (bunco/runtime/__init__.py); BUNCO_STOCK leaves any piece out.
@@ -54,8 +54,8 @@ class PartyASGIHandler(handler.handler_class()):
         if not tap:
             if scope.get("method") == "POST" and path.startswith("/host/"):
                 # The host's commands (the bell, a take-back) change the whole room: taps
-                # wait until its pushes are out (``limits.Lane``).
-                async with limits.TAP_LANE.held():
+                # wait until its pushes are out (``bunco/runtime/lane.py``).
+                async with lane.TAP_LANE.held():
                     await self.handle(scope, receive, send)
             else:
                 await self.handle(scope, receive, send)
@@ -80,7 +80,7 @@ class PartyASGIHandler(handler.handler_class()):
         type(self).in_flight += 1
         self.per_link[link] = self.per_link.get(link, 0) + 1
         try:
-            async with limits.TAP_LANE.enter():
+            async with lane.TAP_LANE.enter():
                 await self.handle(scope, receive, send)
         finally:
             type(self).in_flight -= 1

@@ -27,12 +27,12 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
-from bunco import limits
 from bunco.live import groups, layers, presence, screens
 from bunco.live.watch import watch
 from bunco.models import Night
 from bunco.night.fold import Event, Kind, LiveNight
 from bunco.night.selectors import folds
+from bunco.runtime import lane
 
 
 @dataclass
@@ -363,7 +363,7 @@ class Outbox:
             self.then.append(then)
         if room_wide:
             if messages and not self.bulk:  # no tap takes the sync thread until these are out
-                limits.TAP_LANE.hold()
+                lane.TAP_LANE.hold()
             self.bulk.extend(messages)
         else:
             mine = {group for group, _ in messages} if self.bulk else set()
@@ -373,7 +373,7 @@ class Outbox:
                     (self.urgent if item[0] in mine else rest).append(item)
                 self.bulk = rest
                 if not rest:  # all of them: the taps need wait no longer
-                    limits.TAP_LANE.release()
+                    lane.TAP_LANE.release()
             self.urgent.extend(messages)
         if not self.sending:
             self.sending = True
@@ -387,7 +387,7 @@ class Outbox:
                 queue = self.urgent or self.bulk
                 group, message = queue.popleft()
                 if queue is self.bulk and not queue:
-                    limits.TAP_LANE.release()
+                    lane.TAP_LANE.release()
                 try:
                     await layer.group_send(group, message)
                 except layers.LAYER_ERRORS as exc:
@@ -448,7 +448,7 @@ async def _draw_later(rest: Callable[[], Frames | None]) -> None:
     """A room-wide event's parts, once its banners are out: the sync thread draws them in
     the taps' lane, taking its turn there as a tap does. (Letting every tap that waited for
     the banners go first cost 2,000 players' bell's tables 60-120 ms for 40 ms off a tap.)"""
-    async with limits.TAP_LANE.enter():
+    async with lane.TAP_LANE.enter():
         parts = await sync_to_async(_drawn, thread_sensitive=True)(rest)
     if parts is not None:
         _push(parts)
