@@ -13,6 +13,7 @@ from channels.layers import get_channel_layer
 from bunco import asgi, limits
 from bunco.live import broadcast
 from bunco.runtime import lane as runtime_lane
+from bunco.runtime import outbox as runtime_outbox
 from bunco.runtime.layer import PartyChannelLayer
 from tests.asgi_http import asgi_request
 
@@ -39,7 +40,7 @@ def record_pushes(monkeypatch, record, pause: float = 0.0) -> None:
             if pause:
                 await asyncio.sleep(pause)
 
-    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    monkeypatch.setattr(runtime_outbox, "get_channel_layer", Layer)
 
 
 @pytest.fixture
@@ -150,7 +151,7 @@ async def test_a_commands_pushes_go_out_in_order_without_the_command_waiting():
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add("table_9_1", channel)
-    broadcast.serve_on(asyncio.get_running_loop())
+    runtime_outbox.serve_on(asyncio.get_running_loop())
 
     def commit_three():  # on the sync thread, as a command's commit does
         for seq in (1, 2, 3):
@@ -174,7 +175,7 @@ async def test_a_room_wide_events_tables_are_drawn_once_every_screen_has_its_ban
 
     record_pushes(monkeypatch, lambda group, message: sent.append((group, message["html"])),
                   pause=0.001)
-    broadcast.serve_on(asyncio.get_running_loop())
+    runtime_outbox.serve_on(asyncio.get_running_loop())
     bell = broadcast.Frames(room_wide=True)
     screens = [f"table_1_{n}" for n in range(1, 101)] + ["tv_1", "host_1"]
     for group in screens:
@@ -256,7 +257,7 @@ async def test_a_tap_during_a_bell_reaches_its_table_before_the_bell_reaches_eve
     goes before the rest of them, after its own screens' bell message; every screen still gets
     its messages in the order they were committed."""
     sent: list[tuple[str, int]] = []
-    outbox = broadcast.Outbox(asyncio.get_running_loop())
+    outbox = runtime_outbox.Outbox(asyncio.get_running_loop())
     tap = broadcast.Frames()
     tap.add("table_1_50", 11, "<p>tap</p>")
     tap.add("tv_1", 11, "<p>tap</p>", replaces="table-50")
@@ -279,7 +280,7 @@ async def test_a_tap_during_a_bell_reaches_its_table_before_the_bell_reaches_eve
     await asyncio.sleep(0.05)
     assert len(sent) == 105
     # The tap's screens have it within a few messages, long before the last tables' bell.
-    assert max(sent.index((g, 11)) for g, _ in tap.messages) < 3 + 2 * broadcast.Outbox.BATCH
+    assert max(sent.index((g, 11)) for g, _ in tap.messages) < 3 + 2 * runtime_outbox.Outbox.BATCH
     for group in {g for g, _ in sent}:  # each screen: the bell, then the tap
         seqs = [seq for g, seq in sent if g == group]
         assert seqs == sorted(seqs), group
@@ -290,7 +291,7 @@ async def test_taps_alone_go_out_in_the_order_they_were_committed(monkeypatch):
     sent: list[tuple[str, int]] = []
 
     record_pushes(monkeypatch, lambda group, message: sent.append((group, message["seq"])))
-    outbox = broadcast.Outbox(asyncio.get_running_loop())
+    outbox = runtime_outbox.Outbox(asyncio.get_running_loop())
     for seq in range(1, 6):
         out = broadcast.Frames()
         out.add(f"table_1_{seq % 2}", seq, "<p></p>")
@@ -320,7 +321,7 @@ async def test_no_tap_takes_the_server_while_a_room_wide_command_and_its_pushes_
         sent = []
 
         record_pushes(monkeypatch, lambda group, message: sent.append(group), pause=0.001)
-        outbox = broadcast.Outbox(asyncio.get_running_loop())
+        outbox = runtime_outbox.Outbox(asyncio.get_running_loop())
         bell = broadcast.Frames(room_wide=True)
         for table in range(1, 41):
             bell.add(f"table_1_{table}", 10, "<p>bell</p>")
@@ -336,6 +337,7 @@ async def test_no_tap_takes_the_server_while_a_room_wide_command_and_its_pushes_
     assert entered[-1] == "after"
 
 
+@pytest.mark.tuned("outbox")
 async def test_the_taps_that_waited_for_a_bells_banner_go_before_its_tables_are_drawn(
         monkeypatch):
     """The bell's banner goes out first; the taps that waited for it then take the server
@@ -346,7 +348,7 @@ async def test_the_taps_that_waited_for_a_bells_banner_go_before_its_tables_are_
 
     record_pushes(monkeypatch, lambda group, message: order.append(message["html"]),
                   pause=0.001)
-    broadcast.serve_on(asyncio.get_running_loop())
+    runtime_outbox.serve_on(asyncio.get_running_loop())
 
     async def tap(name):
         async with lane.enter():  # as the server runs a tap: on its one sync thread
@@ -374,7 +376,7 @@ async def test_a_room_wide_event_with_no_banner_to_send_still_draws_and_holds_no
         monkeypatch):
     lane = runtime_lane.Lane(2)
     monkeypatch.setattr(runtime_lane, "TAP_LANE", lane)
-    outbox = broadcast.Outbox(asyncio.get_running_loop())
+    outbox = runtime_outbox.Outbox(asyncio.get_running_loop())
     ran = asyncio.Event()
 
     async def then():
@@ -418,7 +420,7 @@ async def test_a_small_rooms_bell_taken_over_whole_by_a_tap_lets_the_taps_go(mon
     sent = []
 
     record_pushes(monkeypatch, lambda group, message: sent.append((group, message["seq"])))
-    outbox = broadcast.Outbox(asyncio.get_running_loop())
+    outbox = runtime_outbox.Outbox(asyncio.get_running_loop())
     outbox._queue([("table_1_1", {"seq": 10}), ("tv_1", {"seq": 10})], room_wide=True)
     assert lane.holds == 1
     outbox._queue([("table_1_1", {"seq": 11}), ("tv_1", {"seq": 11})])
