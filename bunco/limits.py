@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from bunco.counts import SHARED
+from bunco.runtime import stock
 
 SLOW_DOWN = "Slow down: too many taps from this screen. Wait a moment and tap again."
 BUSY = "Busy: your tap is kept and will be sent again in a moment."
@@ -167,7 +168,10 @@ WS_PENALTY_SECONDS = 10.0
 #: screens to sync only when another process wrote to it. A layer shared by several workers
 #: may drop a push (Redis restarting, a full channel): their pages sync every 10 s. A page
 #: also syncs on waking and gets a snapshot on every reconnect. ``BUNCO_SYNC_EVERY`` sets it.
-SYNC_EVERY, SYNC_EVERY_SHARED = 0, 10
+#: With the server's looks left stock (``BUNCO_STOCK=watch``) one process's pages sync as
+#: several workers' do.
+SYNC_EVERY_SHARED = 10
+SYNC_EVERY = SYNC_EVERY_SHARED if stock("watch") else 0
 #: One process: seconds between its looks at each watched night's log for entries another
 #: process made (a command, a restored copy); ``BUNCO_WATCH_EVERY`` sets it.
 WATCH_EVERY = 30

@@ -17,9 +17,9 @@ MEASURED_ON = {"Twisted": "26.10.0", "daphne": "4.2.3", "autobahn": "26.10.2",
 #: ``serverSend``, one wrapper: the bound first, then the framing), ``reading``, ``deflate``;
 #: ``collector.py``; ``layer.py`` (the settings' channel layer); ``handler.py`` (the ASGI
 #: handler); ``consumer.py`` (``dispatch``); ``outbox.py`` (how pushes leave); ``lane.py``
-#: (the taps' turn on the sync thread).
+#: (the taps' turn on the sync thread); ``watch.py`` (the server looks, pages do not sync).
 PIECES = ("write", "framing", "backlog", "reading", "deflate", "collector", "layer", "handler",
-          "dispatch", "outbox", "lane")
+          "dispatch", "outbox", "lane", "watch")
 
 
 def stock(piece: str) -> bool:
@@ -50,8 +50,8 @@ def install() -> dict[str, bool]:
     """Install every piece this process runs tuned, once, at start (``bunco/asgi.py``), in the
     order of ``PIECES``: Twisted's and autobahn's methods first (``wire``, one wrapper each).
     The others are chosen where they are used: the collector on the server's loop, the layer
-    by the settings, the handler and the consumers' base where they are defined, the outbox
-    and the lane when their modules load. Says which pieces run tuned."""
+    by the settings, the handler and the consumers' base where they are defined, the outbox,
+    the lane and the watch when their modules load. Says which pieces run tuned."""
     from bunco.runtime import wire
 
     check_versions()

@@ -1,6 +1,6 @@
 """BUNCO_STOCK leaves a piece of the server's tuning stock, to measure what it buys: the
 server then runs Channels' own layer, Twisted's own write, autobahn's own framing, pushes
-waited for by the committing thread, taps queued as any request."""
+waited for by the committing thread, taps queued as any request, pages syncing on a timer."""
 
 import os
 import subprocess
@@ -17,6 +17,7 @@ from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import tcp
 from bunco.runtime import lane, outbox, wire
 from bunco.live.consumers import ScreenConsumer
+from bunco.live.watch import watch
 from bunco.runtime.consumer import DirectDispatch
 sends = WebSocketProtocol.serverSend is wire._send  # one wrapper: the bound, then framing
 print(json.dumps({
@@ -30,6 +31,7 @@ print(json.dumps({
     "dispatch": ScreenConsumer.dispatch is DirectDispatch.dispatch,
     "outbox": outbox.TUNED,
     "lane": lane.TAP_LANE.tuned,
+    "watch": watch.looking,
 }))
 """
 
@@ -50,14 +52,14 @@ def test_the_server_runs_tuned_unless_told_otherwise():
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
                      "framing": True, "reading": True, "backlog": True, "collector": True,
                      "handler": "OneTripHandler", "dispatch": True, "outbox": True,
-                     "lane": True}
+                     "lane": True, "watch": True}
 
 
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
                             "framing": False, "reading": False, "backlog": False,
                             "collector": False, "handler": "ASGIHandler", "dispatch": False,
-                            "outbox": False, "lane": False}
+                            "outbox": False, "lane": False, "watch": False}
     some = probe("write,layer,framing")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
     assert not some["framing"] and some["backlog"]  # the bound alone wraps serverSend

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PLUMBING = {"bunco/asgi.py", "bunco/runtime/handler.py", "bunco/origin.py",
             "bunco/middleware.py", "bunco/inputs.py", "bunco/proxies.py", "bunco/stick.py",
             "bunco/laptop/roomcheck/__init__.py",
-            "bunco/runtime/collector.py", "bunco/live/watch.py"}
+            "bunco/runtime/collector.py", "bunco/runtime/watch.py"}
 
 #: Every stop of a tap's road, both ways in.
 ROAD = {
