@@ -17,7 +17,7 @@ from django.core.exceptions import RequestAborted  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 
 from bunco import inputs, limits, proxies, runtime  # noqa: E402
-from bunco.runtime import collector, handler, lane, outbox  # noqa: E402
+from bunco.runtime import collector, handler, lane, pushes  # noqa: E402
 
 # Everything the server runs beyond the stock path, installed once, in order
 # (bunco/runtime/__init__.py); BUNCO_STOCK leaves any piece out.
@@ -165,7 +165,7 @@ async def application(scope, receive, send):
         # Its address and scheme as the client made it, told by a trusted proxy only.
         scope = proxies.forwarded(scope)
     loop = asyncio.get_running_loop()
-    outbox.serve_on(loop)
+    pushes.serve_on(loop)
     if GC_TUNED:  # no long pauses of the garbage collector (collector.py)
         collector.serve_on(loop)
     await router(scope, receive, send)

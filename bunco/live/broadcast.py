@@ -25,7 +25,7 @@ from bunco.live import groups, presence, screens
 from bunco.models import Night
 from bunco.night.fold import Event, Kind, LiveNight
 from bunco.night.selectors import folds
-from bunco.runtime import outbox
+from bunco.runtime import pushes
 
 
 @dataclass
@@ -35,7 +35,6 @@ class Frames:
 
     messages: list[tuple[str, dict]] = field(default_factory=list)
     tables: dict[int, str] = field(default_factory=dict)
-    room_wide: bool = False  # a message for every table and screen kind (a bell, a round)
     #: A room-wide event's second step: its parts, drawn once its banner has gone out (None
     #: when a later room-wide event has come first: it draws every screen itself).
     rest: Callable[[], Frames | None] | None = None
@@ -215,7 +214,6 @@ def frames(night: Night, state: LiveNight, event: Event) -> Frames:
         if (celebrate or event.kind == Kind.VOID) and presence.watching(groups.tv(night.pk)):
             out.add(groups.tv(night.pk), event.seq, tv_bunco_html(state))
         return out
-    out.room_wide = True
     _room_frames(out, night, state)
     return out
 
@@ -281,7 +279,7 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
             return drawn(now)
 
     def drawn(now: LiveNight) -> Frames:
-        rest = Frames(room_wide=True)
+        rest = Frames()
         seats_kept = now.seats_seq != seq  # a bell or a pause: seats and standings as they were
         tables = {n: screens.render_table(now, n) for n in needed}
         rest.tables.update(tables)
@@ -308,5 +306,5 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
 
 def send(out: Frames) -> None:
     """Push a command's frames, after it committed: how they leave is the runtime's
-    (``bunco/runtime/outbox.py``: in commit order, a bell's banners first)."""
-    outbox.push(out)
+    (``bunco/runtime/pushes.py``: in commit order, a room-wide event's banners first)."""
+    pushes.push(out)

@@ -16,10 +16,11 @@ MEASURED_ON = {"Twisted": "26.10.0", "daphne": "4.2.3", "autobahn": "26.10.2",
 #: ``wire.py``: ``write`` (Twisted's write), ``framing`` and ``backlog`` (autobahn's
 #: ``serverSend``, one wrapper: the bound first, then the framing), ``reading``, ``deflate``;
 #: ``collector.py``; ``layer.py`` (the settings' channel layer); ``handler.py`` (the ASGI
-#: handler); ``consumer.py`` (``dispatch``); ``outbox.py`` (how pushes leave); ``lane.py``
-#: (the taps' turn on the sync thread); ``watch.py`` (the server looks, pages do not sync).
+#: handler); ``consumer.py`` (``dispatch``); ``lane.py`` (the taps' turn on the sync thread);
+#: ``watch.py`` (the server looks, pages do not sync). How pushes leave (``pushes.py``) is no
+#: piece: its one path is the stock one.
 PIECES = ("write", "framing", "backlog", "reading", "deflate", "collector", "layer", "handler",
-          "dispatch", "outbox", "lane", "watch")
+          "dispatch", "lane", "watch")
 
 
 def stock(piece: str) -> bool:

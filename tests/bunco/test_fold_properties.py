@@ -16,7 +16,7 @@ from bunco.live import broadcast, groups, presence, screens
 from bunco.night import services
 from bunco.night.selectors import cold_fold, live_state
 from bunco.night.services import CommandRefused
-from bunco.runtime import outbox
+from bunco.runtime import pushes
 from scoring import sample_names
 from tests.bunco.test_fold_whole_night import between_rounds, in_play
 
@@ -120,7 +120,7 @@ def everyone_watching(monkeypatch):
     monkeypatch.setattr(presence, "watching", lambda group: True)
     shown: dict[str, dict[str, str]] = {}
 
-    def send(messages):  # with no server loop, each push is sent at once (runtime/outbox.py)
+    def send(messages):  # each push's messages as they are sent (bunco/runtime/pushes.py)
         for group, message in messages:
             screen = shown.setdefault(group, {})
             found = Fragments(message["html"]).found
@@ -129,7 +129,7 @@ def everyone_watching(monkeypatch):
                     del screen[element_id]
             screen.update(found)
 
-    monkeypatch.setattr(outbox, "_send_now", send)
+    monkeypatch.setattr(pushes, "_send_now", send)
     return shown
 
 
