@@ -13,7 +13,6 @@ from bunco.live.consumers import ScreenConsumer
 from bunco.models import Night, Player
 from bunco.night import devices, services
 from bunco.night.selectors import live_state, night_by_id, player_by_token, table_link_by_token
-from bunco.runtime import lane
 from tables.tap import NOT_YOURS, Answer, player_tap_answer, refusal, saved_or_kept, tap
 
 MAX_FIELDS = 12
@@ -40,9 +39,8 @@ class Taps:
             await self.retry_later(fields.get("key"))
             return
         try:
-            async with lane.TAP_LANE.enter():
-                answer = await database_sync_to_async(saved_or_kept)(
-                    self.night_id, self.run_tap, action, fields)
+            answer = await database_sync_to_async(saved_or_kept)(
+                self.night_id, self.run_tap, action, fields)
         except Exception:
             # Not a decision of the game (the database restarting, a bug): the socket stays
             # open and the phone keeps the tap and sends it again with the same key.

@@ -5,12 +5,13 @@ As Channels' documentation has it, the committing thread sends its pushes on the
 loop and waits for them (``async_to_sync(layer.group_send)``); a room-wide event's parts are
 drawn once its banners are out, and sent too. One command's pushes are out before the next
 command runs (commands on a night run one at a time, under its lock), so every screen gets
-them in commit order. The host's room-wide commands hold the taps' lane until their answer,
-so a bell's frames are not shared with taps (``bunco/runtime/lane.py``).
+them in commit order; and the sync thread, busy until a bell's frames are out, takes no tap
+meanwhile.
 
 (An outbox that handed the pushes to the loop without waiting, a tap's before the rest of a
-bell's, bought less than 15 % of the CPU per tap and of the bell's tables p99, at 405 sockets
-x 50 taps/s and at 2,005 x 100, and was removed.)
+bell's, and a lane that held taps back from the sync thread while a bell's went out, each
+bought less than 15 % of the CPU per tap and of the bell's tables p99, at 405 sockets x 50
+taps/s and at 2,005 x 100, and were removed.)
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ from asgiref.testing import ApplicationCommunicator
 
 from bunco import asgi, limits
 from bunco.live import broadcast
-from bunco.runtime import lane as runtime_lane
 from bunco.runtime import pushes
 from bunco.runtime.layer import PartyChannelLayer
 from tests.asgi_http import asgi_request
@@ -131,21 +130,6 @@ async def test_a_screen_behind_by_hundreds_of_messages_loses_none():
     assert got == list(range(500))
 
 
-@pytest.mark.tuned("lane")
-async def test_the_hosts_bell_goes_ahead_of_the_taps_waiting_for_the_server():
-    slots = runtime_lane.TAP_LANE.slot()
-    for _ in range(runtime_lane.TAP_LANE.width):  # taps on the sync thread already
-        await slots.acquire()
-    waiting = asyncio.ensure_future(post("/t/sometoken/roll/"))
-    await asyncio.sleep(0.1)
-    status, _ = await post("/host/nights/1/bell/")  # not queued behind the waiting tap
-    assert status != 429 and not waiting.done()
-    for _ in range(runtime_lane.TAP_LANE.width):
-        slots.release()
-    status, _ = await waiting  # its turn: it reaches Django (refused for its missing token)
-    assert status == 403
-
-
 async def test_a_commands_pushes_are_out_in_order_before_its_thread_goes_on(monkeypatch):
     sent: list[int] = []
 
@@ -248,58 +232,6 @@ async def test_a_screen_taking_pushes_directly_still_has_a_tvs_tallies_coalesced
     await layer.group_discard("tv_1", channel)
 
 
-async def test_no_tap_takes_the_server_while_a_room_wide_command_and_its_pushes_run(
-        monkeypatch):
-    """The bell (a host's post) and its 400 pushes run alone: taps wait, then go."""
-    lane = runtime_lane.Lane(2)
-    monkeypatch.setattr(runtime_lane, "TAP_LANE", lane)
-    entered, sent = [], []
-
-    record_pushes(monkeypatch, lambda group, message: sent.append(group), pause=0.001)
-    pushes.serve_on(asyncio.get_running_loop())
-
-    async def tap(name):
-        async with lane.enter():
-            entered.append((name, len(sent)))
-
-    bell = broadcast.Frames()
-    for table in range(1, 41):
-        bell.add(f"table_1_{table}", 10, "<p>bell</p>")
-    async with lane.held():  # the host's bell is being handled
-        waiting = asyncio.ensure_future(tap("during the bell"))
-        await asyncio.sleep(0.05)
-        assert entered == []
-        # its commit: the pushes are out before the post is answered
-        await sync_to_async(broadcast.send)(bell)
-    await waiting
-    assert entered == [("during the bell", 40)]
-
-
-async def test_a_tap_is_never_held_for_good(monkeypatch):
-    lane = runtime_lane.Lane(2)
-    monkeypatch.setattr(lane, "HOLD_AT_MOST", 0.05)
-    lane.hold()  # and never released, whatever went wrong
-    async with lane.enter():
-        pass
-    assert lane.holds == 1
-
-
-@pytest.mark.tuned("lane")
-async def test_the_hosts_posts_hold_the_taps_and_taps_do_not(monkeypatch):
-    seen = {}
-    real = asgi.PartyASGIHandler.handle
-
-    async def handle(self, scope, receive, send):
-        seen[scope["path"]] = runtime_lane.TAP_LANE.holds
-        await real(self, scope, receive, send)
-
-    monkeypatch.setattr(asgi.PartyASGIHandler, "handle", handle)
-    await post("/host/nights/1/bell/")
-    await post("/t/sometoken/roll/")
-    assert seen == {"/host/nights/1/bell/": 1, "/t/sometoken/roll/": 0}
-    assert runtime_lane.TAP_LANE.holds == 0
-
-
 async def test_a_channels_without_what_the_party_layer_leans_on_runs_as_channels_own(
         monkeypatch, caplog):
     """A renamed internal upstream: one warning, and every push still arrives (queued and
@@ -364,11 +296,11 @@ async def test_a_hundred_taps_in_flight_from_one_link_never_make_another_links_t
     monkeypatch.setattr(asgi.PartyASGIHandler, "handle", slow_tap)
     flood = [asyncio.create_task(post("/t/flood/roll/")) for _ in range(100)]
     await asyncio.sleep(0.3)
-    assert 1 <= len(reached) <= limits.LINK_QUEUE  # (the taps' lane lets fewer run at once)
+    assert 1 <= len(reached) <= limits.LINK_QUEUE
     assert asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE
     honest = asyncio.create_task(post("/t/honest/roll/"))  # queued behind at most 4 taps
     await asyncio.sleep(0.05)
-    # in the queue, not "busy" (or, with no taps' lane, through already)
+    # on its way to the view, not told "busy"
     assert honest.done() or asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE + 1
     gate.set()
     status, answer = await honest

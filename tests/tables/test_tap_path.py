@@ -42,8 +42,8 @@ ROAD = {
     # what the table's screens show, drawn once, and whom it goes to
     "bunco/live/broadcast.py", "bunco/live/screens/table.py", "bunco/jinja.py",
     "bunco/live/presence.py", "bunco/live/groups.py",
-    # how a push leaves: the taps' lane, the push, the layer, the screens' consumers
-    "bunco/runtime/lane.py", "bunco/runtime/pushes.py", "bunco/runtime/layer.py",
+    # how a push leaves: the push, the layer, the screens' consumers
+    "bunco/runtime/pushes.py", "bunco/runtime/layer.py",
     "bunco/runtime/consumer.py", "bunco/live/consumers.py",
 }
 
