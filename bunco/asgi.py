@@ -17,8 +17,7 @@ from django.core.exceptions import RequestAborted  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 
 from bunco import inputs, limits, proxies, runtime  # noqa: E402
-from bunco.live import broadcast  # noqa: E402
-from bunco.runtime import collector, handler  # noqa: E402
+from bunco.runtime import collector, handler, pushes  # noqa: E402
 
 # Everything the server runs beyond the stock path, installed once, in order
 # (bunco/runtime/__init__.py); BUNCO_STOCK leaves any piece out.
@@ -32,10 +31,9 @@ TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")
 
 class PartyASGIHandler(handler.handler_class()):
     """HTTP through Django (in one trip to the sync thread unless left stock:
-    ``bunco/runtime/handler.py``), a tap taking its turn in the taps' lane and a link over its
-    share answered without Django."""
+    ``bunco/runtime/handler.py``), a link over its share of taps answered without Django."""
 
-    #: Taps this process is serving now (waiting for the lane or in it); pages, static files
+    #: Taps this process is serving now (waiting for the sync thread or on it); pages, static files
     #: and the host's posts are not counted: a phone's page load never makes a tap "busy".
     in_flight = 0
     per_link: dict[str, int] = {}  # each link's taps in flight (one process's event loop)
@@ -52,13 +50,7 @@ class PartyASGIHandler(handler.handler_class()):
             return
         tap = scope.get("method") == "POST" and TAP_PATH.match(path)
         if not tap:
-            if scope.get("method") == "POST" and path.startswith("/host/"):
-                # The host's commands (the bell, a take-back) change the whole room: taps
-                # wait until its pushes are out (``limits.Lane``).
-                async with limits.TAP_LANE.held():
-                    await self.handle(scope, receive, send)
-            else:
-                await self.handle(scope, receive, send)
+            await self.handle(scope, receive, send)
             return
         # A link over its share (limits.TAPS), or with LINK_QUEUE taps already in flight, is
         # told to slow down, late and without Django: what the tap view would answer, at a
@@ -80,8 +72,7 @@ class PartyASGIHandler(handler.handler_class()):
         type(self).in_flight += 1
         self.per_link[link] = self.per_link.get(link, 0) + 1
         try:
-            async with limits.TAP_LANE.enter():
-                await self.handle(scope, receive, send)
+            await self.handle(scope, receive, send)
         finally:
             type(self).in_flight -= 1
             left = self.per_link.pop(link) - 1
@@ -166,7 +157,7 @@ async def application(scope, receive, send):
         # Its address and scheme as the client made it, told by a trusted proxy only.
         scope = proxies.forwarded(scope)
     loop = asyncio.get_running_loop()
-    broadcast.serve_on(loop)
+    pushes.serve_on(loop)
     if GC_TUNED:  # no long pauses of the garbage collector (collector.py)
         collector.serve_on(loop)
     await router(scope, receive, send)

@@ -10,14 +10,13 @@ server (``bunco/counts.py``): a script spread over the workers gets one share, n
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from bunco.counts import SHARED
+from bunco.runtime import stock
 
 SLOW_DOWN = "Slow down: too many taps from this screen. Wait a moment and tap again."
 BUSY = "Busy: your tap is kept and will be sent again in a moment."
@@ -34,77 +33,6 @@ SERVER_QUEUE = 24
 #: Taps in flight from one link past which its next is told to slow down at the door: a phone
 #: sends one at a time, a table link a few phones share a few.
 LINK_QUEUE = 4
-
-
-class Lane:
-    """Taps enter the one sync thread ``width`` at a time and wait their turn here, so the
-    host's bell, a round's start and the pages (which do not wait here) go ahead of every tap
-    still waiting: the thread's own queue is first come, first served.
-
-    While a room-wide command runs (a host's post: the bell, a take-back) and until its pushes
-    are out (``hold``), no tap enters at all. Python runs one thread at a time: a bell's 100
-    tables drawn and 400 frames written, shared with taps arriving meanwhile, took twice as
-    long (~110-150 ms at 50 taps a second) and so did those taps. Alone, the bell is out in
-    half the time and the taps that waited for it are no later than before."""
-
-    #: Seconds a tap waits for a room-wide command at most (its pushes at 500 tables: ~0.3 s).
-    HOLD_AT_MOST = 1.0
-
-    def __init__(self, width: int):
-        self.width = width
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._slots: asyncio.Semaphore | None = None
-        self._open: asyncio.Event | None = None
-        self.holds = 0
-
-    def _bind(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._loop is not loop:  # a test's loop, or the server's first
-            self._loop, self._slots = loop, asyncio.Semaphore(self.width)
-            self._open = asyncio.Event()
-            self._open.set()
-            self.holds = 0
-
-    def slot(self) -> asyncio.Semaphore:
-        self._bind()
-        return self._slots
-
-    @contextlib.asynccontextmanager
-    async def enter(self):
-        """A tap's turn on the sync thread: when no room-wide command holds the lane."""
-        slots = self.slot()
-        if not self._open.is_set():
-            with contextlib.suppress(TimeoutError):  # never held for good, whatever happens
-                await asyncio.wait_for(self._open.wait(), self.HOLD_AT_MOST)
-        await slots.acquire()
-        try:
-            yield
-        finally:
-            slots.release()
-
-    def hold(self) -> None:
-        """No tap enters until as many ``release`` calls (on the server's loop)."""
-        self._bind()
-        self.holds += 1
-        self._open.clear()
-
-    def release(self) -> None:
-        self._bind()
-        self.holds = max(0, self.holds - 1)
-        if not self.holds:
-            self._open.set()
-
-    @contextlib.asynccontextmanager
-    async def held(self):
-        self.hold()
-        try:
-            yield
-        finally:
-            self.release()
-
-
-#: One tap on the sync thread and the next one ready behind it.
-TAP_LANE = Lane(2)
 
 
 @dataclass
@@ -240,7 +168,10 @@ WS_PENALTY_SECONDS = 10.0
 #: screens to sync only when another process wrote to it. A layer shared by several workers
 #: may drop a push (Redis restarting, a full channel): their pages sync every 10 s. A page
 #: also syncs on waking and gets a snapshot on every reconnect. ``BUNCO_SYNC_EVERY`` sets it.
-SYNC_EVERY, SYNC_EVERY_SHARED = 0, 10
+#: With the server's looks left stock (``BUNCO_STOCK=watch``) one process's pages sync as
+#: several workers' do.
+SYNC_EVERY_SHARED = 10
+SYNC_EVERY = SYNC_EVERY_SHARED if stock("watch") else 0
 #: One process: seconds between its looks at each watched night's log for entries another
 #: process made (a command, a restored copy); ``BUNCO_WATCH_EVERY`` sets it.
 WATCH_EVERY = 30

@@ -46,9 +46,8 @@ class Taps:
             await self.retry_later(fields.get("key"))
             return
         try:
-            async with limits.TAP_LANE.enter():
-                answer = await database_sync_to_async(saved_or_kept)(
-                    self.night_id, self.run_tap, action, fields)
+            answer = await database_sync_to_async(saved_or_kept)(
+                self.night_id, self.run_tap, action, fields)
         except Exception:
             # Not a decision of the game (the database restarting, a bug): the socket stays
             # open and the phone keeps the tap and sends it again with the same key.

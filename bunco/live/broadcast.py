@@ -14,25 +14,18 @@ it is sent a snapshot only if one of them is behind (``stale``).
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 
-from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
-from bunco import limits
-from bunco.live import groups, layers, presence, screens
-from bunco.live.watch import watch
+from bunco.live import groups, presence, screens
 from bunco.models import Night
 from bunco.night.fold import Event, Kind, LiveNight
 from bunco.night.selectors import folds
+from bunco.runtime import pushes
 
 
 @dataclass
@@ -42,7 +35,6 @@ class Frames:
 
     messages: list[tuple[str, dict]] = field(default_factory=list)
     tables: dict[int, str] = field(default_factory=dict)
-    room_wide: bool = False  # a message for every table and screen kind (a bell, a round)
     #: A room-wide event's second step: its parts, drawn once its banner has gone out (None
     #: when a later room-wide event has come first: it draws every screen itself).
     rest: Callable[[], Frames | None] | None = None
@@ -222,7 +214,6 @@ def frames(night: Night, state: LiveNight, event: Event) -> Frames:
         if (celebrate or event.kind == Kind.VOID) and presence.watching(groups.tv(night.pk)):
             out.add(groups.tv(night.pk), event.seq, tv_bunco_html(state))
         return out
-    out.room_wide = True
     _room_frames(out, night, state)
     return out
 
@@ -288,7 +279,7 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
             return drawn(now)
 
     def drawn(now: LiveNight) -> Frames:
-        rest = Frames(room_wide=True)
+        rest = Frames()
         seats_kept = now.seats_seq != seq  # a bell or a pause: seats and standings as they were
         tables = {n: screens.render_table(now, n) for n in needed}
         rest.tables.update(tables)
@@ -313,153 +304,7 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     out.rest = parts
 
 
-log = logging.getLogger(__name__)
-
-
-async def _send_all(messages: list[tuple[str, dict]]) -> None:
-    layer = get_channel_layer()
-    for group, message in messages:
-        try:
-            await layer.group_send(group, message)
-        except layers.LAYER_ERRORS as exc:  # committed already: the screens' resync catches up
-            layers.failed("push", exc)
-            watch.doubt()
-
-
-class Outbox:
-    """The server's pushes, handed to its event loop without waiting for them to go out.
-
-    A command commits on the one sync thread; waiting there while the loop sends its pushes
-    (itself busy writing every socket's frames) kept the next tap waiting too. The loop sends
-    them in the order they were committed, with one exception that keeps a big room's taps
-    moving: a room-wide event's messages (a bell: one for every table, the TVs and the host;
-    400 frames at 100 tables) go out a few at a time, the loop free in between, and the
-    pushes of a tap committed meanwhile go before the rest of them. The room-wide message for
-    the same screens goes just before the tap's if it has not gone yet, so each screen still
-    gets its messages in the order they were committed (a screen drops a fragment older than
-    the one it shows anyway, but the TV's room-wide message holds every table)."""
-
-    #: Messages of a room-wide event sent between two looks at what else the loop has to do.
-    BATCH = 8
-
-    def __init__(self, loop: asyncio.AbstractEventLoop):
-        self.loop = loop
-        self.urgent: deque[tuple[str, dict]] = deque()  # taps: each its table's screens
-        self.bulk: deque[tuple[str, dict]] = deque()  # room-wide events
-        self.sending = False
-        self.then: list[Callable[[], Awaitable[None]]] = []  # run when both queues are empty
-
-    def usable(self) -> bool:
-        return self.loop.is_running() and not self.loop.is_closed()
-
-    def put(self, messages: list[tuple[str, dict]], room_wide: bool = False,
-            then: Callable[[], Awaitable[None]] | None = None) -> None:
-        """From any thread; ``then`` runs on the loop once nothing is left to send."""
-        self.loop.call_soon_threadsafe(self._queue, messages, room_wide, then)
-
-    def _queue(self, messages: list[tuple[str, dict]], room_wide: bool = False,
-               then: Callable[[], Awaitable[None]] | None = None) -> None:
-        if then is not None:
-            self.then.append(then)
-        if room_wide:
-            if messages and not self.bulk:  # no tap takes the sync thread until these are out
-                limits.TAP_LANE.hold()
-            self.bulk.extend(messages)
-        else:
-            mine = {group for group, _ in messages} if self.bulk else set()
-            if mine and any(group in mine for group, _ in self.bulk):
-                rest: deque[tuple[str, dict]] = deque()
-                for item in self.bulk:  # the same screens' room-wide messages go first
-                    (self.urgent if item[0] in mine else rest).append(item)
-                self.bulk = rest
-                if not rest:  # all of them: the taps need wait no longer
-                    limits.TAP_LANE.release()
-            self.urgent.extend(messages)
-        if not self.sending:
-            self.sending = True
-            self.loop.create_task(self._drain())
-
-    async def _drain(self) -> None:
-        layer = get_channel_layer()
-        sent = 0
-        try:
-            while self.urgent or self.bulk:
-                queue = self.urgent or self.bulk
-                group, message = queue.popleft()
-                if queue is self.bulk and not queue:
-                    limits.TAP_LANE.release()
-                try:
-                    await layer.group_send(group, message)
-                except layers.LAYER_ERRORS as exc:
-                    # Redis away: the tap is in the log, and the screens' resync (after joining
-                    # their groups again) brings what this push would have.
-                    layers.failed("push", exc)
-                    watch.doubt()
-                except Exception:  # a push lost is made up by the screens' resync
-                    log.exception("push failed")
-                    watch.doubt()
-                sent += 1
-                if sent % self.BATCH == 0 and self.bulk:
-                    await asyncio.sleep(0)  # read what came in: a tap may go first
-        finally:
-            self.sending = False
-            then, self.then = self.then, []
-            for job in then:
-                # Not in the context of the thread that queued it (the sync thread's: asgiref
-                # would refuse to go back there from it): in the loop's own, as a request's.
-                self.loop.create_task(job(), context=contextvars.Context())
-
-
-_outbox: Outbox | None = None
-
-
-def serve_on(loop: asyncio.AbstractEventLoop) -> None:
-    """The server's event loop (``bunco.asgi`` says so on its first request or socket)."""
-    global _outbox
-    if _outbox is None or _outbox.loop is not loop:
-        _outbox = Outbox(loop)
-
-
 def send(out: Frames) -> None:
-    """Push a command's frames (after it committed). A room-wide event's parts are drawn once
-    its banners are written: Python runs one thread at a time, and drawing 100 tables
-    meanwhile would hold the loop back from writing the banners (``Outbox``)."""
-    outbox = _outbox
-    if out.rest is not None and outbox is not None and outbox.usable():
-        outbox.put(out.messages, out.room_wide, then=partial(_draw_later, out.rest))
-        return
-    _push(out)  # no server loop here (a management command, a test): drawn at once
-    if out.rest is not None:
-        rest = _drawn(out.rest)
-        if rest is not None:
-            _push(rest)
-
-
-def _drawn(rest: Callable[[], Frames | None]) -> Frames | None:
-    try:
-        return rest()
-    except Exception:  # committed already: the screens' resync brings what is missing
-        watch.doubt()
-        log.exception("drawing a room-wide event's parts failed")
-        return None
-
-
-async def _draw_later(rest: Callable[[], Frames | None]) -> None:
-    """A room-wide event's parts, once its banners are out: the sync thread draws them in
-    the taps' lane, taking its turn there as a tap does. (Letting every tap that waited for
-    the banners go first cost 2,000 players' bell's tables 60-120 ms for 40 ms off a tap.)"""
-    async with limits.TAP_LANE.enter():
-        parts = await sync_to_async(_drawn, thread_sensitive=True)(rest)
-    if parts is not None:
-        _push(parts)
-
-
-def _push(out: Frames) -> None:
-    """Hand the frames to the server's loop."""
-    if not out.messages:
-        return
-    outbox = _outbox
-    if outbox is not None and outbox.usable():
-        outbox.put(out.messages, out.room_wide)
-    else:  # no server loop here (a management command, a test without one)
-        async_to_sync(_send_all)(out.messages)
+    """Push a command's frames, after it committed: how they leave is the runtime's
+    (``bunco/runtime/pushes.py``: in commit order, a room-wide event's banners first)."""
+    pushes.push(out)

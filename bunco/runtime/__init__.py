@@ -11,10 +11,15 @@ from importlib import metadata
 MEASURED_ON = {"Twisted": "26.10.0", "daphne": "4.2.3", "autobahn": "26.10.2",
                "channels": "4.3.2"}
 
-#: The pieces, each of which ``BUNCO_STOCK`` (a comma list, or "all") leaves stock, to measure
-#: what it buys (bench/: ``manage.py loadtest --stock``).
-PIECES = ("write", "framing", "reading", "deflate", "backlog", "collector", "layer", "handler",
-          "dispatch")
+#: The pieces, in the order they are installed, each of which ``BUNCO_STOCK`` (a comma list,
+#: or "all") leaves stock, to measure what it buys (bench/: ``manage.py loadtest --stock``).
+#: ``wire.py``: ``write`` (Twisted's write), ``framing`` and ``backlog`` (autobahn's
+#: ``serverSend``, one wrapper: the bound first, then the framing), ``reading``, ``deflate``;
+#: ``collector.py``; ``layer.py`` (the settings' channel layer); ``handler.py`` (the ASGI
+#: handler); ``consumer.py`` (``dispatch``); ``watch.py`` (the server looks, pages do not
+#: sync). How pushes leave (``pushes.py``) is no piece: its one path is the stock one.
+PIECES = ("write", "framing", "backlog", "reading", "deflate", "collector", "layer", "handler",
+          "dispatch", "watch")
 
 
 def stock(piece: str) -> bool:
@@ -42,17 +47,14 @@ def check_versions() -> list[str]:
 
 
 def install() -> dict[str, bool]:
-    """Install every piece this process runs tuned, once, at start (``bunco/asgi.py``), in this
-    order: the socket writes, framing, deflate and reads (``wire``), then the backlog bound
-    (``backlog``), which wraps whatever sends frames by then, so it sits outside ``wire``'s
-    framing. The handler and the consumers' base are chosen where they are defined (``handler``,
-    ``consumer``), the layer by the settings. Says which pieces run tuned."""
-    from bunco.runtime import backlog, wire
+    """Install every piece this process runs tuned, once, at start (``bunco/asgi.py``), in the
+    order of ``PIECES``: Twisted's and autobahn's methods first (``wire``, one wrapper each).
+    The others are chosen where they are used: the collector on the server's loop, the layer
+    by the settings, the handler and the consumers' base where they are defined, the outbox,
+    the watch when its module loads. Says which pieces run tuned."""
+    from bunco.runtime import wire
 
     check_versions()
     on = {piece: not stock(piece) for piece in PIECES}
-    wire.install(write=on["write"], framing=on["framing"], deflate=on["deflate"],
-                 reading=on["reading"])
-    if on["backlog"]:
-        backlog.install()
+    wire.install([piece for piece in wire.PIECES if on[piece]])
     return on

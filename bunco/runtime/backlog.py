@@ -16,7 +16,8 @@ message, 30 s more for the pong: ``limits.PING_EVERY``); one that writes (a page
 
 It leans on Twisted's write buffer (``dataBuffer``, ``offset``, ``_tempDataLen`` of a TCP
 connection) and Daphne's ``application_queue``; measured on Twisted 26.10.0, Daphne 4.2.3,
-autobahn 26.10.2. Without them it warns once and leaves sending as it is.
+autobahn 26.10.2. Without them it warns once and leaves sending as it is. It wraps nothing
+itself: ``wire``'s one wrapper of ``serverSend`` asks ``admit`` before it frames anything.
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ RESYNC = '{"type": "sync", "behind": true}'
 _BUFFER_PARTS = ("dataBuffer", "offset")  # and each connection's own _tempDataLen
 #: How many times a screen fell behind, was brought back, was disconnected (this process).
 counts = {"behind": 0, "resynced": 0, "closed": 0}
-_stock_send = None
 _unknown_warned = False
 
 
@@ -55,17 +55,20 @@ def waiting(transport) -> int | None:
         return None
 
 
-def _send(self, content, binary=False) -> None:
-    if self.state == self.STATE_OPEN:
-        if self.__dict__.get("_behind_since") is not None:
-            return
-        queued = waiting(self.transport)
-        if queued is None:
-            _unknown(self.transport)
-        elif queued > BUDGET:
-            _fall_behind(self)
-            return
-    _stock_send(self, content, binary)
+def admit(protocol) -> bool:
+    """Whether a frame may go to this screen now (False: dropped, the screen is behind).
+    ``wire``'s one wrapper of autobahn's ``serverSend`` asks it first, before any framing."""
+    if protocol.state != protocol.STATE_OPEN:
+        return True
+    if protocol.__dict__.get("_behind_since") is not None:
+        return False
+    queued = waiting(protocol.transport)
+    if queued is None:
+        _unknown(protocol.transport)
+    elif queued > BUDGET:
+        _fall_behind(protocol)
+        return False
+    return True
 
 
 def _unknown(transport) -> None:
@@ -104,17 +107,11 @@ def _check(protocol) -> None:
     reactor.callLater(CHECK_EVERY, _check, protocol)
 
 
-def install() -> bool:
-    """Bound every screen's backlog in this process (True if installed)."""
-    global _stock_send
-    if getattr(WebSocketProtocol.serverSend, "bounded", False):
-        return True
+def usable() -> bool:
+    """Whether what this leans on is there (else one warning: screens are not bounded)."""
     missing = [name for name in _BUFFER_PARTS if not hasattr(tcp.Connection, name)]
     if missing or not hasattr(WebSocketProtocol, "dropConnection"):
         log.warning("Twisted/autobahn changed (%s missing): a screen that stops reading is not "
                     "bounded", ", ".join(missing) or "dropConnection")
         return False
-    _stock_send = WebSocketProtocol.serverSend
-    _send.bounded = True
-    WebSocketProtocol.serverSend = _send
     return True

@@ -38,6 +38,8 @@ from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import tcp
 from twisted.web import http
 
+from bunco.runtime import backlog
+
 try:
     from autobahn.websocket.compress import PerMessageDeflateOffer, PerMessageDeflateOfferAccept
 except ImportError:  # an autobahn without it: the stock, uncompressed path
@@ -118,7 +120,11 @@ _server_send = WebSocketProtocol.serverSend
 
 
 def _send(self, content, binary=False) -> None:
-    if "framing" in gone:
+    """autobahn's ``serverSend``, wrapped once, in this order: the backlog's bound (a screen
+    that stopped reading gets no more frames: ``backlog``), then framing in one step."""
+    if "backlog" in installed and not backlog.admit(self):
+        return
+    if "framing" in gone or "framing" not in installed:
         return _server_send(self, content, binary)
     try:
         plain = (not binary and self.state == self.STATE_OPEN and not self.autoFragmentSize
@@ -197,20 +203,33 @@ def _factory_init_deflating(self, *args, **kwargs) -> None:
     self.setProtocolOptions(perMessageCompressionAccept=accept_deflate)
 
 
-def install(write: bool = True, framing: bool = True, deflate: bool = True,
-            reading: bool = True) -> None:
-    """For this process (the server calls it once, at start); each piece may be left stock,
-    to measure what it buys (``bunco.runtime.stock``)."""
-    if write and tcp.Connection.write is not _write:
+#: The pieces this module runs in this process, as ``install`` put them in.
+installed: set[str] = set()
+PIECES = ("write", "framing", "backlog", "reading", "deflate")
+
+
+def install(pieces=PIECES) -> None:
+    """For this process (the server calls it once, at start), the ``pieces`` named (the
+    others stay stock, to measure what each buys: ``bunco.runtime.stock``), one wrapper per
+    thing patched: Twisted's write; autobahn's ``serverSend`` (the backlog's bound, then
+    framing); its reading; the factory's offer of deflate."""
+    if "write" in pieces:
+        installed.add("write")
         tcp.Connection.write = _write
-    if framing and WebSocketProtocol.serverSend is not _send:
+    if "framing" in pieces:
+        installed.add("framing")
+        if not hasattr(http._parseContentType, "cache_info"):
+            http._parseContentType = lru_cache(maxsize=64)(http._parseContentType)
+    if "backlog" in pieces and "backlog" not in installed and backlog.usable():
+        installed.add("backlog")
+    if installed & {"framing", "backlog"} and WebSocketProtocol.serverSend is not _send:
         WebSocketProtocol.serverSend = _send
-    if reading and WebSocketProtocol.dataReceived is not _read:
+    if "reading" in pieces:
+        installed.add("reading")
         WebSocketProtocol.dataReceived = _read
-    if deflate and WebSocketFactory.__init__ is not _factory_init_deflating:
+    if "deflate" in pieces and WebSocketFactory.__init__ is not _factory_init_deflating:
         if PerMessageDeflateOfferAccept is None:
             log.warning("autobahn has no permessage-deflate here: frames go uncompressed")
         else:
+            installed.add("deflate")
             WebSocketFactory.__init__ = _factory_init_deflating
-    if framing and not hasattr(http._parseContentType, "cache_info"):
-        http._parseContentType = lru_cache(maxsize=64)(http._parseContentType)

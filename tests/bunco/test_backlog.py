@@ -8,7 +8,7 @@ from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import abstract, tcp
 from twisted.internet.protocol import Protocol
 
-from bunco.runtime import backlog
+from bunco.runtime import backlog, wire
 
 from .test_wire import Loop
 
@@ -42,8 +42,29 @@ def test_a_twisted_without_its_buffer_falls_back_to_stock(monkeypatch, caplog):
         pass
 
     monkeypatch.setattr(WebSocketProtocol, "serverSend", stock)
+    monkeypatch.setattr(wire, "installed", set())
     monkeypatch.delattr(abstract.FileDescriptor, "dataBuffer")
     with caplog.at_level(logging.WARNING, logger=backlog.__name__):
-        assert backlog.install() is False
-    assert WebSocketProtocol.serverSend is stock
+        wire.install(["backlog"])
+    assert WebSocketProtocol.serverSend is stock and wire.installed == set()
     assert "not bounded" in caplog.text
+
+
+def test_autobahns_send_is_wrapped_once_the_bound_before_the_framing(monkeypatch):
+    """One wrapper of ``serverSend``, whichever of its two pieces run: a screen behind gets
+    no frame, framed or not."""
+    written = []
+
+    class Screen:
+        STATE_OPEN = state = 1
+
+        def __init__(self):
+            self._behind_since = 1.0  # it fell behind a moment ago
+            self.transport = type("T", (), {"write": written.append})()
+
+    for pieces in (["backlog", "framing"], ["backlog"]):
+        monkeypatch.setattr(wire, "installed", set())
+        wire.install(pieces)
+        assert WebSocketProtocol.serverSend is wire._send
+        wire._send(Screen(), "<p>a frame</p>")
+        assert written == []

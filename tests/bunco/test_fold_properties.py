@@ -16,6 +16,7 @@ from bunco.live import broadcast, groups, presence, screens
 from bunco.night import services
 from bunco.night.selectors import cold_fold, live_state
 from bunco.night.services import CommandRefused
+from bunco.runtime import pushes
 from scoring import sample_names
 from tests.bunco.test_fold_whole_night import between_rounds, in_play
 
@@ -119,18 +120,16 @@ def everyone_watching(monkeypatch):
     monkeypatch.setattr(presence, "watching", lambda group: True)
     shown: dict[str, dict[str, str]] = {}
 
-    def send(out, written=None):
-        for group, message in out.messages:
+    def send(messages):  # each push's messages as they are sent (bunco/runtime/pushes.py)
+        for group, message in messages:
             screen = shown.setdefault(group, {})
             found = Fragments(message["html"]).found
             if "tv-tables" in found:  # the wrapper swapped whole: the tables it had are gone
                 for element_id in [i for i in screen if i.startswith("table-")]:
                     del screen[element_id]
             screen.update(found)
-        if written is not None:  # gone out at once
-            written.set()
 
-    monkeypatch.setattr(broadcast, "_push", send)
+    monkeypatch.setattr(pushes, "_send_now", send)
     return shown
 
 

@@ -8,10 +8,10 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
-from channels.layers import get_channel_layer
 
 from bunco import asgi, limits
 from bunco.live import broadcast
+from bunco.runtime import pushes
 from bunco.runtime.layer import PartyChannelLayer
 from tests.asgi_http import asgi_request
 
@@ -38,7 +38,7 @@ def record_pushes(monkeypatch, record, pause: float = 0.0) -> None:
             if pause:
                 await asyncio.sleep(pause)
 
-    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
+    monkeypatch.setattr(pushes, "get_channel_layer", Layer)
 
 
 @pytest.fixture
@@ -130,38 +130,22 @@ async def test_a_screen_behind_by_hundreds_of_messages_loses_none():
     assert got == list(range(500))
 
 
-async def test_the_hosts_bell_goes_ahead_of_the_taps_waiting_for_the_server():
-    slots = limits.TAP_LANE.slot()
-    for _ in range(limits.TAP_LANE.width):  # taps on the sync thread already
-        await slots.acquire()
-    waiting = asyncio.ensure_future(post("/t/sometoken/roll/"))
-    await asyncio.sleep(0.1)
-    status, _ = await post("/host/nights/1/bell/")  # not queued behind the waiting tap
-    assert status != 429 and not waiting.done()
-    for _ in range(limits.TAP_LANE.width):
-        slots.release()
-    status, _ = await waiting  # its turn: it reaches Django (refused for its missing token)
-    assert status == 403
+async def test_a_commands_pushes_are_out_in_order_before_its_thread_goes_on(monkeypatch):
+    sent: list[int] = []
 
-
-async def test_a_commands_pushes_go_out_in_order_without_the_command_waiting():
-    layer = get_channel_layer()
-    channel = await layer.new_channel()
-    await layer.group_add("table_9_1", channel)
-    broadcast.serve_on(asyncio.get_running_loop())
+    record_pushes(monkeypatch, lambda group, message: sent.append(message["seq"]), pause=0.001)
+    pushes.serve_on(asyncio.get_running_loop())
 
     def commit_three():  # on the sync thread, as a command's commit does
+        seen = []
         for seq in (1, 2, 3):
             out = broadcast.Frames()
             out.add("table_9_1", seq, f"<p>{seq}</p>")
             broadcast.send(out)
-        return "done"
+            seen.append(list(sent))
+        return seen
 
-    # The loop is not free to send while the thread runs: the thread does not wait for it.
-    assert await sync_to_async(commit_three)() == "done"
-    got = [(await layer.receive(channel))["seq"] for _ in range(3)]
-    assert got == [1, 2, 3]
-    await layer.group_discard("table_9_1", channel)
+    assert await sync_to_async(commit_three)() == [[1], [1, 2], [1, 2, 3]]
 
 
 async def test_a_room_wide_events_tables_are_drawn_once_every_screen_has_its_banner(
@@ -172,8 +156,8 @@ async def test_a_room_wide_events_tables_are_drawn_once_every_screen_has_its_ban
 
     record_pushes(monkeypatch, lambda group, message: sent.append((group, message["html"])),
                   pause=0.001)
-    broadcast.serve_on(asyncio.get_running_loop())
-    bell = broadcast.Frames(room_wide=True)
+    pushes.serve_on(asyncio.get_running_loop())
+    bell = broadcast.Frames()
     screens = [f"table_1_{n}" for n in range(1, 101)] + ["tv_1", "host_1"]
     for group in screens:
         bell.add(group, 10, "banner")
@@ -181,7 +165,7 @@ async def test_a_room_wide_events_tables_are_drawn_once_every_screen_has_its_ban
 
     def tables():
         drawn_after.append(len(sent))
-        out = broadcast.Frames(room_wide=True)
+        out = broadcast.Frames()
         for group in screens:
             out.add(group, 10, "tables")
         return out
@@ -248,183 +232,6 @@ async def test_a_screen_taking_pushes_directly_still_has_a_tvs_tallies_coalesced
     await layer.group_discard("tv_1", channel)
 
 
-async def test_a_tap_during_a_bell_reaches_its_table_before_the_bell_reaches_every_table(
-        monkeypatch):
-    """A bell at 100 tables is 102 messages (400 frames). A tap committed while they go out
-    goes before the rest of them, after its own screens' bell message; every screen still gets
-    its messages in the order they were committed."""
-    sent: list[tuple[str, int]] = []
-    outbox = broadcast.Outbox(asyncio.get_running_loop())
-    tap = broadcast.Frames()
-    tap.add("table_1_50", 11, "<p>tap</p>")
-    tap.add("tv_1", 11, "<p>tap</p>", replaces="table-50")
-    tap.add("host_1", 11, "<p>tap</p>", replaces="table-50")
-
-    def record(group, message):
-        sent.append((group, message["seq"]))
-        if len(sent) == 3:  # the tap commits on the sync thread while the bell goes out
-            outbox.put(tap.messages)
-
-    record_pushes(monkeypatch, record)
-    bell = broadcast.Frames(room_wide=True)
-    for table in range(1, 101):
-        bell.add(f"table_1_{table}", 10, "<p>bell</p>")
-    bell.add("tv_1", 10, "<p>bell</p>")
-    bell.add("host_1", 10, "<p>bell</p>")
-    outbox.put(bell.messages, bell.room_wide)
-    while len(sent) < 105:
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.05)
-    assert len(sent) == 105
-    # The tap's screens have it within a few messages, long before the last tables' bell.
-    assert max(sent.index((g, 11)) for g, _ in tap.messages) < 3 + 2 * broadcast.Outbox.BATCH
-    for group in {g for g, _ in sent}:  # each screen: the bell, then the tap
-        seqs = [seq for g, seq in sent if g == group]
-        assert seqs == sorted(seqs), group
-    assert sent[-1] != ("table_1_100", 11) and ("table_1_100", 10) in sent[-5:]
-
-
-async def test_taps_alone_go_out_in_the_order_they_were_committed(monkeypatch):
-    sent: list[tuple[str, int]] = []
-
-    record_pushes(monkeypatch, lambda group, message: sent.append((group, message["seq"])))
-    outbox = broadcast.Outbox(asyncio.get_running_loop())
-    for seq in range(1, 6):
-        out = broadcast.Frames()
-        out.add(f"table_1_{seq % 2}", seq, "<p></p>")
-        out.add("tv_1", seq, "<p></p>", replaces=f"table-{seq % 2}")
-        outbox.put(out.messages)
-    while len(sent) < 10:
-        await asyncio.sleep(0.01)
-    assert [seq for _, seq in sent] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
-
-
-async def test_no_tap_takes_the_server_while_a_room_wide_command_and_its_pushes_run(
-        monkeypatch):
-    """The bell (a host's post) and its 400 pushes run alone: taps wait, then go."""
-    lane = limits.Lane(2)
-    monkeypatch.setattr(limits, "TAP_LANE", lane)
-    entered = []
-
-    async def tap(name):
-        async with lane.enter():
-            entered.append(name)
-
-    async with lane.held():  # the host's bell is being handled
-        waiting = asyncio.ensure_future(tap("during the bell"))
-        await asyncio.sleep(0.05)
-        assert entered == []
-        # Its pushes are handed to the loop before the post's answer: the lane stays held.
-        sent = []
-
-        record_pushes(monkeypatch, lambda group, message: sent.append(group), pause=0.001)
-        outbox = broadcast.Outbox(asyncio.get_running_loop())
-        bell = broadcast.Frames(room_wide=True)
-        for table in range(1, 41):
-            bell.add(f"table_1_{table}", 10, "<p>bell</p>")
-        outbox._queue(bell.messages, bell.room_wide)
-    await asyncio.sleep(0.01)
-    assert entered == [] and len(sent) < 40  # the post is done, its pushes are not
-    await waiting
-    assert entered == ["during the bell"]
-    assert len(sent) >= 39  # the tap went in as the last of them was sent
-    # A tap's own pushes hold nothing.
-    outbox._queue([("table_1_1", {"seq": 11})])
-    await tap("after")
-    assert entered[-1] == "after"
-
-
-async def test_the_taps_that_waited_for_a_bells_banner_go_before_its_tables_are_drawn(
-        monkeypatch):
-    """The bell's banner goes out first; the taps that waited for it then take the server
-    before it draws 100 tables (each tap a few milliseconds, the drawing tens of them)."""
-    lane = limits.Lane(2)
-    monkeypatch.setattr(limits, "TAP_LANE", lane)
-    order: list[str] = []
-
-    record_pushes(monkeypatch, lambda group, message: order.append(message["html"]),
-                  pause=0.001)
-    broadcast.serve_on(asyncio.get_running_loop())
-
-    async def tap(name):
-        async with lane.enter():  # as the server runs a tap: on its one sync thread
-            await sync_to_async(order.append)(name)
-
-    def tables():
-        order.append("tables drawn")
-        return None  # (a later room-wide event drew them)
-
-    bell = broadcast.Frames(room_wide=True)
-    for table in range(1, 21):
-        bell.add(f"table_1_{table}", 10, "banner")
-    bell.rest = tables
-    async with lane.held():  # the host's bell is being handled; three taps come meanwhile
-        taps = [asyncio.ensure_future(tap(f"tap {n}")) for n in (1, 2, 3)]
-        await asyncio.sleep(0.01)
-        await sync_to_async(broadcast.send)(bell)
-    await asyncio.gather(*taps)
-    while "tables drawn" not in order:
-        await asyncio.sleep(0.01)
-    assert order == ["banner"] * 20 + ["tap 1", "tap 2", "tap 3", "tables drawn"]
-
-
-async def test_a_room_wide_event_with_no_banner_to_send_still_draws_and_holds_no_tap(
-        monkeypatch):
-    lane = limits.Lane(2)
-    monkeypatch.setattr(limits, "TAP_LANE", lane)
-    outbox = broadcast.Outbox(asyncio.get_running_loop())
-    ran = asyncio.Event()
-
-    async def then():
-        ran.set()
-
-    outbox._queue([], True, then)
-    await asyncio.wait_for(ran.wait(), 1)
-    assert lane.holds == 0  # nothing was sent that would ever release it
-
-
-async def test_a_tap_is_never_held_for_good(monkeypatch):
-    lane = limits.Lane(2)
-    monkeypatch.setattr(lane, "HOLD_AT_MOST", 0.05)
-    lane.hold()  # and never released, whatever went wrong
-    async with lane.enter():
-        pass
-    assert lane.holds == 1
-
-
-async def test_the_hosts_posts_hold_the_taps_and_taps_do_not(monkeypatch):
-    seen = {}
-    real = asgi.PartyASGIHandler.handle
-
-    async def handle(self, scope, receive, send):
-        seen[scope["path"]] = limits.TAP_LANE.holds
-        await real(self, scope, receive, send)
-
-    monkeypatch.setattr(asgi.PartyASGIHandler, "handle", handle)
-    await post("/host/nights/1/bell/")
-    await post("/t/sometoken/roll/")
-    assert seen == {"/host/nights/1/bell/": 1, "/t/sometoken/roll/": 0}
-    assert limits.TAP_LANE.holds == 0
-
-
-async def test_a_small_rooms_bell_taken_over_whole_by_a_tap_lets_the_taps_go(monkeypatch):
-    """A one-table room: a tap's pushes take the bell's every message along ahead of them;
-    the lane is not left held (every later tap would wait its full second)."""
-    lane = limits.Lane(2)
-    monkeypatch.setattr(limits, "TAP_LANE", lane)
-    sent = []
-
-    record_pushes(monkeypatch, lambda group, message: sent.append((group, message["seq"])))
-    outbox = broadcast.Outbox(asyncio.get_running_loop())
-    outbox._queue([("table_1_1", {"seq": 10}), ("tv_1", {"seq": 10})], room_wide=True)
-    assert lane.holds == 1
-    outbox._queue([("table_1_1", {"seq": 11}), ("tv_1", {"seq": 11})])
-    assert lane.holds == 0
-    await asyncio.sleep(0.01)
-    assert sent == [("table_1_1", 10), ("tv_1", 10), ("table_1_1", 11), ("tv_1", 11)]
-    assert lane.holds == 0
-
-
 async def test_a_channels_without_what_the_party_layer_leans_on_runs_as_channels_own(
         monkeypatch, caplog):
     """A renamed internal upstream: one warning, and every push still arrives (queued and
@@ -489,11 +296,12 @@ async def test_a_hundred_taps_in_flight_from_one_link_never_make_another_links_t
     monkeypatch.setattr(asgi.PartyASGIHandler, "handle", slow_tap)
     flood = [asyncio.create_task(post("/t/flood/roll/")) for _ in range(100)]
     await asyncio.sleep(0.3)
-    assert 1 <= len(reached) <= limits.LINK_QUEUE  # (the taps' lane lets fewer run at once)
+    assert 1 <= len(reached) <= limits.LINK_QUEUE
     assert asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE
     honest = asyncio.create_task(post("/t/honest/roll/"))  # queued behind at most 4 taps
     await asyncio.sleep(0.05)
-    assert asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE + 1  # in the queue, not "busy"
+    # on its way to the view, not told "busy"
+    assert honest.done() or asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE + 1
     gate.set()
     status, answer = await honest
     assert status != 429, answer  # it reached the view (here: an unknown link)

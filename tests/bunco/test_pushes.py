@@ -10,6 +10,7 @@ import pytest
 from bunco.live import broadcast, groups, presence
 from bunco.models import Player
 from bunco.night import services
+from bunco.runtime import pushes
 from scoring import sample_names
 from tests.playing import play_round, roll
 
@@ -19,12 +20,8 @@ def pushed(monkeypatch):
     monkeypatch.setattr(presence, "watching", lambda group: True)
     sent = []  # each push's messages, in order (a room-wide event makes two)
 
-    def push(out, written=None):
-        sent.append(out.messages)
-        if written is not None:  # gone out at once
-            written.set()
-
-    monkeypatch.setattr(broadcast, "_push", push)
+    # each push's messages as they are sent (bunco/runtime/pushes.py)
+    monkeypatch.setattr(pushes, "_send_now", sent.append)
     return sent
 
 
@@ -132,7 +129,7 @@ def held_back(monkeypatch):
     kept = []
 
     def send(out):
-        broadcast._push(out)
+        pushes._send_now(out.messages)
         kept.append(out.rest)
 
     monkeypatch.setattr(broadcast, "send", send)

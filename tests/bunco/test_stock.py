@@ -1,5 +1,6 @@
 """BUNCO_STOCK leaves a piece of the server's tuning stock, to measure what it buys: the
-server then runs Channels' own layer, Twisted's own write, autobahn's own framing."""
+server then runs Channels' own layer, Twisted's own write, autobahn's own framing, pages
+syncing on a timer."""
 
 import os
 import subprocess
@@ -14,19 +15,21 @@ import bunco.asgi as asgi
 from django.conf import settings
 from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import tcp
-from bunco.runtime import backlog, wire
+from bunco.runtime import wire
 from bunco.live.consumers import ScreenConsumer
+from bunco.live.watch import watch
 from bunco.runtime.consumer import DirectDispatch
+sends = WebSocketProtocol.serverSend is wire._send  # one wrapper: the bound, then framing
 print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "write": tcp.Connection.write is wire._write,
-    # the backlog bound wraps whatever sends frames: look beneath it
-    "framing": (backlog._stock_send or WebSocketProtocol.serverSend) is wire._send,
+    "framing": sends and "framing" in wire.installed,
     "reading": WebSocketProtocol.dataReceived is wire._read,
-    "backlog": getattr(WebSocketProtocol.serverSend, "bounded", False),
+    "backlog": sends and "backlog" in wire.installed,
     "collector": asgi.GC_TUNED,
     "handler": type(asgi.django_asgi_app).__mro__[1].__name__,
     "dispatch": ScreenConsumer.dispatch is DirectDispatch.dispatch,
+    "watch": watch.looking,
 }))
 """
 
@@ -46,16 +49,18 @@ def test_the_server_runs_tuned_unless_told_otherwise():
     tuned = probe("")
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
                      "framing": True, "reading": True, "backlog": True, "collector": True,
-                     "handler": "OneTripHandler", "dispatch": True}
+                     "handler": "OneTripHandler", "dispatch": True, "watch": True}
 
 
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
                             "framing": False, "reading": False, "backlog": False,
-                            "collector": False, "handler": "ASGIHandler", "dispatch": False}
-    some = probe("write,layer")
+                            "collector": False, "handler": "ASGIHandler", "dispatch": False,
+                            "watch": False}
+    some = probe("write,layer,framing")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
-    assert some["framing"] and some["reading"] and some["backlog"] and some["collector"]
+    assert not some["framing"] and some["backlog"]  # the bound alone wraps serverSend
+    assert some["reading"] and some["collector"] and some["watch"]
 
 
 def test_the_tuning_runs_on_the_versions_it_was_measured_on():

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PLUMBING = {"bunco/asgi.py", "bunco/runtime/handler.py", "bunco/origin.py",
             "bunco/middleware.py", "bunco/inputs.py", "bunco/proxies.py", "bunco/stick.py",
             "bunco/laptop/roomcheck/__init__.py",
-            "bunco/runtime/collector.py", "bunco/live/watch.py"}
+            "bunco/runtime/collector.py", "bunco/runtime/watch.py"}
 
 #: Every stop of a tap's road, both ways in.
 ROAD = {
@@ -41,8 +41,9 @@ ROAD = {
     # what the table's screens show, drawn once, and whom it goes to
     "bunco/live/broadcast.py", "bunco/live/screens/table.py", "bunco/jinja.py",
     "bunco/live/presence.py", "bunco/live/groups.py",
-    # how a push leaves: the layer, the screens' consumers
-    "bunco/runtime/layer.py", "bunco/runtime/consumer.py", "bunco/live/consumers.py",
+    # how a push leaves: the push, the layer, the screens' consumers
+    "bunco/runtime/pushes.py", "bunco/runtime/layer.py",
+    "bunco/runtime/consumer.py", "bunco/live/consumers.py",
 }
 
 

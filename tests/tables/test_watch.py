@@ -1,6 +1,7 @@
 """The server keeps one process's screens current without their syncing on a timer
-(``bunco.live.watch``): what another process wrote, and a push that failed, bring a request to
-sync; a quiet screen still hears from the server, so its page can tell a dead socket."""
+(``bunco/live/watch.py``, on ``bunco/runtime/watch.py``'s timer): what another process wrote,
+and a push that failed, bring a request to sync; a quiet screen still hears from the server,
+so its page can tell a dead socket. With the looks left stock the pages sync every 10 s."""
 
 import asyncio
 import copy
@@ -52,6 +53,7 @@ async def answer_until_drawn(ws, shown: dict, seconds: float = 4.0) -> tuple[str
     raise AssertionError(f"no snapshot after {asked} requests to sync")
 
 
+@pytest.mark.tuned("watch")
 async def test_a_roll_another_process_wrote_reaches_a_screen_without_its_asking(
         settings, monkeypatch, one_process):
     settings.BUNCO_WATCH_EVERY = 0.3
@@ -73,6 +75,7 @@ async def test_a_roll_another_process_wrote_reaches_a_screen_without_its_asking(
     await ws.disconnect()
 
 
+@pytest.mark.tuned("watch")
 async def test_a_roll_written_elsewhere_just_after_one_pushed_here_still_arrives(
         settings, monkeypatch, one_process):
     """The first request comes while this process's own push is counted as on its way (its
