@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 import sys
 from collections.abc import Mapping, MutableMapping
 from pathlib import Path
@@ -114,9 +115,23 @@ def open_in_browser(url: str, environ: Mapping[str, str] = os.environ) -> bool:
         return False
     try:
         with system_libraries():
+            if type(browser) is webbrowser.BackgroundBrowser:  # xdg-open, gio, ...: launchers
+                return _launched([browser.name, *(a.replace("%s", url) for a in browser.args)])
             return bool(browser.open(url, new=2))
     except Exception:  # a browser that fails to start: the printed link is still there
         return False
+
+
+def _launched(command: list[str]) -> bool:
+    """Python's ``BackgroundBrowser.open`` says a launcher failed when it has merely finished:
+    ``xdg-open`` hands the page to the browser and exits at once. Done without error, or
+    still running after two seconds, it opened the page."""
+    launcher = subprocess.Popen(command, close_fds=True, start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        return launcher.wait(timeout=2) == 0
+    except subprocess.TimeoutExpired:
+        return True
 
 
 @contextlib.contextmanager

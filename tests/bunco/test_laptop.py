@@ -170,3 +170,17 @@ def test_outside_the_single_file_app_the_library_path_is_left_alone(monkeypatch)
     monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/lib")
     with laptop.system_libraries():
         assert os.environ["LD_LIBRARY_PATH"] == "/opt/lib"
+
+
+@pytest.mark.parametrize("exits, opens", [(0, True), (3, False)])
+def test_a_launcher_that_hands_the_page_on_and_exits_at_once_opened_it(monkeypatch, tmp_path,
+                                                                        exits, opens):
+    """xdg-open gives the page to the browser and exits straight away: that is the page
+    opened (Python's own check says it failed when the launcher has merely finished)."""
+    launcher, asked = tmp_path / "xdg-open", tmp_path / "asked.txt"
+    launcher.write_text(f'#!/bin/sh\necho "$1" > "{asked}"\nexit {exits}\n')
+    launcher.chmod(0o755)
+    monkeypatch.setattr(laptop.sys, "platform", "linux")
+    monkeypatch.setattr(webbrowser, "get", lambda: webbrowser.BackgroundBrowser(str(launcher)))
+    assert laptop.open_in_browser("http://h/host/x/", {"DISPLAY": ":0"}) is opens
+    assert asked.read_text().strip() == "http://h/host/x/"
