@@ -50,8 +50,8 @@ def install() -> dict[str, bool]:
     """Install every piece this process runs tuned, once, at start (``bunco/asgi.py``), in the
     order of ``PIECES``: Twisted's and autobahn's methods first (``wire``, one wrapper each).
     The others are chosen where they are used: the collector on the server's loop, the layer
-    by the settings, the handler and the consumers' base where they are defined, the outbox,
-    the watch when its module loads. Says which pieces run tuned."""
+    by the settings, the handler and the consumers' base where they are defined, the watch
+    when its module loads. Says which pieces run tuned."""
     from bunco.runtime import wire
 
     check_versions()
