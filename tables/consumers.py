@@ -162,9 +162,9 @@ class PlayerConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
         self.player = player_by_token(self.scope["url_route"]["kwargs"]["token"])
         if self.player is None or not devices.may_use(self.player, self.scope.get("cookies")):
             return False
-        self.night_id = self.player.night_id
+        self.night_id, self.night = self.player.night_id, self.player.night
         self.token = self.player.token
-        where = live_state(self.player.night).seat_of(self.player.name)
+        where = live_state(self.night).seat_of(self.player.name)
         self.table_group = groups.table(self.night_id, where[0]) if where else None
         return True
 
@@ -179,7 +179,7 @@ class PlayerConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
                 + screens.call_host_html(night.pk, where[0] if where else None))
 
     def run_tap(self, action: str, fields: dict) -> Answer:
-        player = player_by_token(self.token)
+        player = player_by_token(self.token, self.night)  # its night as on connecting
         if player is None or player.night is None:
             return unknown_link()
         if not devices.may_use(player, self.scope.get("cookies")):

@@ -163,12 +163,14 @@ def player_by_pk(pk: int) -> Player | None:
     return Player.objects.select_related("night").filter(pk=pk).first()
 
 
-def player_by_token(token: str) -> Player | None:
-    """A player (from their own link: a phone's every tap) and their night."""
+def player_by_token(token: str, night: Night | None = None) -> Player | None:
+    """A player (from their own link: a phone's every tap) and their night: ``night`` when
+    the caller holds it already (a phone's socket, which read it on connecting), else read."""
     player = next(iter(Player.objects.raw(f"SELECT * FROM {_PLAYERS} WHERE token = %s",
                                           [token])), None)
     if player is not None:
-        player.night = night_by_id(player.night_id)
+        player.night = (night if night is not None and night.pk == player.night_id
+                        else night_by_id(player.night_id))
     return player
 
 
