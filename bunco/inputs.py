@@ -25,7 +25,6 @@ from django.core.exceptions import (
 )
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.http.multipartparser import MultiPartParserError
-from django.utils.datastructures import MultiValueDict
 
 #: The largest body read at all: a night file (``RestoreForm.MAX_BYTES``, 20 MB) and its form.
 #: Anything longer is refused (413) before Django reads it.
@@ -82,12 +81,12 @@ def _codec(charset: str) -> codecs.CodecInfo | None:
     return info
 
 
-def _as_utf8(request: HttpRequest, codec: codecs.CodecInfo) -> None:
-    """A URL-encoded form in another charset, read in it (escapes too) and made UTF-8."""
+def _as_utf8(request: HttpRequest, codec: codecs.CodecInfo) -> QueryDict:
+    """A URL-encoded form in another charset, read in it (escapes too), as its fields."""
     fields = parse_qsl(request.body.decode(codec.name), keep_blank_values=True,
                        encoding=codec.name, errors="strict",
                        max_num_fields=settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)
-    request._body = urlencode(fields).encode()
+    return QueryDict(urlencode(fields), encoding="utf-8")
 
 
 def read(request: HttpRequest) -> HttpResponse | None:
@@ -100,11 +99,12 @@ def read(request: HttpRequest) -> HttpResponse | None:
             if codec is None:
                 return refusal(request, 400, UNKNOWN_CHARSET.format(charset=charset[:40]))
             posted = request.method == "POST"
-            if codec.name != "utf-8" and posted and request.content_type == FORM:
-                _as_utf8(request, codec)
             # A multipart form's fields are read in its charset; anything else is UTF-8.
             multipart = posted and request.content_type == "multipart/form-data"
             request.encoding = codec.name if multipart else "utf-8"
+            if codec.name != "utf-8" and posted and request.content_type == FORM:
+                request.FILES  # noqa: B018 (none in such a form: read as Django reads it)
+                request.POST = _as_utf8(request, codec)  # but the fields in their charset
         if request.method == "POST":
             request.POST, request.FILES  # noqa: B018 (parsed now, or refused now)
     except RequestDataTooBig:
@@ -122,7 +122,7 @@ def read(request: HttpRequest) -> HttpResponse | None:
 
 def _refused(request: HttpRequest, status: int, sentence: str) -> HttpResponse:
     # Whatever reads the form after this (an error page's CSRF check) finds it empty.
-    request._post, request._files = QueryDict(), MultiValueDict()
+    request.POST = QueryDict()
     return refusal(request, status, sentence)
 
 

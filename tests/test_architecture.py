@@ -197,3 +197,42 @@ def test_no_code_file_or_function_grows_past_what_a_newcomer_can_read():
                     if length > FUNCTION_LINES:
                         too_long.append(f"{module}.{node.name}: {length} lines")
     assert not too_long, too_long
+
+
+#: Underscored names that their libraries document for use: a model's ``_meta`` and ``_state``
+#: (Django's Model _meta API; "Customizing model loading") and a named tuple's ``_replace``.
+DOCUMENTED = {"_meta", "_state", "_replace"}
+
+
+def test_nothing_outside_the_runtime_touches_a_librarys_private_name():
+    """The tuning that leans on Django's, Channels', Daphne's, Twisted's or autobahn's
+    internals lives in ``bunco/runtime/``, each piece checked at start: anywhere else, an
+    underscored attribute is one the project defines itself."""
+    trees = {path: ast.parse(path.read_text())
+             for package in ("bunco", "tables", "scoring", "bench", "deploy")
+             for _, path in sources(package)}
+    owned = set(DOCUMENTED)
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                owned.add(node.name)
+            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                  and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                owned.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                owned.add(node.id)
+    runtime = ROOT / "bunco" / "runtime"
+    foreign = []
+    for path, tree in trees.items():
+        if runtime in path.parents:
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and node.attr not in owned):
+                foreign.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+            elif isinstance(node, ast.ImportFrom) and any(
+                    a.name.startswith("_") and not a.name.startswith("__")
+                    for a in node.names) and node.level == 0 and not node.module.startswith(
+                    ("bunco", "tables", "scoring", "bench", "deploy")):
+                foreign.append(f"{path.relative_to(ROOT)}:{node.lineno} from {node.module}")
+    assert not foreign, f"private names of a library outside bunco/runtime/: {foreign}"
