@@ -8,7 +8,7 @@ from django.db import DatabaseError
 
 from bunco import limits
 from bunco.laptop import disk
-from bunco.live import broadcast, groups, presence, screens
+from bunco.live import broadcast, groups, screens
 from bunco.live.consumers import ScreenConsumer
 from bunco.night import devices, services
 from bunco.night.selectors import live_state, night_by_id, player_by_token, table_link_by_token
@@ -149,7 +149,7 @@ class PlayerConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
         every rotation), with no search of the room; on a shared layer, which may have lost a
         rotation's push, the database's word unless ``state`` (this process's fold) is
         given."""
-        if state is not None or not presence.shared_layer():
+        if state is not None or not groups.shared_layer():
             return groups.table_number(self.table_group)
         night = night_by_id(self.night_id)
         where = live_state(night).seat_of(self.player.name) if night else None

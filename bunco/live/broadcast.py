@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
 
-from bunco.live import groups, presence, screens
+from bunco.live import groups, screens
 from bunco.models import Night
 from bunco.night.fold import Event, Kind, LiveNight
 from bunco.night.selectors import folds
@@ -202,7 +202,7 @@ def frames(night: Night, state: LiveNight, event: Event) -> Frames:
     """The pushes one event makes, each fragment rendered once."""
     out = Frames()
     if event.kind == Kind.CLAIMED:  # the host's player list: that guest is on a phone now
-        if presence.watching(groups.host(night.pk)):
+        if groups.watching(groups.host(night.pk)):
             claim = screens.host_claim_html(night, str(event.data.get("name", "")))
             if claim:
                 out.add(groups.host(night.pk), 0, claim)
@@ -211,7 +211,7 @@ def frames(night: Night, state: LiveNight, event: Event) -> Frames:
         _table_frames(out, night, state, touched_tables(state, event))
         bunco = state.last_bunco
         celebrate = event.kind == Kind.ROLL and bunco and bunco.seq == event.seq
-        if (celebrate or event.kind == Kind.VOID) and presence.watching(groups.tv(night.pk)):
+        if (celebrate or event.kind == Kind.VOID) and groups.watching(groups.tv(night.pk)):
             out.add(groups.tv(night.pk), event.seq, tv_bunco_html(state))
         return out
     _room_frames(out, night, state)
@@ -222,7 +222,7 @@ def _table_frames(out: Frames, night: Night, state: LiveNight, numbers: list[int
     watchers = [groups.tv(night.pk), groups.host(night.pk)]
     for number in numbers:
         targets = [g for g in (groups.table(night.pk, number), *watchers)
-                   if presence.watching(g)]
+                   if groups.watching(g)]
         if not targets:
             continue
         html = screens.render_table(state, number)
@@ -238,7 +238,7 @@ def _open_phones(night: Night, state: LiveNight) -> tuple[screens.RoomView | Non
     """Every player whose phone is open, as ((pk, name, left early), their table), plain rows
     rather than models, and what those phones read of the room, worked out once for all."""
     watched = [p for p in night.players.values_list("pk", "name", "left_early")
-               if presence.watching(groups.player(p[0]))]
+               if groups.watching(groups.player(p[0]))]
     room = screens.RoomView(state, [name for _, name, _ in watched]) if watched else None
     return room, [(p, room.seats.get(p[1], (None,))[0]) for p in watched]
 
@@ -250,12 +250,12 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     after the command commits, under the night's lock again)."""
     seq = state.seq
     tv, host = groups.tv(night.pk), groups.host(night.pk)
-    tv_on, host_on = presence.watching(tv), presence.watching(host)
+    tv_on, host_on = groups.watching(tv), groups.watching(host)
     room, phones = _open_phones(night, state)
     numbers = range(1, len(state.tables) + 1)
     at_tables = {table for _, table in phones}
     table_groups = {n: groups.table(night.pk, n) for n in numbers}
-    followed = {n for n, group in table_groups.items() if presence.watching(group)}
+    followed = {n for n, group in table_groups.items() if groups.watching(group)}
     needed = [n for n in numbers if tv_on or host_on or n in at_tables or n in followed]
     if not needed and not phones:
         return

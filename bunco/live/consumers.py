@@ -15,7 +15,7 @@ from django.db import DatabaseError
 
 from bunco import limits
 from bunco.laptop import roomcheck
-from bunco.live import broadcast, groups, layers, presence
+from bunco.live import broadcast, groups, layers
 from bunco.live.watch import watch
 from bunco.night import services
 from bunco.night.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
@@ -158,7 +158,7 @@ class ScreenConsumer(screen_consumer_base()):
         """Join ``group``; if the layer is away, the screen is still served and joins at its
         next sync."""
         self.joined.append(group)
-        presence.join(group)
+        groups.join(group)
         try:
             await self.channel_layer.group_add(group, self.channel_name)
         except layers.LAYER_ERRORS as exc:
@@ -167,7 +167,7 @@ class ScreenConsumer(screen_consumer_base()):
 
     async def leave(self, group: str) -> None:
         self.joined.remove(group)
-        presence.leave(group)
+        groups.leave(group)
         try:
             await self.channel_layer.group_discard(group, self.channel_name)
         except layers.LAYER_ERRORS as exc:  # a member left behind expires with its channel
@@ -178,7 +178,7 @@ class ScreenConsumer(screen_consumer_base()):
         failed in this process since they were joined (a restarted Redis has none of them),
         or a minute has passed. Joining is idempotent, and a sync that finds the screen behind
         sends it what it missed. The party's own layer loses nothing: nothing to do there."""
-        if not presence.shared_layer():
+        if not groups.shared_layer():
             return
         self.syncs += 1
         if not looks_again(self.syncs, self.joined_at):
@@ -243,7 +243,7 @@ class ScreenConsumer(screen_consumer_base()):
         """Whether a sync finds the screen up to date by this process alone, with nothing else
         due (no rejoining its groups on a shared layer, no look at the database: see
         ``looks_again``); counted as a sync if so."""
-        shared = presence.shared_layer()
+        shared = groups.shared_layer()
         if (shared and looks_again(self.syncs + 1, self.joined_at)) \
                 or looks_again(self.checks + 1, self.checked_at):
             return False
@@ -286,7 +286,7 @@ class ScreenConsumer(screen_consumer_base()):
             # on SQLite checks first that its fold has every entry logged (a night written by
             # another process, a command or a test, reaches its screens only by their syncs).
             here = (not looks_again(self.checks, self.checked_at)
-                    and (presence.shared_layer() or self.fold_is_current()))
+                    and (groups.shared_layer() or self.fold_is_current()))
             behind = self.behind_here(shows, tables) if here else None
             if behind is None:
                 self.checked_at = layers.failures
@@ -332,7 +332,7 @@ class ScreenConsumer(screen_consumer_base()):
         if calls:
             # One process: the calls as it last read them (every call is made through it, and
             # it reads them again after each); several workers: the database's.
-            late = None if presence.shared_layer() else self.calls_behind(calls, state=True)
+            late = None if groups.shared_layer() else self.calls_behind(calls, state=True)
             if late is None:
                 late = self.calls_behind(calls)
             if late:
@@ -342,7 +342,7 @@ class ScreenConsumer(screen_consumer_base()):
             return AHEAD
         # On the party's own layer nothing forwarded is lost on the way: what was written to
         # the screen counts as shown. A shared layer may drop a push: strict there.
-        sent = 0 if presence.shared_layer() else self.forwarded
+        sent = 0 if groups.shared_layer() else self.forwarded
         return broadcast.stale(state, shows, tables, broadcast.settled_seq(self.night_id),
                                sent=sent)
 
@@ -402,7 +402,7 @@ class ScreenConsumer(screen_consumer_base()):
             if broadcast.ahead(state.seq, shown, tables):
                 # the night opened again from an older copy; or, with several workers, this
                 # one's fold behind the others' entries: the database tells which
-                return None if presence.shared_layer() else AHEAD
+                return None if groups.shared_layer() else AHEAD
             return broadcast.stale(state, shown, tables, broadcast.settled_seq(self.night_id),
                                    sent=self.forwarded)
         finally:

@@ -1,4 +1,17 @@
-"""Channels group names, in one place."""
+"""Channels groups: their names, in one place, and who is watching each. A process counts
+its screens in each group, so nothing is rendered for a group nobody is in. With several
+workers (a shared channel layer) a screen may be connected to another process, so then every
+group counts as watched."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import Counter
+
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 
 def host(night_id: int) -> str:
@@ -20,3 +33,40 @@ def table_number(group: str | None) -> int | None:
 
 def player(player_id: int) -> str:
     return f"player_{player_id}"
+
+
+# -- who is watching --------------------------------------------------------------------
+_counts: Counter[str] = Counter()
+_lock = threading.Lock()
+
+
+def join(group: str) -> None:
+    with _lock:
+        _counts[group] += 1
+
+
+def leave(group: str) -> None:
+    with _lock:
+        _counts[group] -= 1
+        if _counts[group] <= 0:
+            del _counts[group]
+
+
+@functools.cache
+def shared_layer() -> bool:
+    """Whether the channel layer is shared with other processes. Read once: a bell asks for
+    every table, phone and TV, and each read of a setting goes through Django's lazy
+    settings object (a tenth of a bell's drawing at 100 tables)."""
+    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    return backend not in ("bunco.runtime.layer.PartyChannelLayer",
+                           "channels.layers.InMemoryChannelLayer")
+
+
+@receiver(setting_changed)
+def _layer_changed(*, setting, **kwargs) -> None:
+    if setting == "CHANNEL_LAYERS":  # a test overriding the layer
+        shared_layer.cache_clear()
+
+
+def watching(group: str) -> bool:
+    return shared_layer() or _counts.get(group, 0) > 0

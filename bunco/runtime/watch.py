@@ -30,7 +30,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from bunco import limits
-from bunco.live import presence
+from bunco.live import groups
 from bunco.runtime import stock
 
 log = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ class Watch:
             asked: set[int] = set(self.screens) if self.doubted else set()
             self.doubted = False  # the asks below all go after this
             if (self.looking and now - self.looked >= watch_every()
-                    and not presence.shared_layer()):
+                    and not groups.shared_layer()):
                 self.looked = now
                 moved = {night_id for night_id in list(self.screens)
                          if await self.moved_elsewhere(night_id)}

@@ -10,7 +10,7 @@ from django.utils.html import format_html
 
 from bunco import limits
 from bunco.laptop.lan import public_url
-from bunco.live import presence
+from bunco.live import groups
 
 register = template.Library()
 
@@ -57,7 +57,7 @@ def sync_every() -> int:
     """Seconds between a live page's syncs here, 0 for none (``limits.SYNC_EVERY``)."""
     if settings.BUNCO_SYNC_EVERY:
         return settings.BUNCO_SYNC_EVERY
-    return limits.SYNC_EVERY_SHARED if presence.shared_layer() else limits.SYNC_EVERY
+    return limits.SYNC_EVERY_SHARED if groups.shared_layer() else limits.SYNC_EVERY
 
 
 @register.simple_tag

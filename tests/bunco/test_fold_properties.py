@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bunco.live import broadcast, groups, presence, screens
+from bunco.live import broadcast, groups, screens
 from bunco.night import services
 from bunco.night.selectors import cold_fold, live_state
 from bunco.night.services import CommandRefused
@@ -117,7 +117,7 @@ def newest(*fragments) -> str:
 
 @pytest.fixture
 def everyone_watching(monkeypatch):
-    monkeypatch.setattr(presence, "watching", lambda group: True)
+    monkeypatch.setattr(groups, "watching", lambda group: True)
     shown: dict[str, dict[str, str]] = {}
 
     def send(messages):  # each push's messages as they are sent (bunco/runtime/pushes.py)

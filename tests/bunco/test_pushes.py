@@ -7,7 +7,7 @@ first, then the parts it changed, drawn once the banners are on their way."""
 
 import pytest
 
-from bunco.live import broadcast, groups, presence
+from bunco.live import broadcast, groups
 from bunco.models import Player
 from bunco.night import services
 from bunco.runtime import pushes
@@ -17,7 +17,7 @@ from tests.playing import play_round, roll
 
 @pytest.fixture
 def pushed(monkeypatch):
-    monkeypatch.setattr(presence, "watching", lambda group: True)
+    monkeypatch.setattr(groups, "watching", lambda group: True)
     sent = []  # each push's messages, in order (a room-wide event makes two)
 
     # each push's messages as they are sent (bunco/runtime/pushes.py)
@@ -87,11 +87,11 @@ def test_the_layer_read_once_still_follows_a_changed_setting(settings):
     again when they change: with a shared layer every group counts as watched."""
     party = {"default": {"BACKEND": "bunco.runtime.layer.PartyChannelLayer"}}
     settings.CHANNEL_LAYERS = party
-    assert not presence.watching("table_999_1")
+    assert not groups.watching("table_999_1")
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer"}}
-    assert presence.watching("table_999_1")
+    assert groups.watching("table_999_1")
     settings.CHANNEL_LAYERS = party
-    assert not presence.watching("table_999_1")
+    assert not groups.watching("table_999_1")
 
 
 def test_a_phone_without_a_seat_still_hears_the_bell(night, pushed,

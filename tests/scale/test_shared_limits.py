@@ -1,12 +1,12 @@
 """The guessing limits, each link's allowance and a flooding link's time out hold for every
-worker together, counted in the channel layer's Redis (``bunco/counts.py``); a Redis that
+worker together, counted in the channel layer's Redis (``bunco/limits.py``); a Redis that
 does not answer leaves each worker counting alone, never refusing a guest for it."""
 
 from __future__ import annotations
 
 import time
 
-from bunco import counts, limits
+from bunco import limits
 
 
 def fresh_window(window: float) -> None:
@@ -39,8 +39,7 @@ def test_a_link_cut_off_on_one_worker_is_cut_off_on_the_other(shared_stack):
 def test_a_redis_that_does_not_answer_leaves_each_worker_counting_alone(shared_stack,
                                                                         monkeypatch, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-    monkeypatch.setattr(counts, "SHARED", counts.Shared())
-    monkeypatch.setattr(limits, "SHARED", counts.SHARED)
+    monkeypatch.setattr(limits, "SHARED", limits.Shared())
     alone = limits.Buckets(rate=0.5, burst=10, name="test-down")
     start = time.monotonic()
     assert [alone.take("x") for _ in range(12)] == [True] * 10 + [False] * 2

@@ -160,10 +160,10 @@ async def test_a_sync_is_answered_from_this_processs_fold_and_a_push_on_its_way_
     (2,000 screens sync every 10 s); a screen behind only by what was already written to it,
     or by a push still on its way (a bell's frames to every screen), is not sent the room
     again; one that a push never reached is, once the push had time to arrive."""
-    from bunco.live import presence
+    from bunco.live import groups
     from bunco.live.consumers import ScreenConsumer
 
-    monkeypatch.setattr(presence, "shared_layer", lambda: True)  # several workers' fast path
+    monkeypatch.setattr(groups, "shared_layer", lambda: True)  # several workers' fast path
     asked = []
     database = ScreenConsumer.behind
     monkeypatch.setattr(ScreenConsumer, "behind",

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
 
 from bunco.asgi import application
-from bunco.live import presence
+from bunco.live import groups
 from bunco.night.selectors import live_state
 from bunco.night.services import claim_for
 from tests.tables.test_consumers import HOST, ORIGIN, connect, make_night
@@ -33,14 +33,14 @@ ROAD = {
     # the face: its consumer or view, the tap and its fields
     "tables/consumers.py", "tables/views.py", "tables/tap.py",
     # the core: the link's share, one command through the one runner, the log folded
-    "bunco/limits.py", "bunco/counts.py", "bunco/night/services/play.py",
+    "bunco/limits.py", "bunco/night/services/play.py",
     "bunco/night/services/runner.py", "bunco/night/selectors.py", "bunco/night/fold.py",
     "bunco/night/events.py",
     # the rules
     "scoring/round.py", "scoring/table.py", "scoring/table_spec.py", "scoring/roll.py",
     # what the table's screens show, drawn once, and whom it goes to
     "bunco/live/broadcast.py", "bunco/live/screens/table.py", "bunco/jinja.py",
-    "bunco/live/presence.py", "bunco/live/groups.py",
+    "bunco/live/groups.py",
     # how a push leaves: the push, the layer, the screens' consumers
     "bunco/runtime/pushes.py", "bunco/runtime/layer.py",
     "bunco/runtime/consumer.py", "bunco/live/consumers.py",
@@ -118,7 +118,7 @@ async def test_a_taps_road_runs_through_the_files_listed_and_no_others():
     roads = {"socket": socket_road.stops, "form post": post_road.stops}
     print({way: len(stops) for way, stops in roads.items()})
     # With several workers the channel layer is Redis's (channels_redis), not the party's.
-    road = ROAD - {"bunco/runtime/layer.py"} if presence.shared_layer() else ROAD
+    road = ROAD - {"bunco/runtime/layer.py"} if groups.shared_layer() else ROAD
     for way, stops in roads.items():
         assert stops <= road, f"a tap by {way} runs through files off its road: {stops - road}"
     assert socket_road.stops | post_road.stops == road, road - socket_road.stops - post_road.stops

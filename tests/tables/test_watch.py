@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from bunco import limits
-from bunco.live import broadcast, presence
+from bunco.live import broadcast, groups
 from bunco.night.selectors import folds
 from tests.playing import roll
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def one_process(monkeypatch):
     """The look at the logs is one process's (on PostgreSQL too: ``make test-scale`` runs these
     with Redis as the layer, whose workers' pages sync on a timer instead)."""
-    monkeypatch.setattr(presence, "shared_layer", lambda: False)
+    monkeypatch.setattr(groups, "shared_layer", lambda: False)
 
 
 def written_elsewhere(night, table, monkeypatch):

@@ -460,9 +460,9 @@ def weak_html(night_id: int) -> str:
 
 def push_card() -> None:
     """Push the card to every host page that shows it (from any thread but the loop's)."""
-    from bunco.live import broadcast, presence
+    from bunco.live import broadcast, groups
 
-    if not presence.watching(GROUP):
+    if not groups.watching(GROUP):
         return
     try:
         out = broadcast.Frames()
