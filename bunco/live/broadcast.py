@@ -65,7 +65,7 @@ def tv_bunco_html(state: LiveNight) -> str:
 
 def tv_tables_html(state: LiveNight, tables: dict[int, str]) -> str:
     return render_to_string("bunco/_tv_tables.html", {"tables": [
-        tables[n] for n in sorted(tables)], "seq": state.room_seq,
+        tables[n] for n in sorted(tables)], "seq": state.versions.room,
         "many": len(state.tables) > screens.TV_FEW_TABLES,
         "roomy": len(state.tables) <= screens.TV_ROOMY_TABLES,
         "long_names": screens.longest_name(state) > screens.TV_SHORT_NAME,
@@ -108,19 +108,19 @@ def host_snapshot(night: Night, state: LiveNight) -> str:
     return banner_html(state) + tables + host_room_html(night, state)
 
 
-#: Fragments that change with the seats, results and standings only (``seats_seq``).
+#: Fragments that change with the seats, results and standings only (``versions.seats``).
 SEATS_PARTS = frozenset({"me", "tv-room", "tv-standings", "host-room"})
 
 
 def expected_seq(state: LiveNight, element: str) -> int:
     """The seq of the last event that changed ``element`` (a fragment's id)."""
     if element.startswith("table-") and element[6:].isdigit():
-        return screens.table_seq(state, int(element[6:]))
+        return state.versions.table(int(element[6:]))
     if element == "tv-bunco":
         return screens.tv_bunco(state)["seq"]
     if element in SEATS_PARTS:
-        return state.seats_seq
-    return state.room_seq
+        return state.versions.seats
+    return state.versions.room
 
 
 def stale(state: LiveNight, shows: dict, tables: list | None = None,
@@ -141,7 +141,7 @@ def stale(state: LiveNight, shows: dict, tables: list | None = None,
         if not isinstance(seq, int):
             return True
         if seq:
-            wanted = screens.table_seq(state, number)
+            wanted = state.versions.table(number)
             if seq < wanted <= limit and wanted > sent:
                 return True
     return False
@@ -195,7 +195,7 @@ def call_frames(night: Night, table: int) -> Frames:
 def touched_tables(state: LiveNight, event: Event) -> list[int]:
     """The tables an event changed: those whose last change it is (its own table, a
     take-back's tables, the tables the fuzzy die left and reached, a pod's bell)."""
-    return sorted(number for number, seq in state.table_seq.items() if seq == event.seq)
+    return list(state.versions.changed)
 
 
 def frames(night: Night, state: LiveNight, event: Event) -> Frames:
@@ -207,7 +207,7 @@ def frames(night: Night, state: LiveNight, event: Event) -> Frames:
             if claim:
                 out.add(groups.host(night.pk), 0, claim)
         return out
-    if not state.changed_everything:
+    if state.versions.room != event.seq:  # not every screen changed
         _table_frames(out, night, state, touched_tables(state, event))
         bunco = state.last_bunco
         celebrate = event.kind == Kind.ROLL and bunco and bunco.seq == event.seq
@@ -274,13 +274,13 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
         own seq), unless a later room-wide event has changed every screen again."""
         with folds.lock(night.pk):
             now = folds.get(night.pk) or state
-            if now.room_seq != seq:
+            if now.versions.room != seq:
                 return None
             return drawn(now)
 
     def drawn(now: LiveNight) -> Frames:
         rest = Frames()
-        seats_kept = now.seats_seq != seq  # a bell or a pause: seats and standings as they were
+        seats_kept = now.versions.seats != seq  # a bell or a pause: seats, standings kept
         tables = {n: screens.render_table(now, n) for n in needed}
         rest.tables.update(tables)
         for number in sorted(followed):

@@ -18,9 +18,6 @@ from collections.abc import Iterable, Mapping
 from bunco.night.events import (
     CORRECTABLE,
     PRACTICE_SET,
-    QUIET_KINDS,
-    SEATS_KEPT,
-    TABLE_KINDS,
     Conflict,
     Event,
     Kind,
@@ -81,15 +78,9 @@ class LiveNight(PeopleFold, Corrections):
         self.voided: set[int] = set()
         self.last_bunco: RollEntry | None = None
         self.positions: dict[int, int] = {}  # table -> commands entered there this round
-        self.table_seq: dict[int, int] = {}  # table -> seq of the last event that changed it
-        self.room_seq = 0  # seq of the last event that changed every screen
-        # seq of the last event that changed the seats, results, scorecards or standings (each
-        # phone's own fragment, the TV's room parts): not a bell or a pause
-        self.seats_seq = 0
         self.closed_by: int | None = None  # the event that closed the latest round
         self.bell_by: int | None = None  # the event that rang the latest round's bell
         self.room_set: int | None = None  # the set of the round in play
-        self.fuzzy_moved: tuple[int, ...] = ()  # tables the latest event moved the fuzzy die
         self.break_ends: int | None = None  # a break the host started: when it ends (epoch ms)
         self.break_minutes = 0
         self.practices = 0  # practice rounds played (before round 1; none of them counts)
@@ -225,60 +216,24 @@ class LiveNight(PeopleFold, Corrections):
         changes nothing) if the event does not fit."""
         if event.seq <= self.seq:
             raise IllegalMove(f"event #{event.seq} is already in the fold")
-        holder_before = self.last_bunco
         if event.kind == Kind.VOID:
             if self.ended:
                 raise IllegalMove("the night has ended; its rounds can no longer be changed")
             seqs = set(void_targets(event))
             state = self._planned_replay(self.voided | seqs) or self.replayed(self.voided | seqs)
             state.round_events.append(event)
-            state._touch(event, tables={e.table for e in self.round_events
-                                        if e.seq in seqs and e.table is not None})
-            # Every screen changes if the round's shape did, or if the replay moved something
-            # room-wide (a bell now rung by a later roll than the entry taken back).
-            if (state.shape() != self.shape() or state.room_seq != self.room_seq
-                    or state.pods_rung() != self.pods_rung()):
-                state.room_seq = event.seq
-            # Players' own seats and results change only when a round closes or reopens (a
-            # bell taken back changes the banner and the tables, not the seats).
-            if (state.phase, state.closed_by) != (self.phase, self.closed_by):
-                state.seats_seq = event.seq
+            state._touch({e.table for e in self.round_events
+                          if e.seq in seqs and e.table is not None})
             state.seq = event.seq
-            state._fuzzy_moved(event, self.fuzzy_die_table(), holder_before)
             return state
-        table_before = (self.fuzzy_die_table()
-                        if self.rules.fuzzy_die and event.kind == Kind.ROLL else None)
         self._apply(event)
         if self.round_events and event.kind != Kind.ROUND_STARTED:
             self.round_events.append(event)
-        if event.kind not in TABLE_KINDS | QUIET_KINDS:
-            self.room_seq = event.seq  # anything but a table's own tap changes every screen
-            if event.kind not in SEATS_KEPT:
-                self.seats_seq = event.seq
         self.seq = event.seq
-        self._fuzzy_moved(event, table_before, holder_before)
         return self
-
-    def _fuzzy_moved(self, event: Event, table_before: int | None,
-                     holder_before: RollEntry | None) -> None:
-        """When a roll or a take-back passes the fuzzy die, the table it left changes too."""
-        self.fuzzy_moved = ()
-        after = self.last_bunco
-        if not self.rules.fuzzy_die or (after and after.seq) == (holder_before and
-                                                                 holder_before.seq):
-            return
-        moved = {t for t in (table_before, self.fuzzy_die_table()) if t is not None}
-        for number in moved:
-            self.table_seq[number] = event.seq
-        self.fuzzy_moved = tuple(sorted(moved))
 
     def pods_rung(self) -> tuple[bool, ...]:
         return tuple(self.room.pod_rung) if self.room else ()
-
-    @property
-    def changed_everything(self) -> bool:
-        """Whether the latest event changed what every screen shows (not just one table)."""
-        return self.room_seq == self.seq
 
     def _apply(self, event: Event) -> None:
         handler = getattr(self, f"_on_{event.kind}", None)
@@ -286,13 +241,10 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove(f"unknown event {event.kind!r}")
         handler(event)
 
-    def _touch(self, event: Event, tables: Iterable[int] = ()) -> None:
+    def _touch(self, tables: Iterable[int] = ()) -> None:
+        """A command entered at each of these tables: its position moves on by one."""
         for number in tables:
             self.positions[number] = self.positions.get(number, 0) + 1
-            self.table_seq[number] = event.seq
-
-    def _room_changed(self, event: Event) -> None:
-        self.room_seq = event.seq
 
     # -- the handlers ------------------------------------------------------------------------
 
@@ -305,7 +257,6 @@ class LiveNight(PeopleFold, Corrections):
         self._setup(event.data)
         if self.night is not None:  # seated: the same chairs under the new rules
             self.night = Night.from_tables(self.rules, list(self.night.tables))
-        self._room_changed(event)
 
     def _setup(self, data: Mapping) -> None:
         if "rules" in data:
@@ -319,7 +270,6 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove("seats can only change before the first round starts")
         self.night = Night.from_tables(self.rules, tables_from_data(event.data["tables"]))
         self.waiting = [n for n in self.waiting if n not in self.night.stats]
-        self._room_changed(event)
 
     def _on_round_started(self, event: Event) -> None:
         if self.ended:
@@ -351,7 +301,6 @@ class LiveNight(PeopleFold, Corrections):
         self.play_ends = event.data.get("play_ends")
         self.next_at = event.data.get("next_at")
         self.paused_at, self.horn = None, False
-        self._room_changed(event)
 
     def _playing(self) -> RoomRound:
         if self.ended:
@@ -393,19 +342,14 @@ class LiveNight(PeopleFold, Corrections):
         self.all_rolls[entry.seq] = entry
         if len(self.room.bunco_log) > credited:  # a bunco the rules credit passes the fuzzy die
             self.last_bunco = entry
-        self._touch(event, [event.table])
-        if self.room.bell_rung:
-            if not all(rung_before):
-                self.bell_by = event.seq
-                self._room_changed(event)
-        elif self.room.pod_rung != rung_before:  # one pod's bell: its tables, not the room
-            for index in self.room.pods[self.room.pod_of[event.table - 1]]:
-                self.table_seq[index + 1] = event.seq  # as the room's bell: no new position
+        self._touch([event.table])
+        if self.room.bell_rung and not all(rung_before):
+            self.bell_by = event.seq  # the roll rang the room's bell
         self._close_if_done(event)
 
     def _on_finish(self, event: Event) -> None:
         self._table(event).finish()
-        self._touch(event, [event.table])
+        self._touch([event.table])
         self._close_if_done(event)
 
     def _on_bell(self, event: Event) -> None:
@@ -415,7 +359,6 @@ class LiveNight(PeopleFold, Corrections):
         room.ring_bell()
         self.bell_by = event.seq
         self.horn = bool(event.data.get("horn"))
-        self._room_changed(event)
         self._close_if_done(event)
 
     def _on_night_ended(self, event: Event) -> None:
@@ -424,7 +367,6 @@ class LiveNight(PeopleFold, Corrections):
         self.ended = True
         self.room = None  # a round cut short by the end of the night does not count
         self.break_ends = None
-        self._room_changed(event)
 
     def _between_rounds(self) -> Night:
         if self.ended:
@@ -447,7 +389,6 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove("there is no break to end")
         else:
             self.break_minutes, self.break_ends = 0, None
-        self._room_changed(event)
 
     def _on_paused(self, event: Event) -> None:
         self._playing()
@@ -455,7 +396,6 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove("the game is already paused")
         self.paused = True
         self.paused_at = event.data.get("at")
-        self._room_changed(event)
 
     def _on_resumed(self, event: Event) -> None:
         if not self.paused:
@@ -467,7 +407,6 @@ class LiveNight(PeopleFold, Corrections):
             self.play_ends = self.play_ends and self.play_ends + stood
             self.next_at = self.next_at and self.next_at + stood
         self.paused_at = None
-        self._room_changed(event)
 
     def _close_if_done(self, event: Event) -> None:
         if self.room is None or not self.room.done:
@@ -486,8 +425,6 @@ class LiveNight(PeopleFold, Corrections):
             self.night.finish_round(self.room)
             self.last_room, self.room = self.room, None
             self.closed_by = event.seq
-        self._room_changed(event)
-        self.seats_seq = event.seq  # results, next seats, scorecards
 
 
 def fold(rules: HouseRules, events: Iterable[Event], **setup) -> LiveNight:

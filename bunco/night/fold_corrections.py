@@ -47,29 +47,21 @@ class Corrections:
         new.voided = set(self.voided) | skip
         start = self.round_events[0].seq
         new.all_rolls = {s: r for s, r in self.all_rolls.items() if s < start}
-        new.table_seq = dict(self.table_seq)
-        new.room_seq, new.seats_seq = self.room_seq, self.seats_seq
         for event in self.round_events:
             if event.seq in new.voided or event.kind == Kind.VOID:
                 new.round_events.append(event)
                 if event.kind == Kind.VOID:
                     targets = set(void_targets(event))
-                    new._touch(event, {e.table for e in self.round_events
-                                       if e.seq in targets and e.table is not None})
+                    new._touch({e.table for e in self.round_events
+                                if e.seq in targets and e.table is not None})
                 else:
-                    new._touch(event, [event.table] if event.kind in TABLE_KINDS else [])
+                    new._touch([event.table] if event.kind in TABLE_KINDS else [])
                 new.seq = event.seq
                 continue
             try:
                 new.apply(event)
             except IllegalMove as exc:
                 raise Conflict(event, str(exc)) from None
-        # What screens were last sent never goes back: a replay recomputes these from the
-        # round's events, but an earlier correction may have moved them further on.
-        new.room_seq = max(new.room_seq, self.room_seq)
-        new.seats_seq = max(new.seats_seq, self.seats_seq)
-        for number, seq in self.table_seq.items():
-            new.table_seq[number] = max(new.table_seq.get(number, 0), seq)
         new.seq = self.seq
         return new
 

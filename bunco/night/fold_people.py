@@ -21,7 +21,6 @@ class PeopleFold:
         self.pot_cents = data.get("pot_cents")
         if self.night is not None:
             self.night.rules = self.rules
-        self._room_changed(event)
 
     def _on_added(self, event: Event) -> None:
         if self.seated:
@@ -54,7 +53,6 @@ class PeopleFold:
             self.waiting.remove(name)
         else:
             self.roster.append(name)
-        self._room_changed(event)
 
     def _on_checked_in(self, event: Event) -> None:
         """A guest at the desk: a pre-registered one (``new``: a walk-in, added to the list).
@@ -82,9 +80,6 @@ class PeopleFold:
         self.expected.discard(name)
         if self.seated and not ghost:
             self.waiting.append(name)
-        if ghost:
-            self._room_changed(event)
-            self.seats_seq = event.seq  # a guest takes a ghost's chair: a seat changed
 
     def _on_desk(self, event: Event) -> None:
         self.check_in_closes = event.data.get("closes_at") or None
@@ -97,7 +92,6 @@ class PeopleFold:
         night = self._between_rounds()
         night.substitute(event.data["name"], Seat(event.data["ghost"], ghost=True))
         self.left.add(event.data["name"])
-        self._room_changed(event)
 
     def _on_claimed(self, event: Event) -> None:
         pass  # which phone a player is on changes no score, seat or screen
@@ -125,7 +119,6 @@ class PeopleFold:
                 entry.rolled_by = new
         self.roster = [new if n == old else n for n in self.roster]
         self.left = {new if n == old else n for n in self.left}
-        self._room_changed(event)
 
     def _rename_at_desk(self, old: str, new: str) -> None:
         if old in self.expected:
@@ -160,7 +153,6 @@ class PeopleFold:
             self.roll_offs = {**self.roll_offs, category: event.data["winner"]}
             self.splits = self.splits - {category}
             self.split_shares = {k: v for k, v in self.split_shares.items() if k != category}
-        self._room_changed(event)
 
     def _on_revealed(self, event: Event) -> None:
         if not self.ended:
@@ -169,4 +161,3 @@ class PeopleFold:
         if not 0 <= count <= len(self.rules.awards):
             raise IllegalMove("there is no such prize to reveal")
         self.revealed = count
-        self._room_changed(event)

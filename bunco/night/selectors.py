@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from django.db import connection
 
 from bunco.models import Night, Player, ScoreEvent, TableLink
-from bunco.night.fold import Event, LiveNight, fold
+from bunco.night.fold import Event, LiveNight
+from bunco.night.versions import advance, fold
 
 
 def as_event(row: ScoreEvent) -> Event:
@@ -83,7 +84,7 @@ def caught_up(night: Night, *, known_seq: int | None = None) -> LiveNight:
             state = cold_fold(night)  # a write rolled back after the fold moved on
         elif state.seq < logged:
             for event in log_events(night, after=state.seq):
-                state = state.apply(event)
+                state = advance(state, event)
                 state.created_at = night.created_at
     folds.put(night.pk, state)
     return state

@@ -15,6 +15,7 @@ from bunco.night import services
 from bunco.night.fold import Event, Kind, LiveNight, tables_to_data
 from bunco.night.selectors import live_state
 from bunco.night.services import CommandRefused
+from bunco.night.versions import advance
 from scoring import PRESETS, Seat, TableSpec, sample_names
 from scoring.explain import how_we_play
 from tests.playing import play_round
@@ -36,14 +37,14 @@ def test_the_fold_keeps_the_clock_from_the_rounds_start_and_a_pause_stops_it():
         Event(5, Kind.BELL, set_number=1, round_number=1, data={"horn": True}),
     ]
     for event in events[:2]:
-        state = state.apply(event)
+        state = advance(state, event)
     assert (state.play_ends, state.next_at) == (180_000, 300_000)
     assert round_banner(state).clock_what == "horn"
-    state = state.apply(events[2])
+    state = advance(state, events[2])
     assert round_banner(state).clock_ends == 0  # paused: no countdown runs
-    state = state.apply(events[3])
+    state = advance(state, events[3])
     assert (state.play_ends, state.next_at) == (210_000, 330_000)  # 30 s paused
-    state = state.apply(events[4])
+    state = advance(state, events[4])
     assert state.horn and state.room.bell_rung
     assert "Time's up!" in round_banner(state).detail
 

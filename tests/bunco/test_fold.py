@@ -2,7 +2,8 @@
 
 import pytest
 
-from bunco.night.fold import Event, Kind, LiveNight, fold, tables_to_data
+from bunco.night.fold import Event, Kind, LiveNight, tables_to_data
+from bunco.night.versions import advance, fold
 from scoring import PRESETS, IllegalMove, Seat, TableSpec
 
 # Seed 004's rules, except that after the bell the roller finishes the turn (seeds 002 and
@@ -24,7 +25,7 @@ class Log:
 
     def add(self, kind, **fields):
         event = Event(seq=len(self.events) + 1, kind=kind, **fields)
-        self.state = self.state.apply(event)
+        self.state = advance(self.state, event)
         self.events.append(event)
         return event
 
@@ -138,8 +139,8 @@ def test_a_cold_fold_of_the_log_equals_the_fold_that_advanced_event_by_event(log
     log.roll(1, "Fay", MISS)
     cold = fold(RULES, log.events)
     assert scores(cold) == scores(log.state) and scores(cold, 2) == scores(log.state, 2)
-    assert cold.positions == log.state.positions and cold.table_seq == log.state.table_seq
-    assert cold.room_seq == log.state.room_seq and cold.voided == log.state.voided
+    assert cold.positions == log.state.positions and cold.versions == log.state.versions
+    assert cold.voided == log.state.voided
 
 
 def test_the_prizes_roll_offs_and_reveals_are_events_too():
@@ -168,7 +169,7 @@ def test_taking_back_a_bell_that_a_later_roll_would_have_rung_changes_every_scre
     log.add(Kind.VOID, data={"seqs": [bell.seq]})
     state = log.state
     assert state.room.bell_rung and state.bell_by == bell.seq + 1  # now the bunco rang it
-    assert state.changed_everything  # so every screen is sent the new state
+    assert state.versions.room == state.seq  # so every screen is sent the new state
 
 
 def test_a_break_between_rounds_carries_its_end_and_the_next_bell_ends_it(log):
@@ -177,7 +178,7 @@ def test_a_break_between_rounds_carries_its_end_and_the_next_bell_ends_it(log):
     close_round(log)
     event = log.add(Kind.BREAK, data={"minutes": 10, "ends_at": 600_000})
     assert log.state.break_ends == 600_000 and log.state.break_minutes == 10
-    assert log.state.room_seq == event.seq  # every screen shows it
+    assert log.state.versions.room == event.seq  # every screen shows it
     log.add(Kind.BREAK, data={"minutes": 0})
     assert log.state.break_ends is None
     with pytest.raises(IllegalMove, match="no break to end"):
@@ -244,13 +245,13 @@ def test_a_take_back_after_its_preview_is_the_same_as_one_without(log):
     bell = log.add(Kind.BELL, set_number=1, round_number=1)
     log.roll(2, "Dee", HIT2)
     seqs, preview = log.state.plan_void(bell.seq)
-    unplanned = fold(RULES, log.events).apply(Event(seq=len(log.events) + 1, kind=Kind.VOID,
-                                                    data={"seqs": seqs}))
+    unplanned = advance(fold(RULES, log.events), Event(seq=len(log.events) + 1, kind=Kind.VOID,
+                                                       data={"seqs": seqs}))
     log.add(Kind.VOID, data={"seqs": seqs})
     assert log.state is preview  # the preview's replay, taken once
     for state in (log.state, unplanned):
         assert not state.room.bell_rung and scores(state) == [1, 0] and scores(state, 2) == [2, 0]
-    assert log.state.table_seq == unplanned.table_seq and log.state.room_seq == unplanned.room_seq
+    assert log.state.versions == unplanned.versions
     # A plan the night moved on from (a roll in between) is not used: the take-back replays.
     fay = log.roll(1, "Ann", HIT2)
     seqs, preview = log.state.plan_void(fay.seq)

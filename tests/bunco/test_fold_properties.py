@@ -80,7 +80,7 @@ def summary(state):
     return {
         "phase": state.phase, "seq": state.seq, "paused": state.paused,
         "voided": sorted(state.voided), "positions": state.positions,
-        "table_seq": state.table_seq, "room_seq": state.room_seq,
+        "versions": state.versions,
         "tables": [(t.spec, t.team_scores, t.seat_points, t.current, t.phase, t.winner_team,
                     t.rolls) for t in room.tables] if room else None,
         "rolls": [(r.seq, r.roller, r.rolled_by, r.points) for r in state.rolls],

@@ -19,6 +19,7 @@ from bunco.models import Player
 from bunco.night import services
 from bunco.night.selectors import cold_fold, live_state, log_events
 from bunco.night.services import CommandRefused, claim_for
+from bunco.night.versions import advance
 from scoring import PRESETS, sample_names
 
 COMMANDS_A_NIGHT = 220
@@ -38,7 +39,7 @@ def summary(state) -> dict:
         "prizes": (state.roll_offs, sorted(state.splits), state.revealed),
         "clock": (state.play_ends, state.next_at, state.paused_at, state.horn),
         "break": (state.break_ends, state.break_minutes), "practices": state.practices,
-        "marks": (state.positions, state.table_seq, state.room_seq, state.seats_seq),
+        "marks": (state.positions, state.versions),
         "voided": sorted(state.voided),
         "tables": [(t.spec, t.team_scores, t.seat_points, t.current, t.phase, t.winner_team,
                     t.rolls, t.bell_rung) for t in room.tables] if room else None,
@@ -52,7 +53,7 @@ def summary(state) -> dict:
 
 def caught_up_from(stale, night):
     for event in log_events(night, after=stale.seq):
-        stale = stale.apply(event)
+        stale = advance(stale, event)
     return stale
 
 

@@ -46,7 +46,7 @@ def test_the_fuzzy_die_starts_at_the_head_table_and_the_phones_and_tv_follow_it(
     # The tap re-renders both tables: the one the die left and the one it reached.
     event = next(e for e in state.round_events if e.seq == ack.row.seq)
     assert broadcast.touched_tables(state, event) == [1, 2]
-    assert state.table_seq[1] == ack.row.seq
+    assert state.versions.tables[1] == ack.row.seq
     html = screens.render_table(state, 2)
     assert "fuzzy die is here" in html and roller in html
     assert roller in broadcast.tv_bunco_html(state)
@@ -54,7 +54,7 @@ def test_the_fuzzy_die_starts_at_the_head_table_and_the_phones_and_tv_follow_it(
     state = live_state(night)
     assert state.fuzzy_die_holder is None
     assert screens.table_context(state, 1)["fuzzy_die"] == "the head table"
-    assert 1 in state.fuzzy_moved and 2 in state.fuzzy_moved
+    assert 1 in state.versions.changed and 2 in state.versions.changed
 
 
 @pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_rules_without_a_fuzzy_die_show_none():
     services.round_start(night=night)
     roll(night, 2, quick="bunco")
     state = live_state(night)
-    assert state.fuzzy_die_holder is None and state.fuzzy_moved == ()
+    assert state.fuzzy_die_holder is None and state.versions.changed == (2,)  # its own
     assert screens.table_context(state, 1)["fuzzy_die"] is None
     assert screens.tv_bunco(state)["fuzzy"] is None
 

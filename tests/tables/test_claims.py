@@ -145,10 +145,10 @@ def test_a_phone_that_picked_the_wrong_name_gives_it_back(seated_night):
 @pytest.mark.django_db
 def test_a_claim_pushes_nothing_and_changes_no_screen(seated_night):
     before = live_state(seated_night)
-    room_seq, tables = before.room_seq, dict(before.table_seq)
+    room_seq, tables = before.versions.room, dict(before.versions.tables)
     pick(phone(), seated_night, "Ava")
     after = live_state(seated_night)
-    assert after.room_seq == room_seq and after.table_seq == tables
+    assert after.versions.room == room_seq and after.versions.tables == tables
 
 
 @pytest.mark.django_db

@@ -63,7 +63,6 @@ from bunco.live.screens.table import (
     pod_of,
     render_table,
     table_context,
-    table_seq,
     turn_preview,
 )
 from bunco.live.screens.tv import (
@@ -125,7 +124,6 @@ __all__ = [
     "standings",
     "stylesheet",
     "table_context",
-    "table_seq",
     "turn_preview",
     "tv_bunco",
     "tv_room",

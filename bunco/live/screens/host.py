@@ -46,7 +46,7 @@ def host_room(night: Night, state: LiveNight) -> dict:
             "movement_total": len(moves),
             "awards": awards, "pot": money(night_pot(state)) if awards else "",
             "unpaid": pot_unpaid(state, awards) if state.ended else "",
-            "seq": state.seats_seq, "night_pk": night.pk}
+            "seq": state.versions.seats, "night_pk": night.pk}
 
 
 def host_board(night: Night, state: LiveNight, query: Mapping[str, str] | None = None) -> dict:

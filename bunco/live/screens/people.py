@@ -45,7 +45,7 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
     where = room.seats.get(name) if state.phase not in ("over", "ended") else None
     stats = state.night.stats.get(name) if state.night else None
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
-           "card": scorecard(state, name, room.cards.get(name)), "seq": state.seats_seq,
+           "card": scorecard(state, name, room.cards.get(name)), "seq": state.versions.seats,
            "result": round_result(state, name) if state.room is None else None,
            "last_round": state.phase in ("over", "ended"),
            "end": my_night(state, name, room.end) if state.ended else None}

@@ -43,7 +43,7 @@ class Banner:
 
 def round_banner(state: LiveNight) -> Banner:
     banner = _banner(state)
-    banner.seq = state.room_seq
+    banner.seq = state.versions.room
     banner.paused = state.paused
     # Between rounds the round's close is what the host takes back: "Take back the bell" when
     # the bell closed it at once (play stops at the bell), else "Reopen the round".

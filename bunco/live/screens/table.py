@@ -130,7 +130,7 @@ def table_context(state: LiveNight, number: int) -> dict:
         if can_roll and view.phase is Phase.PLAYING and view.dice == 3 else None,
         "fuzzy_die": fuzzy_die_at(state) if state.fuzzy_die_table() == number else None,
         "won_by": _won_by(shown) if shown and shown.phase is Phase.DONE else None,
-        "seq": table_seq(state, number),
+        "seq": state.versions.table(number),
     }
 
 
@@ -218,12 +218,6 @@ def _won_by(view: TableView) -> dict | None:
 
 
 #: The longest name four tables to a row on the TV show whole beside a score (characters).
-
-
-def table_seq(state: LiveNight, number: int) -> int:
-    """The data-seq of table ``number``'s fragment: the last event that changed it (its own
-    taps, or anything every screen shows)."""
-    return max(state.table_seq.get(number, 0), state.room_seq)
 
 
 def _tie_text(rules) -> str:

@@ -39,7 +39,7 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         "ended": state.ended,
         "reveal": final_awards(state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
-        "fuzzy_holder": holder, "seq": state.seats_seq,
+        "fuzzy_holder": holder, "seq": state.versions.seats,
         "break": {"ends": state.break_ends, "minutes": state.break_minutes,
                   "up_next": up_next(state)} if state.break_ends is not None else None,
     }
@@ -50,7 +50,7 @@ def tv_bunco(state: LiveNight) -> dict:
     with the round (not one from an hour ago, nor over the next round's movement board)."""
     # Its seq moves on with every correction too, so a bunco taken back leaves the TV.
     void = state.latest((Kind.VOID,))
-    seq = max(state.room_seq, void.seq if void else 0)
+    seq = max(state.versions.room, void.seq if void else 0)
     bunco = state.last_bunco
     # The fuzzy die passes with each bunco (and back with a take-back): shown with them.
     fuzzy = fuzzy_die_at(state) if state.seated else None

@@ -28,6 +28,7 @@ from bunco.live import broadcast
 from bunco.models import Night, ScoreEvent
 from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight
 from bunco.night.selectors import caught_up, folds
+from bunco.night.versions import advance
 from scoring import IllegalMove, RulesError
 
 
@@ -201,7 +202,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Writ
             return _earlier(night, key) or spec
         event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
         was_playing = state.room is not None
-        after = state.apply(event)
+        after = advance(state, event)
     except (IllegalMove, RulesError) as exc:
         earlier = _earlier(night, key)
         if earlier is not None:
@@ -275,7 +276,7 @@ def _undo_fold(night: Night, state: LiveNight, after: LiveNight) -> None:
     if rewound is None:
         folds.drop(night.pk)
     else:
-        rewound.created_at = night.created_at
+        rewound.created_at, rewound.versions = night.created_at, after.versions
         folds.put(night.pk, rewound)
 
 
