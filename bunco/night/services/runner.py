@@ -2,7 +2,7 @@
 
 A night has one log and many writers at once (the host, every table, the desk, the clock,
 other workers), so no command writes for itself: each says only what its event is, and
-``_command`` does the rest the same way for all of them. Under the night's own lock it catches
+``run`` does the rest the same way for all of them. Under the night's own lock it catches
 the fold up with the log, builds one event (refusing, with a message a guest can read, when it
 does not fit), applies it to the fold, writes the log row and any projection rows in one short
 transaction, renders what changed once, and pushes it after the commit. A repeated idempotency
@@ -16,7 +16,6 @@ that fell behind is answered ("already recorded") or refused by name, never beli
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -92,13 +91,6 @@ class Command:
         """Rows written in the log row's transaction (none, unless a command says so)."""
 
 
-def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack:
-    """Run one command against the night, through the one runner."""
-    writes = type(command).write is not Command.write
-    return _command(night=night, key=key, actor=actor, build=command.event,
-                    also=(lambda row: command.write(night, row)) if writes else None)
-
-
 class _Raced(Exception):
     """The log moved under a command that held the night's lock: a writer that did not take
     it (SQLite has no row locks; another program on the database file)."""
@@ -141,17 +133,8 @@ def _locked_last_seq(night: Night) -> int:
 _NIGHTS = Night._meta.db_table
 
 
-def _command(
-    *,
-    night: Night,
-    key,
-    actor: str,
-    build: Callable[[LiveNight], dict | Ack],
-    also: Callable[[ScoreEvent], None] | None = None,
-) -> Ack:
-    """Run one command against the night. ``build`` looks at the caught-up fold and returns
-    the new event's fields (or an Ack to answer without writing, or raises to refuse);
-    ``also`` writes projection rows in the same transaction as the log row.
+def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack:
+    """Run one command against the night: the one runner every command goes through.
 
     Commands on one night are serialised: the process's lock on the night's fold, then, in
     the command's transaction, the database's lock on the night (``_locked_last_seq``), so
@@ -162,7 +145,7 @@ def _command(
         with folds.lock(night.pk):
             try:
                 with transaction.atomic():
-                    answer = _write(night, key, actor, build, also)
+                    answer = _write(night, key, actor, command)
             except _Raced:
                 continue  # the fold was dropped: read the log again
             if isinstance(answer, Ack):
@@ -189,7 +172,7 @@ class _Written:
     closed_round: bool
 
 
-def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Written:
+def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | _Written:
     """The command's transaction, under the night's locks: an Ack to answer without writing,
     or what was written."""
     state = caught_up(night, known_seq=_locked_last_seq(night))
@@ -197,7 +180,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Writ
     # when the command would not be written anew (refused, or nothing to do) or the write
     # hits the key's unique constraint: a tap's common path costs no lookup.
     try:
-        spec = build(state)
+        spec = command.event(state)
         if isinstance(spec, Ack):
             return _earlier(night, key) or spec
         event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
@@ -221,8 +204,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Writ
             columns = {"last_seq": event.seq, **_projection(event.kind, after)}
             if not _moved_on(night.pk, event.seq, columns):
                 raise _Raced
-            if also is not None:
-                also(row)
+            command.write(night, row)
     except BaseException as exc:
         _undo_fold(night, state, after)
         if isinstance(exc, IntegrityError):
