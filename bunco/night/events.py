@@ -4,12 +4,13 @@ fold (``bunco/fold.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from scoring import IllegalMove, Seat, TableSpec
+from bunco.night.payloads import NO_DATA, Bell, Payload, Roll, RoundStarted, Seated, Void
+from scoring import IllegalMove
 
 
 class Kind(StrEnum):
@@ -72,7 +73,7 @@ class Event:
     player: str = ""
     ghost: str = ""
     position: int | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Payload = NO_DATA  # the kind's typed data (``payload``)
     actor: str = ""
 
     @property
@@ -95,28 +96,29 @@ class RollEntry:
     quick: str = ""  # the button it was entered with (its dice only stand for it), or ""
 
 
+#: The typed data of each kind that carries some (``bunco/night/payloads.py``).
+PAYLOADS: dict[str, type[Payload]] = {
+    Kind.SEATED: Seated, Kind.ROUND_STARTED: RoundStarted, Kind.ROLL: Roll, Kind.BELL: Bell,
+    Kind.VOID: Void,
+}
+#: Kinds that carry no data.
+NO_DATA_KINDS = frozenset({Kind.FINISH, Kind.NIGHT_ENDED})
+
+
+def payload(kind: str, data: Mapping[str, Any] | None) -> Payload:
+    """A log row's ``data`` (its JSON) as its kind's typed value."""
+    cls = PAYLOADS.get(kind)
+    if cls is not None:
+        return cls.from_data(data or {})
+    return NO_DATA if kind in NO_DATA_KINDS else dict(data or {})  # not typed yet
+
+
 class Conflict(IllegalMove):
     """A later event no longer fits once an earlier one is taken back."""
 
     def __init__(self, event: Event, reason: str):
         super().__init__(reason)
         self.event = event
-
-
-def tables_to_data(tables: Iterable[TableSpec]) -> list[dict]:
-    return [
-        {"number": t.number, "individuals": t.individuals,
-         "seats": [{"name": s.name, "ghost": s.ghost} for s in t.seats]}
-        for t in tables
-    ]
-
-
-def tables_from_data(data: list[dict]) -> list[TableSpec]:
-    return [
-        TableSpec(number=t["number"], individuals=t["individuals"],
-                  seats=tuple(Seat(s["name"], ghost=s["ghost"]) for s in t["seats"]))
-        for t in data
-    ]
 
 
 class TableIndex:
@@ -154,6 +156,5 @@ class TableIndex:
 
 
 def void_targets(event: Event) -> list[int]:
-    """The events a void takes back (older rows name a single ``seq``)."""
-    data = event.data
-    return list(data["seqs"]) if "seqs" in data else [data["seq"]]
+    """The events a void takes back."""
+    return list(event.data.seqs)

@@ -26,12 +26,11 @@ from bunco.night.events import (
     Kind,
     RollEntry,
     TableIndex,
-    tables_from_data,
-    tables_to_data,
     void_targets,
 )
 from bunco.night.fold_corrections import Corrections
 from bunco.night.fold_people import PeopleFold
+from bunco.night.payloads import tables_from_data, tables_to_data
 from scoring import HouseRules, IllegalMove, Night, RoomRound, TableSpec
 from scoring.night import fuzzy_die_holder
 from scoring.seating import ghost_names
@@ -317,7 +316,7 @@ class LiveNight(PeopleFold, Corrections):
     def _on_seated(self, event: Event) -> None:
         if self.started or self.ended:
             raise IllegalMove("seats can only change before the first round starts")
-        self.night = Night.from_tables(self.rules, tables_from_data(event.data["tables"]))
+        self.night = Night.from_tables(self.rules, list(event.data.tables))
         self.waiting = [n for n in self.waiting if n not in self.night.stats]
         self._room_changed(event)
 
@@ -330,7 +329,7 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove("a round is already being played")
         if self.night.finished:
             raise IllegalMove("every set has been played; end the night for the prizes")
-        practice = bool(event.data.get("practice"))
+        practice = event.data.practice
         if practice and self.night.history:
             raise IllegalMove("a practice round comes before the first round; this one counts")
         # A replay starts from a copy of the checkpoint, so this copy is the same night.
@@ -348,8 +347,7 @@ class LiveNight(PeopleFold, Corrections):
         self.bell_by = None
         self.positions = {}
         self.break_ends = None  # the bell ends a break, whatever its clock says
-        self.play_ends = event.data.get("play_ends")
-        self.next_at = event.data.get("next_at")
+        self.play_ends, self.next_at = event.data.play_ends, event.data.next_at
         self.paused_at, self.horn = None, False
         self._room_changed(event)
 
@@ -370,7 +368,8 @@ class LiveNight(PeopleFold, Corrections):
 
     def _on_roll(self, event: Event) -> None:
         table = self._table(event)
-        dice = tuple(event.data.get("dice", ()))
+        data = event.data
+        dice = data.dice
         spec = table.spec
         if event.chair:
             chair = spec.index_of(event.chair)
@@ -382,12 +381,12 @@ class LiveNight(PeopleFold, Corrections):
         rung_before = list(self.room.pod_rung)
         credited = len(self.room.bunco_log)
         score = self.room.roll(event.table - 1, dice, seat=chair,
-                               called=event.data.get("quick") != "uncalled")
+                               called=data.quick != "uncalled")
         entry = RollEntry(
             seq=event.seq, table=event.table, roller=seat.name, ghost=seat.ghost, dice=dice,
             kind=score.kind if score else "die", points=score.points if score else 0,
             actor=event.actor, rolled_by=event.player or spec.seats[spec.roller_of(chair)].name,
-            quick=str(event.data.get("quick") or ""),
+            quick=data.quick,
         )
         self.rolls.append(entry)
         self.all_rolls[entry.seq] = entry
@@ -414,7 +413,7 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove("the bell has already rung this round")
         room.ring_bell()
         self.bell_by = event.seq
-        self.horn = bool(event.data.get("horn"))
+        self.horn = event.data.horn
         self._room_changed(event)
         self._close_if_done(event)
 
