@@ -9,7 +9,32 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bunco.night.payloads import NO_DATA, Bell, Payload, Roll, RoundStarted, Seated, Void
+from bunco.night.payloads import (
+    NO_DATA,
+    Added,
+    Arrived,
+    Bell,
+    Break,
+    CheckedIn,
+    Claimed,
+    Created,
+    Desk,
+    Left,
+    Paused,
+    Payload,
+    Prizes,
+    Released,
+    Removed,
+    Renamed,
+    Resumed,
+    Revealed,
+    Roll,
+    RollOff,
+    RoundStarted,
+    RulesChanged,
+    Seated,
+    Void,
+)
 from scoring import IllegalMove
 
 
@@ -97,20 +122,23 @@ class RollEntry:
 
 
 #: The typed data of each kind that carries some (``bunco/night/payloads.py``).
+#: A table's "done" and the night's end carry none (``NO_DATA``).
 PAYLOADS: dict[str, type[Payload]] = {
-    Kind.SEATED: Seated, Kind.ROUND_STARTED: RoundStarted, Kind.ROLL: Roll, Kind.BELL: Bell,
-    Kind.VOID: Void,
+    Kind.CREATED: Created, Kind.RULES: RulesChanged, Kind.PRIZES: Prizes,
+    Kind.ADDED: Added, Kind.REMOVED: Removed, Kind.SEATED: Seated,
+    Kind.ROUND_STARTED: RoundStarted, Kind.ROLL: Roll, Kind.BELL: Bell, Kind.VOID: Void,
+    Kind.ARRIVED: Arrived, Kind.LEFT: Left, Kind.RENAMED: Renamed, Kind.PAUSED: Paused,
+    Kind.RESUMED: Resumed, Kind.ROLL_OFF: RollOff, Kind.REVEALED: Revealed,
+    Kind.CLAIMED: Claimed, Kind.RELEASED: Released, Kind.BREAK: Break,
+    Kind.CHECKED_IN: CheckedIn, Kind.DESK: Desk,
 }
-#: Kinds that carry no data.
-NO_DATA_KINDS = frozenset({Kind.FINISH, Kind.NIGHT_ENDED})
 
 
 def payload(kind: str, data: Mapping[str, Any] | None) -> Payload:
-    """A log row's ``data`` (its JSON) as its kind's typed value."""
+    """A log row's ``data`` (its JSON) as its kind's typed value; ``NO_DATA`` for a kind that
+    carries none (or one this version does not know: the fold refuses it)."""
     cls = PAYLOADS.get(kind)
-    if cls is not None:
-        return cls.from_data(data or {})
-    return NO_DATA if kind in NO_DATA_KINDS else dict(data or {})  # not typed yet
+    return NO_DATA if cls is None else cls.from_data(data or {})
 
 
 class Conflict(IllegalMove):

@@ -13,7 +13,7 @@ that roll's points and moves nobody else's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from bunco.night.events import (
     CORRECTABLE,
@@ -30,7 +30,7 @@ from bunco.night.events import (
 )
 from bunco.night.fold_corrections import Corrections
 from bunco.night.fold_people import PeopleFold
-from bunco.night.payloads import tables_from_data, tables_to_data
+from bunco.night.payloads import Created, tables_from_data, tables_to_data
 from scoring import HouseRules, IllegalMove, Night, RoomRound, TableSpec
 from scoring.night import fuzzy_die_holder
 from scoring.seating import ghost_names
@@ -306,12 +306,13 @@ class LiveNight(PeopleFold, Corrections):
             self.night = Night.from_tables(self.rules, list(self.night.tables))
         self._room_changed(event)
 
-    def _setup(self, data: Mapping) -> None:
-        if "rules" in data:
-            self.rules = HouseRules.from_dict(data["rules"])
-        self.name = data.get("name", self.name)
-        self.rules_id = data.get("rules_id", self.rules_id)
-        self.entry_fee_cents = data.get("entry_fee_cents", self.entry_fee_cents)
+    def _setup(self, data: Created) -> None:
+        """What a night's first entry or new rules give (None: not given)."""
+        if data.rules is not None:
+            self.rules = HouseRules.from_dict(data.rules)
+        for key in ("name", "rules_id", "entry_fee_cents"):
+            if (value := getattr(data, key)) is not None:
+                setattr(self, key, value)
 
     def _on_seated(self, event: Event) -> None:
         if self.started or self.ended:
@@ -439,9 +440,9 @@ class LiveNight(PeopleFold, Corrections):
         """The host's break between rounds (a set's end, say). The event carries when it ends,
         so the fold needs no clock; the next bell ends it, or a break of 0 minutes."""
         self._between_rounds()
-        minutes = event.data.get("minutes", 0)
+        minutes = event.data.minutes
         if minutes:
-            self.break_minutes, self.break_ends = minutes, int(event.data["ends_at"])
+            self.break_minutes, self.break_ends = minutes, event.data.ends_at
         elif self.break_ends is None:
             raise IllegalMove("there is no break to end")
         else:
@@ -453,14 +454,14 @@ class LiveNight(PeopleFold, Corrections):
         if self.paused:
             raise IllegalMove("the game is already paused")
         self.paused = True
-        self.paused_at = event.data.get("at")
+        self.paused_at = event.data.at
         self._room_changed(event)
 
     def _on_resumed(self, event: Event) -> None:
         if not self.paused:
             raise IllegalMove("the game is not paused")
         self.paused = False
-        at = event.data.get("at")
+        at = event.data.at
         if at is not None and self.paused_at is not None:  # the clock stood still meanwhile
             stood = max(0, at - self.paused_at)
             self.play_ends = self.play_ends and self.play_ends + stood

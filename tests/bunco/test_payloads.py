@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bunco.night import payloads as p
+from bunco.night.events import PAYLOADS, Kind, payload
 from scoring import PRESETS, Seat, TableSpec
 
 TABLES = [{"number": 1, "individuals": False,
@@ -92,3 +93,12 @@ def test_a_seating_reads_as_table_specs():
     seated = p.Seated.from_data({"tables": TABLES})
     assert seated.tables == (TableSpec(1, (Seat("Ann"), Seat("Ghost 1", ghost=True), Seat("Bo"),
                                            Seat("Cy"))),)
+
+
+def test_every_kind_but_a_finish_and_the_nights_end_carries_typed_data():
+    assert set(Kind) - set(PAYLOADS) == {Kind.FINISH, Kind.NIGHT_ENDED}
+    assert payload(Kind.FINISH, {}) is p.NO_DATA and payload(Kind.FINISH, None).to_data() == {}
+    assert payload("teleport", {"to": "Mars"}) is p.NO_DATA  # the fold refuses a kind unknown
+    for cls, data in WRITTEN:
+        kind = next(k for k, c in PAYLOADS.items() if c is cls)
+        assert payload(kind, data) == cls.from_data(data)

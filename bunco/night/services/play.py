@@ -28,7 +28,7 @@ from bunco.night.fold import (
     tables_to_data,
 )
 from bunco.night.names import find
-from bunco.night.payloads import Bell, Roll, RoundStarted, Seated, Void
+from bunco.night.payloads import Bell, Break, Paused, Resumed, Roll, RoundStarted, Seated, Void
 from bunco.night.selectors import folds, live_state
 from bunco.night.services.runner import (
     Ack,
@@ -187,7 +187,7 @@ class Pause(Command):
     now: float | None = None
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.PAUSED, **_where(state), "data": {"at": _epoch_ms(self.now)}}
+        return {"kind": Kind.PAUSED, **_where(state), "data": Paused(_epoch_ms(self.now))}
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ class Resume(Pause):
     """Play on after a pause; the clock moves on by the pause's length."""
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.RESUMED, **_where(state), "data": {"at": _epoch_ms(self.now)}}
+        return {"kind": Kind.RESUMED, **_where(state), "data": Resumed(_epoch_ms(self.now))}
 
 
 @_refuse_on_domain_errors
@@ -289,10 +289,7 @@ class StartBreak(Command):
     ends_at: int | None = None  # epoch ms
 
     def event(self, state: LiveNight) -> dict:
-        data = {"minutes": self.minutes}
-        if self.minutes:
-            data["ends_at"] = self.ends_at
-        return {"kind": Kind.BREAK, **_where(state), "data": data}
+        return {"kind": Kind.BREAK, **_where(state), "data": Break(self.minutes, self.ends_at)}
 
 
 @_refuse_on_domain_errors

@@ -27,7 +27,6 @@ from bunco.laptop import backup, disk
 from bunco.live import broadcast
 from bunco.models import Night, ScoreEvent
 from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight
-from bunco.night.payloads import Payload
 from bunco.night.selectors import caught_up, folds
 from scoring import IllegalMove, RulesError
 
@@ -215,7 +214,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, build, also) -> Ack | _Writ
                 night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
                 table=event.table, set_number=event.set_number,
                 round_number=event.round_number, player=event.player,
-                ghost=event.ghost, position=event.position, data=_data(event.data),
+                ghost=event.ghost, position=event.position, data=event.data.to_data(),
                 actor=event.actor,
             ))
             columns = {"last_seq": event.seq, **_projection(event.kind, after)}
@@ -244,11 +243,6 @@ _EVENTS = ScoreEvent._meta.db_table
 _EVENT_FIELDS = [f for f in ScoreEvent._meta.concrete_fields if not f.primary_key]
 _COLUMNS = ", ".join(f'"{f.column}"' for f in _EVENT_FIELDS)  # quoted: one is "table"
 _INSERT = f"INSERT INTO {_EVENTS} ({_COLUMNS}) VALUES ({', '.join(['%s'] * len(_EVENT_FIELDS))})"
-
-
-def _data(data) -> dict:
-    """An event's data as the log stores it (kinds not typed yet carry a dict)."""
-    return data.to_data() if isinstance(data, Payload) else dict(data)
 
 
 def _append(row: ScoreEvent) -> ScoreEvent:
