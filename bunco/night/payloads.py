@@ -327,10 +327,11 @@ class Roll(Payload):
         return data
 
     @classmethod
-    def from_data(cls, data: Data) -> Roll:
+    def from_data(cls, data: Data) -> Roll:  # once per roll of a log read: kept plain
         at = data.get("tapped_at")
-        return cls(tuple(data.get("dice", ())), str(data.get("quick") or ""),
-                   at if isinstance(at, int | float) else None)
+        if at is not None and not isinstance(at, (int, float)):
+            at = None
+        return cls(tuple(data.get("dice", ())), data.get("quick") or "", at)
 
 
 @dataclass(frozen=True, slots=True)
