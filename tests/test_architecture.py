@@ -62,7 +62,7 @@ def test_faces_never_import_each_other():
 
 #: The fold of the log and the rows it reads: pure Python, like scoring/.
 FOLD = ("bunco.night.fold", "bunco.night.fold_people", "bunco.night.fold_corrections",
-        "bunco.night.events")
+        "bunco.night.events", "bunco.night.payloads")
 
 
 def test_scoring_and_the_fold_are_pure():

@@ -203,7 +203,7 @@ def frames(night: Night, state: LiveNight, event: Event) -> Frames:
     out = Frames()
     if event.kind == Kind.CLAIMED:  # the host's player list: that guest is on a phone now
         if groups.watching(groups.host(night.pk)):
-            claim = screens.host_claim_html(night, str(event.data.get("name", "")))
+            claim = screens.host_claim_html(night, event.data.name)
             if claim:
                 out.add(groups.host(night.pk), 0, claim)
         return out

@@ -9,6 +9,7 @@ import io
 from bunco.live.screens import QUICK_LABELS, set_winners
 from bunco.models import Night, ScoreEvent
 from bunco.night.fold import PRACTICE_SET, Kind, LiveNight, void_targets
+from bunco.night.payloads import Roll
 from bunco.night.selectors import as_event
 from scoring import ROUNDS_PER_SET, round_of
 from scoring.night import totals
@@ -112,14 +113,15 @@ def tally_history(night: Night, state: LiveNight, which: slice = slice(None)) ->
         for row in rows[1:]:
             if row.kind not in (Kind.ROLL, Kind.FINISH, Kind.VOID):
                 continue
-            entry = state.all_rolls.get(row.seq)
+            event, entry = as_event(row), state.all_rolls.get(row.seq)
+            roll = event.data if row.kind == Kind.ROLL else Roll()
             tables.setdefault(row.table, []).append({
                 "seq": row.seq, "kind": row.kind, "actor": row.actor, "at": row.created_at,
-                "dice": row.data.get("dice", []),
+                "dice": list(roll.dice),
                 # a button's dice only stand for it: the history names the button
-                "quick": QUICK_LABELS.get(row.data.get("quick", "")),
-                "tapped": _tapped_late(row),
-                "target": ", ".join(f"#{s}" for s in void_targets(as_event(row)))
+                "quick": QUICK_LABELS.get(roll.quick),
+                "tapped": _tapped_late(roll, row.created_at),
+                "target": ", ".join(f"#{s}" for s in void_targets(event))
                 if row.kind == Kind.VOID else None,
                 "roller": entry.roller if entry else (row.ghost or row.player or None),
                 "rolled_by": row.player if row.ghost else None,
@@ -136,11 +138,10 @@ def tally_history(night: Night, state: LiveNight, which: slice = slice(None)) ->
     return rounds
 
 
-def _tapped_late(row) -> dt.datetime | None:
+def _tapped_late(roll: Roll, arrived: dt.datetime) -> dt.datetime | None:
     """When the phone took a tap that reached the laptop late (kept through a spell offline):
-    its own time, when that is more than a few seconds before it arrived."""
-    at = row.data.get("tapped_at")
-    if not isinstance(at, int | float):
+    its own time, when that is more than a few seconds before it ``arrived``."""
+    if roll.tapped_at is None:
         return None
-    tapped = dt.datetime.fromtimestamp(at, tz=dt.UTC)
-    return tapped if (row.created_at - tapped).total_seconds() > 5 else None
+    tapped = dt.datetime.fromtimestamp(roll.tapped_at, tz=dt.UTC)
+    return tapped if (arrived - tapped).total_seconds() > 5 else None

@@ -4,12 +4,38 @@ fold (``bunco/fold.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from scoring import IllegalMove, Seat, TableSpec
+from bunco.night.payloads import (
+    NO_DATA,
+    Added,
+    Arrived,
+    Bell,
+    Break,
+    CheckedIn,
+    Claimed,
+    Created,
+    Desk,
+    Left,
+    Paused,
+    Payload,
+    Prizes,
+    Released,
+    Removed,
+    Renamed,
+    Resumed,
+    Revealed,
+    Roll,
+    RollOff,
+    RoundStarted,
+    RulesChanged,
+    Seated,
+    Void,
+)
+from scoring import IllegalMove
 
 
 class Kind(StrEnum):
@@ -72,7 +98,7 @@ class Event:
     player: str = ""
     ghost: str = ""
     position: int | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Payload = NO_DATA  # the kind's typed data (``payload``)
     actor: str = ""
 
     @property
@@ -95,28 +121,32 @@ class RollEntry:
     quick: str = ""  # the button it was entered with (its dice only stand for it), or ""
 
 
+#: The typed data of each kind that carries some (``bunco/night/payloads.py``).
+#: A table's "done" and the night's end carry none (``NO_DATA``).
+PAYLOADS: dict[str, type[Payload]] = {
+    Kind.CREATED: Created, Kind.RULES: RulesChanged, Kind.PRIZES: Prizes,
+    Kind.ADDED: Added, Kind.REMOVED: Removed, Kind.SEATED: Seated,
+    Kind.ROUND_STARTED: RoundStarted, Kind.ROLL: Roll, Kind.BELL: Bell, Kind.VOID: Void,
+    Kind.ARRIVED: Arrived, Kind.LEFT: Left, Kind.RENAMED: Renamed, Kind.PAUSED: Paused,
+    Kind.RESUMED: Resumed, Kind.ROLL_OFF: RollOff, Kind.REVEALED: Revealed,
+    Kind.CLAIMED: Claimed, Kind.RELEASED: Released, Kind.BREAK: Break,
+    Kind.CHECKED_IN: CheckedIn, Kind.DESK: Desk,
+}
+
+
+def payload(kind: str, data: Mapping[str, Any] | None) -> Payload:
+    """A log row's ``data`` (its JSON) as its kind's typed value; ``NO_DATA`` for a kind that
+    carries none (or one this version does not know: the fold refuses it)."""
+    cls = PAYLOADS.get(kind)
+    return NO_DATA if cls is None else cls.from_data(data or {})
+
+
 class Conflict(IllegalMove):
     """A later event no longer fits once an earlier one is taken back."""
 
     def __init__(self, event: Event, reason: str):
         super().__init__(reason)
         self.event = event
-
-
-def tables_to_data(tables: Iterable[TableSpec]) -> list[dict]:
-    return [
-        {"number": t.number, "individuals": t.individuals,
-         "seats": [{"name": s.name, "ghost": s.ghost} for s in t.seats]}
-        for t in tables
-    ]
-
-
-def tables_from_data(data: list[dict]) -> list[TableSpec]:
-    return [
-        TableSpec(number=t["number"], individuals=t["individuals"],
-                  seats=tuple(Seat(s["name"], ghost=s["ghost"]) for s in t["seats"]))
-        for t in data
-    ]
 
 
 class TableIndex:
@@ -154,6 +184,5 @@ class TableIndex:
 
 
 def void_targets(event: Event) -> list[int]:
-    """The events a void takes back (older rows name a single ``seq``)."""
-    data = event.data
-    return list(data["seqs"]) if "seqs" in data else [data["seq"]]
+    """The events a void takes back."""
+    return list(event.data.seqs)

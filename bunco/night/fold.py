@@ -13,7 +13,7 @@ that roll's points and moves nobody else's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from bunco.night.events import (
     CORRECTABLE,
@@ -23,12 +23,11 @@ from bunco.night.events import (
     Kind,
     RollEntry,
     TableIndex,
-    tables_from_data,
-    tables_to_data,
     void_targets,
 )
 from bunco.night.fold_corrections import Corrections
 from bunco.night.fold_people import PeopleFold
+from bunco.night.payloads import Created, tables_from_data, tables_to_data
 from scoring import HouseRules, IllegalMove, Night, RoomRound, TableSpec
 from scoring.night import fuzzy_die_holder
 from scoring.seating import ghost_names
@@ -258,17 +257,18 @@ class LiveNight(PeopleFold, Corrections):
         if self.night is not None:  # seated: the same chairs under the new rules
             self.night = Night.from_tables(self.rules, list(self.night.tables))
 
-    def _setup(self, data: Mapping) -> None:
-        if "rules" in data:
-            self.rules = HouseRules.from_dict(data["rules"])
-        self.name = data.get("name", self.name)
-        self.rules_id = data.get("rules_id", self.rules_id)
-        self.entry_fee_cents = data.get("entry_fee_cents", self.entry_fee_cents)
+    def _setup(self, data: Created) -> None:
+        """What a night's first entry or new rules give (None: not given)."""
+        if data.rules is not None:
+            self.rules = HouseRules.from_dict(data.rules)
+        for key in ("name", "rules_id", "entry_fee_cents"):
+            if (value := getattr(data, key)) is not None:
+                setattr(self, key, value)
 
     def _on_seated(self, event: Event) -> None:
         if self.started or self.ended:
             raise IllegalMove("seats can only change before the first round starts")
-        self.night = Night.from_tables(self.rules, tables_from_data(event.data["tables"]))
+        self.night = Night.from_tables(self.rules, list(event.data.tables))
         self.waiting = [n for n in self.waiting if n not in self.night.stats]
 
     def _on_round_started(self, event: Event) -> None:
@@ -280,7 +280,7 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove("a round is already being played")
         if self.night.finished:
             raise IllegalMove("every set has been played; end the night for the prizes")
-        practice = bool(event.data.get("practice"))
+        practice = event.data.practice
         if practice and self.night.history:
             raise IllegalMove("a practice round comes before the first round; this one counts")
         # A replay starts from a copy of the checkpoint, so this copy is the same night.
@@ -298,8 +298,7 @@ class LiveNight(PeopleFold, Corrections):
         self.bell_by = None
         self.positions = {}
         self.break_ends = None  # the bell ends a break, whatever its clock says
-        self.play_ends = event.data.get("play_ends")
-        self.next_at = event.data.get("next_at")
+        self.play_ends, self.next_at = event.data.play_ends, event.data.next_at
         self.paused_at, self.horn = None, False
 
     def _playing(self) -> RoomRound:
@@ -319,7 +318,8 @@ class LiveNight(PeopleFold, Corrections):
 
     def _on_roll(self, event: Event) -> None:
         table = self._table(event)
-        dice = tuple(event.data.get("dice", ()))
+        data = event.data
+        dice = data.dice
         spec = table.spec
         if event.chair:
             chair = spec.index_of(event.chair)
@@ -331,12 +331,12 @@ class LiveNight(PeopleFold, Corrections):
         rung_before = list(self.room.pod_rung)
         credited = len(self.room.bunco_log)
         score = self.room.roll(event.table - 1, dice, seat=chair,
-                               called=event.data.get("quick") != "uncalled")
+                               called=data.quick != "uncalled")
         entry = RollEntry(
             seq=event.seq, table=event.table, roller=seat.name, ghost=seat.ghost, dice=dice,
             kind=score.kind if score else "die", points=score.points if score else 0,
             actor=event.actor, rolled_by=event.player or spec.seats[spec.roller_of(chair)].name,
-            quick=str(event.data.get("quick") or ""),
+            quick=data.quick,
         )
         self.rolls.append(entry)
         self.all_rolls[entry.seq] = entry
@@ -358,7 +358,7 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove("the bell has already rung this round")
         room.ring_bell()
         self.bell_by = event.seq
-        self.horn = bool(event.data.get("horn"))
+        self.horn = event.data.horn
         self._close_if_done(event)
 
     def _on_night_ended(self, event: Event) -> None:
@@ -382,9 +382,9 @@ class LiveNight(PeopleFold, Corrections):
         """The host's break between rounds (a set's end, say). The event carries when it ends,
         so the fold needs no clock; the next bell ends it, or a break of 0 minutes."""
         self._between_rounds()
-        minutes = event.data.get("minutes", 0)
+        minutes = event.data.minutes
         if minutes:
-            self.break_minutes, self.break_ends = minutes, int(event.data["ends_at"])
+            self.break_minutes, self.break_ends = minutes, event.data.ends_at
         elif self.break_ends is None:
             raise IllegalMove("there is no break to end")
         else:
@@ -395,13 +395,13 @@ class LiveNight(PeopleFold, Corrections):
         if self.paused:
             raise IllegalMove("the game is already paused")
         self.paused = True
-        self.paused_at = event.data.get("at")
+        self.paused_at = event.data.at
 
     def _on_resumed(self, event: Event) -> None:
         if not self.paused:
             raise IllegalMove("the game is not paused")
         self.paused = False
-        at = event.data.get("at")
+        at = event.data.at
         if at is not None and self.paused_at is not None:  # the clock stood still meanwhile
             stood = max(0, at - self.paused_at)
             self.play_ends = self.play_ends and self.play_ends + stood

@@ -16,9 +16,9 @@ class PeopleFold:
         if self.ended:
             raise IllegalMove("the night has ended: its prizes are settled")
         data = event.data
-        self.rules = self.rules.replace(awards=data["awards"], award_ties=data["award_ties"],
-                                        one_prize_per_person=data["one_prize_per_person"])
-        self.pot_cents = data.get("pot_cents")
+        self.rules = self.rules.replace(awards=data.awards, award_ties=data.award_ties,
+                                        one_prize_per_person=data.one_prize_per_person)
+        self.pot_cents = data.pot_cents
         if self.night is not None:
             self.night.rules = self.rules
 
@@ -26,18 +26,18 @@ class PeopleFold:
         if self.seated:
             raise IllegalMove("players are already seated; clear the seating to add players")
         taken = set(self.roster)
-        for name in event.data["names"]:
+        for name in event.data.names:
             if name in taken:
                 raise IllegalMove(f"{name} is already checked in")
             taken.add(name)
-        self.roster.extend(event.data["names"])
-        if event.data.get("expected"):  # pre-registered: they check in at the desk
-            self.expected.update(event.data["names"])
+        self.roster.extend(event.data.names)
+        if event.data.expected:  # pre-registered: they check in at the desk
+            self.expected.update(event.data.names)
 
     def _on_removed(self, event: Event) -> None:
         if self.seated:
             raise IllegalMove("players are already seated")
-        name = event.data["name"]
+        name = event.data.name
         if name not in self.roster:
             raise IllegalMove(f"{name} is not checked in")
         self.roster.remove(name)
@@ -45,10 +45,10 @@ class PeopleFold:
         self.drawn.pop(name, None)
 
     def _on_arrived(self, event: Event) -> None:
-        name = event.data["name"]
+        name = event.data.name
         if name in self.expected:
             raise IllegalMove(f"{name} is expected: they check in at the desk")
-        self._between_rounds().substitute(event.data["ghost"], Seat(name))
+        self._between_rounds().substitute(event.data.ghost, Seat(name))
         if name in self.waiting:  # checked in earlier, waiting for a chair
             self.waiting.remove(name)
         else:
@@ -59,8 +59,8 @@ class PeopleFold:
         Before the seating they draw a table (``table``); after it they take a ghost's chair
         (``ghost``) or, with none free or a round in play, wait for one."""
         data = event.data
-        name = data["name"]
-        if data.get("new"):
+        name = data.name
+        if data.new:
             if name in self.roster:
                 raise IllegalMove(f"{name} is already on tonight's list")
         elif name not in self.expected:
@@ -68,30 +68,31 @@ class PeopleFold:
                               else f"{name} has already checked in")
         if self.ended:
             raise IllegalMove("the night has ended")
-        ghost, table = data.get("ghost"), data.get("table")
+        ghost, table = data.ghost, data.table
         if table is not None and self.seated:
             raise IllegalMove("the room is seated: no more tables are drawn")
         if ghost:
             self._between_rounds().substitute(ghost, Seat(name))
         if table is not None:
-            self.drawn[name] = int(table)
-        if data.get("new"):
+            self.drawn[name] = table
+        if data.new:
             self.roster.append(name)
         self.expected.discard(name)
         if self.seated and not ghost:
             self.waiting.append(name)
 
     def _on_desk(self, event: Event) -> None:
-        self.check_in_closes = event.data.get("closes_at") or None
+        self.check_in_closes = event.data.closes_at
 
     def _on_left(self, event: Event) -> None:
-        if event.data["name"] in self.waiting:  # never had a chair: nobody takes it
-            self.waiting.remove(event.data["name"])
-            self.left.add(event.data["name"])
+        name = event.data.name
+        if name in self.waiting:  # never had a chair: nobody takes it
+            self.waiting.remove(name)
+            self.left.add(name)
             return
         night = self._between_rounds()
-        night.substitute(event.data["name"], Seat(event.data["ghost"], ghost=True))
-        self.left.add(event.data["name"])
+        night.substitute(name, Seat(event.data.ghost, ghost=True))
+        self.left.add(name)
 
     def _on_claimed(self, event: Event) -> None:
         pass  # which phone a player is on changes no score, seat or screen
@@ -100,7 +101,7 @@ class PeopleFold:
         pass
 
     def _on_renamed(self, event: Event) -> None:
-        old, new = event.data["old"], event.data["new"]
+        old, new = event.data.old, event.data.new
         if self.night is None or (old not in self.night.stats and old in self.roster):
             # not seated yet, or not here yet
             if old not in self.roster:
@@ -140,24 +141,24 @@ class PeopleFold:
             raise IllegalMove("roll-offs for prizes come after the night has ended")
 
     def _on_roll_off(self, event: Event) -> None:
-        category = event.data["category"]
+        category = event.data.category
         self._tie_decidable(category)
-        if event.data.get("split"):
+        if event.data.split:
             self.splits = self.splits | {category}
             self.roll_offs = {k: v for k, v in self.roll_offs.items() if k != category}
             shares = {k: v for k, v in self.split_shares.items() if k != category}
-            if event.data.get("shares"):
-                shares[category] = dict(event.data["shares"])
+            if event.data.shares:
+                shares[category] = dict(event.data.shares)
             self.split_shares = shares
         else:
-            self.roll_offs = {**self.roll_offs, category: event.data["winner"]}
+            self.roll_offs = {**self.roll_offs, category: event.data.winner}
             self.splits = self.splits - {category}
             self.split_shares = {k: v for k, v in self.split_shares.items() if k != category}
 
     def _on_revealed(self, event: Event) -> None:
         if not self.ended:
             raise IllegalMove("prizes are revealed after the night has ended")
-        count = event.data["count"]
+        count = event.data.count
         if not 0 <= count <= len(self.rules.awards):
             raise IllegalMove("there is no such prize to reveal")
         self.revealed = count

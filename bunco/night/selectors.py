@@ -15,14 +15,16 @@ from dataclasses import dataclass
 from django.db import connection
 
 from bunco.models import Night, Player, ScoreEvent, TableLink
+from bunco.night.events import payload
 from bunco.night.fold import Event, LiveNight
 from bunco.night.versions import advance, fold
 
 
 def as_event(row: ScoreEvent) -> Event:
+    """A log row as the fold reads it: its JSON ``data`` as its kind's typed value."""
     return Event(seq=row.seq, kind=row.kind, table=row.table, set_number=row.set_number,
                  round_number=row.round_number, player=row.player, ghost=row.ghost,
-                 position=row.position, data=row.data, actor=row.actor)
+                 position=row.position, data=payload(row.kind, row.data), actor=row.actor)
 
 
 def log_events(night: Night | int, after: int = 0) -> list[Event]:

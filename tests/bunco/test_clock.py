@@ -12,7 +12,9 @@ from bunco.asgi import application
 from bunco.live.screens import round_banner
 from bunco.models import ScoreEvent
 from bunco.night import services
-from bunco.night.fold import Event, Kind, LiveNight, tables_to_data
+from bunco.night.events import payload
+from bunco.night.fold import Event, Kind, LiveNight
+from bunco.night.payloads import Bell, RoundStarted, Seated
 from bunco.night.selectors import live_state
 from bunco.night.services import CommandRefused
 from bunco.night.versions import advance
@@ -29,12 +31,14 @@ def test_the_fold_keeps_the_clock_from_the_rounds_start_and_a_pause_stops_it():
     state = LiveNight(CLOCK)
     tables = [TableSpec(1, (Seat("Ann"), Seat("Bo"), Seat("Cy"), Seat("Di")))]
     events = [
-        Event(1, Kind.SEATED, data={"tables": tables_to_data(tables)}),
+        Event(1, Kind.SEATED, data=Seated(tuple(tables))),
         Event(2, Kind.ROUND_STARTED, set_number=1, round_number=1,
-              data={"play_ends": 180_000, "next_at": 300_000}),
-        Event(3, Kind.PAUSED, set_number=1, round_number=1, data={"at": 60_000}),
-        Event(4, Kind.RESUMED, set_number=1, round_number=1, data={"at": 90_000}),
-        Event(5, Kind.BELL, set_number=1, round_number=1, data={"horn": True}),
+              data=RoundStarted(play_ends=180_000, next_at=300_000)),
+        Event(3, Kind.PAUSED, set_number=1, round_number=1, data=payload(Kind.PAUSED,
+                                                                         {"at": 60_000})),
+        Event(4, Kind.RESUMED, set_number=1, round_number=1, data=payload(Kind.RESUMED,
+                                                                          {"at": 90_000})),
+        Event(5, Kind.BELL, set_number=1, round_number=1, data=Bell(horn=True)),
     ]
     for event in events[:2]:
         state = advance(state, event)

@@ -2,6 +2,7 @@
 
 import pytest
 
+from bunco.night.events import payload
 from bunco.night.fold import Event, Kind, LiveNight, tables_to_data
 from bunco.night.versions import advance, fold
 from scoring import PRESETS, IllegalMove, Seat, TableSpec
@@ -23,8 +24,9 @@ class Log:
         self.events = []
         self.state = LiveNight(RULES)
 
-    def add(self, kind, **fields):
-        event = Event(seq=len(self.events) + 1, kind=kind, **fields)
+    def add(self, kind, data=None, **fields):
+        """``data`` as the log's row holds it (JSON), read as the fold reads a row."""
+        event = Event(seq=len(self.events) + 1, kind=kind, data=payload(kind, data), **fields)
         self.state = advance(self.state, event)
         self.events.append(event)
         return event
@@ -152,8 +154,8 @@ def test_the_prizes_roll_offs_and_reveals_are_events_too():
                                            "prize": ""}], "award_ties": "roll_off",
                                "one_prize_per_person": True, "pot_cents": 2000})
     with pytest.raises(IllegalMove, match="after the night has ended"):
-        log.state.apply(Event(seq=4, kind=Kind.ROLL_OFF,
-                              data={"category": "most_buncos", "winner": "Ann"}))
+        log.state.apply(Event(seq=4, kind=Kind.ROLL_OFF, data=payload(
+            Kind.ROLL_OFF, {"category": "most_buncos", "winner": "Ann"})))
     log.add(Kind.NIGHT_ENDED)
     log.add(Kind.ROLL_OFF, data={"category": "most_buncos", "winner": "Ann"})
     log.add(Kind.REVEALED, data={"count": 1})
@@ -246,7 +248,7 @@ def test_a_take_back_after_its_preview_is_the_same_as_one_without(log):
     log.roll(2, "Dee", HIT2)
     seqs, preview = log.state.plan_void(bell.seq)
     unplanned = advance(fold(RULES, log.events), Event(seq=len(log.events) + 1, kind=Kind.VOID,
-                                                       data={"seqs": seqs}))
+                                                       data=payload(Kind.VOID, {"seqs": seqs})))
     log.add(Kind.VOID, data={"seqs": seqs})
     assert log.state is preview  # the preview's replay, taken once
     for state in (log.state, unplanned):

@@ -8,6 +8,7 @@ import pytest
 from bunco.host.auth import host_secret
 from bunco.models import ScoreEvent
 from bunco.night import services
+from bunco.night.events import payload
 from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight, tables_to_data
 from bunco.night.selectors import live_state
 from bunco.night.services import Claim, CommandRefused, claim_for
@@ -27,9 +28,10 @@ class Log:
         self.state = LiveNight(RULES)
         self.seq = 0
 
-    def add(self, kind, **fields):
+    def add(self, kind, data=None, **fields):
         self.seq += 1
-        self.state = self.state.apply(Event(seq=self.seq, kind=kind, **fields))
+        self.state = self.state.apply(Event(seq=self.seq, kind=kind, data=payload(kind, data),
+                                            **fields))
 
     def roll(self, table, dice, set_number):
         chair = self.state.room.tables[table - 1]

@@ -35,7 +35,7 @@ ROAD = {
     # the core: the link's share, one command through the one runner, the log folded
     "bunco/limits.py", "bunco/night/services/play.py",
     "bunco/night/services/runner.py", "bunco/night/selectors.py", "bunco/night/fold.py",
-    "bunco/night/events.py", "bunco/night/versions.py",
+    "bunco/night/events.py", "bunco/night/payloads.py", "bunco/night/versions.py",
     # the rules
     "scoring/round.py", "scoring/table.py", "scoring/table_spec.py", "scoring/roll.py",
     # what the table's screens show, drawn once, and whom it goes to

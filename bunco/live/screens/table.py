@@ -196,7 +196,7 @@ def _taken_back(state: LiveNight, number: int) -> dict | None:
     targets = set(void_targets(last))
     what = ", ".join(
         f"{e.ghost or e.player}'s "
-        f"{QUICK_LABELS.get(e.data.get('quick', '')) or '-'.join(map(str, e.data['dice']))}"
+        f"{QUICK_LABELS.get(e.data.quick) or '-'.join(map(str, e.data.dice))}"
         f" (#{e.seq})" for e in events if e.seq in targets and e.kind == Kind.ROLL)
     return {"seq": last.seq, "what": what or "an entry"}
 

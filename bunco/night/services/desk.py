@@ -17,6 +17,7 @@ from django.utils import timezone
 from bunco.models import Night, Person, Player, ScoreEvent
 from bunco.night.fold import Kind, LiveNight
 from bunco.night.names import find
+from bunco.night.payloads import Arrived, CheckedIn, Desk
 from bunco.night.selectors import CheckIn, check_in_status, live_state
 from bunco.night.services.roster import _new_names, person_at, players_add
 from bunco.night.services.runner import (
@@ -50,18 +51,15 @@ def _desk_event(state: LiveNight, name: str, now, rng: random.Random, *,
         raise IllegalMove(check_in_closed_message(closes))
     if state.ended:
         raise IllegalMove("the night has ended: nobody more is checked in")
-    data: dict = {"name": name, "at": now.isoformat()}
-    if new:
-        data["new"] = True
+    table = ghost = None
     if not state.seated:
         listed = len(state.roster) + (1 if new else 0)
         if draws_tables(state.rules, listed):
-            data["table"] = draw_table(list(state.drawn.values()), listed, rng)
+            table = draw_table(list(state.drawn.values()), listed, rng)
     elif state.room is None:
         ghost = state.next_ghost()
-        if ghost is not None:
-            data["ghost"] = ghost
-    return {"kind": Kind.CHECKED_IN, "data": data}
+    return {"kind": Kind.CHECKED_IN,
+            "data": CheckedIn(name, now.isoformat(), new, table, ghost)}
 
 
 @dataclass(frozen=True)
@@ -105,7 +103,7 @@ class NewGuest(Command):
         ghost = state.next_ghost()
         if ghost is None:
             raise IllegalMove("there is no ghost's chair to take: every seat has a player")
-        return {"kind": Kind.ARRIVED, "data": {"name": self.name, "ghost": ghost}}
+        return {"kind": Kind.ARRIVED, "data": Arrived(self.name, ghost)}
 
     def write(self, night: Night, row: ScoreEvent) -> None:
         self.made.append(Player.objects.create(
@@ -127,7 +125,7 @@ class SeatWaiting(Command):
         ghost = state.next_ghost()
         if ghost is None:
             return Ack(None, applied=False, state=state, duplicate=True)
-        return {"kind": Kind.ARRIVED, "data": {"name": state.waiting[0], "ghost": ghost}}
+        return {"kind": Kind.ARRIVED, "data": Arrived(state.waiting[0], ghost)}
 
 
 @dataclass(frozen=True)
@@ -138,7 +136,7 @@ class CloseCheckIn(Command):
 
     def event(self, state: LiveNight) -> dict:
         closes = self.closes_at.isoformat() if self.closes_at is not None else None
-        return {"kind": Kind.DESK, "data": {"closes_at": closes}}
+        return {"kind": Kind.DESK, "data": Desk(closes)}
 
 
 @_refuse_on_domain_errors

@@ -28,6 +28,7 @@ from bunco.night.fold import (
     tables_to_data,
 )
 from bunco.night.names import find
+from bunco.night.payloads import Bell, Break, Paused, Resumed, Roll, RoundStarted, Seated, Void
 from bunco.night.selectors import folds, live_state
 from bunco.night.services.runner import (
     Ack,
@@ -63,7 +64,7 @@ class SeatNight(Command):
         drawn = {n: t for n, t in state.drawn.items() if n in here}
         tables = (seat_drawn(state.rules, names, drawn, self.rng) if drawn
                   else seat_night(state.rules, names, self.rng))
-        return {"kind": Kind.SEATED, "data": {"tables": tables_to_data(tables)}}
+        return {"kind": Kind.SEATED, "data": Seated(tuple(tables))}
 
     def write(self, night: Night, row: ScoreEvent) -> None:
         # The links exist before anyone is told about the seating.
@@ -99,9 +100,10 @@ class SwapSeats(Command):
         a, b = chairs[names[0]], chairs[names[1]]
         a["name"], b["name"] = b["name"], a["name"]
         a["ghost"], b["ghost"] = b["ghost"], a["ghost"]
-        if any(ghosts_partnered(spec) for spec in tables_from_data(data)):
+        tables = tuple(tables_from_data(data))
+        if any(ghosts_partnered(spec) for spec in tables):
             raise IllegalMove("that swap would make two ghosts partners")
-        return {"kind": Kind.SEATED, "data": {"tables": data}}
+        return {"kind": Kind.SEATED, "data": Seated(tables)}
 
 
 @_refuse_on_domain_errors
@@ -149,7 +151,7 @@ class StartRound(Command):
             raise IllegalMove("a practice round comes before round 1 starts")
         return {"kind": Kind.ROUND_STARTED, "set_number": PRACTICE_SET,
                 "round_number": state.round_number,
-                "data": {"practice": True, **_clock(state.rules, self.now)}}
+                "data": _clock(state.rules, self.now, practice=True)}
 
 
 @_refuse_on_domain_errors
@@ -169,7 +171,7 @@ class RingBell(Command):
 
     def event(self, state: LiveNight) -> dict:
         _check_round(state, self.set_number, self.round_number, what="that bell")
-        return {"kind": Kind.BELL, **_where(state)}
+        return {"kind": Kind.BELL, **_where(state), "data": Bell()}
 
 
 @_refuse_on_domain_errors
@@ -185,7 +187,7 @@ class Pause(Command):
     now: float | None = None
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.PAUSED, **_where(state), "data": {"at": _epoch_ms(self.now)}}
+        return {"kind": Kind.PAUSED, **_where(state), "data": Paused(_epoch_ms(self.now))}
 
 
 @dataclass(frozen=True)
@@ -193,7 +195,7 @@ class Resume(Pause):
     """Play on after a pause; the clock moves on by the pause's length."""
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.RESUMED, **_where(state), "data": {"at": _epoch_ms(self.now)}}
+        return {"kind": Kind.RESUMED, **_where(state), "data": Resumed(_epoch_ms(self.now))}
 
 
 @_refuse_on_domain_errors
@@ -210,16 +212,14 @@ def _epoch_ms(now: float | None = None) -> int:
     return round((time.time() if now is None else now) * 1000)
 
 
-def _clock(rules, now: float | None) -> dict:
-    """A round's clock, written into its start: when the horn ends play and when the next
-    round starts by itself (epoch ms); nothing when the rules run no clock."""
+def _clock(rules, now: float | None, practice: bool = False) -> RoundStarted:
+    """A round's start with its clock: when the horn ends play and when the next round starts
+    by itself (epoch ms); no clock when the rules run none."""
     if not rules.play_seconds:
-        return {}
+        return RoundStarted(practice)
     play_ends = _epoch_ms(now) + rules.play_seconds * 1000
-    clock = {"play_ends": play_ends}
-    if rules.move_seconds:
-        clock["next_at"] = play_ends + rules.move_seconds * 1000
-    return clock
+    next_at = play_ends + rules.move_seconds * 1000 if rules.move_seconds else None
+    return RoundStarted(practice, play_ends, next_at)
 
 
 #: How early a screen's "time's up" is taken (its clock may run a little ahead of ours).
@@ -251,7 +251,7 @@ class ClockDue(Command):
                 return done
             if now_ms + CLOCK_SLACK_MS < state.play_ends:
                 raise IllegalMove("the clock has not run out yet")
-            return {"kind": Kind.BELL, **_where(state), "data": {"horn": True}}
+            return {"kind": Kind.BELL, **_where(state), "data": Bell(horn=True)}
         if (state.next_at is None or state.phase != "between_rounds"
                 or state.break_ends is not None  # the host called a break: the bell ends it
                 or claimed != (state.set_number, state.round_number)):
@@ -289,10 +289,7 @@ class StartBreak(Command):
     ends_at: int | None = None  # epoch ms
 
     def event(self, state: LiveNight) -> dict:
-        data = {"minutes": self.minutes}
-        if self.minutes:
-            data["ends_at"] = self.ends_at
-        return {"kind": Kind.BREAK, **_where(state), "data": data}
+        return {"kind": Kind.BREAK, **_where(state), "data": Break(self.minutes, self.ends_at)}
 
 
 @_refuse_on_domain_errors
@@ -334,11 +331,11 @@ class RecordRoll(Command):
         player = spec.seats[spec.roller_of(table.current)].name
         return {"kind": Kind.ROLL, "table": claim.table, **_where(state),
                 "player": player, "ghost": chair.name if chair.ghost else "",
-                "position": claim.position, "data": {
-                    "dice": list(rolled),
+                "position": claim.position, "data": Roll(
+                    tuple(rolled),
                     # A button's dice only stand for it: screens name the button instead.
-                    **({"quick": self.quick} if self.quick in QUICK_KINDS else {}),
-                    **_tapped(self.tapped_ms)}}
+                    self.quick if self.quick in QUICK_KINDS else "",
+                    _tapped(self.tapped_ms))}
 
 
 def roll_record(*, night: Night, claim: Claim, key, actor: str,
@@ -352,14 +349,14 @@ def roll_record(*, night: Night, claim: Claim, key, actor: str,
 TAPPED_WITHIN = 6 * 3600
 
 
-def _tapped(tapped_ms: int | None) -> dict:
-    """When the phone took the tap, in the roll's data, when that is a time to believe."""
+def _tapped(tapped_ms: int | None) -> float | None:
+    """When the phone took the tap (epoch seconds), when that is a time to believe."""
     if not tapped_ms:
-        return {}
+        return None
     at = tapped_ms / 1000
     if not time.time() - TAPPED_WITHIN <= at <= time.time() + 60:
-        return {}
-    return {"tapped_at": round(at, 1)}
+        return None
+    return round(at, 1)
 
 
 @dataclass(frozen=True)
@@ -381,7 +378,7 @@ class UndoRoll(Command):
             raise IllegalMove("undoing that roll would also undo another table's entries "
                               "(it rang the bell): ask the host to take it back")
         return {"kind": Kind.VOID, "table": claim.table, **_where(state),
-                "position": claim.position, "data": {"seqs": seqs}}
+                "position": claim.position, "data": Void(tuple(seqs))}
 
 
 def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
@@ -466,7 +463,7 @@ class TakeBackEntry(Command):
         target = take_back_target(state, self.what)
         seqs, _ = state.plan_void(target.seq)
         return {"kind": Kind.VOID, "table": target.table, **_where(state),
-                "data": {"seqs": seqs}}
+                "data": Void(tuple(seqs))}
 
 
 @_refuse_on_domain_errors

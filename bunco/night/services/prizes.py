@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bunco.models import Night
 from bunco.night.fold import Kind, LiveNight
+from bunco.night.payloads import Prizes, Revealed, RollOff
 from bunco.night.services.runner import Command, CommandRefused, _refuse_on_domain_errors, run
 from scoring.awards import check_agreed
 
@@ -26,9 +27,8 @@ class SetPrizes(Command):
     pot_cents: int | None
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.PRIZES, "data": {
-            "awards": self.awards, "award_ties": self.award_ties,
-            "one_prize_per_person": self.one_prize_per_person, "pot_cents": self.pot_cents}}
+        return {"kind": Kind.PRIZES, "data": Prizes(
+            self.awards, self.award_ties, self.one_prize_per_person, self.pot_cents)}
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,8 @@ class SettlePrize(Command):
     shares: dict[str, int] | None = None
 
     def event(self, state: LiveNight) -> dict:
-        data = ({"category": self.category, "split": True,
-                 **({"shares": self.shares} if self.shares else {})} if self.split
-                else {"category": self.category, "winner": self.winner})
+        data = (RollOff(self.category, split=True, shares=self.shares or None) if self.split
+                else RollOff(self.category, winner=self.winner))
         return {"kind": Kind.ROLL_OFF, "data": data}
 
 
@@ -55,7 +54,7 @@ class RevealNextPrize(Command):
     def event(self, state: LiveNight) -> dict:
         total = len(state.rules.awards)
         count = state.revealed + 1 if state.revealed < total else 0
-        return {"kind": Kind.REVEALED, "data": {"count": count}}
+        return {"kind": Kind.REVEALED, "data": Revealed(count)}
 
 
 @_refuse_on_domain_errors

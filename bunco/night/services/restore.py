@@ -23,6 +23,7 @@ from django.utils import timezone
 from bunco.laptop import backup
 from bunco.models import Night, Player, ScoreEvent, TableLink, new_token, new_tv_code
 from bunco.night.fold import Kind, fold
+from bunco.night.payloads import Released
 from bunco.night.selectors import as_event
 from bunco.night.services import night_file as checks
 from bunco.night.services.night_file import FileError as _FileError
@@ -175,8 +176,8 @@ def _claims_at(address, players: list, rows: list) -> tuple[list, list[str]]:
     now = timezone.now().isoformat()
     for name in freed:
         rows.append({"seq": len(rows) + 1, "key": str(uuid.uuid4()), "kind": Kind.RELEASED.value,
-                     "data": {"name": name, "moved": f"{address} to {here}"}, "actor": "host",
-                     "created_at": now})
+                     "data": Released(name, moved=f"{address} to {here}").to_data(),
+                     "actor": "host", "created_at": now})
     return [{**p, "device": ""} for p in players], freed
 
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from bunco.models import Night, Person, Player, ScoreEvent
 from bunco.night.fold import Kind, LiveNight
 from bunco.night.names import new_names
+from bunco.night.payloads import Added, Claimed, Left, Released, Removed, Renamed
 from bunco.night.selectors import live_state
 from bunco.night.services.runner import (
     Ack,
@@ -58,8 +59,7 @@ class AddPlayers(Command):
     made: list[Player] = field(default_factory=list, compare=False, repr=False)
 
     def event(self, state: LiveNight) -> dict:
-        data = {"names": self.names, **({"expected": True} if self.expected else {})}
-        return {"kind": Kind.ADDED, "data": data}
+        return {"kind": Kind.ADDED, "data": Added(tuple(self.names), self.expected)}
 
     def write(self, night: Night, row: ScoreEvent) -> None:
         people = {} if night.demo else {
@@ -156,7 +156,7 @@ class RemovePlayer(Command):
     player: Player
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.REMOVED, "data": {"name": self.player.name}}
+        return {"kind": Kind.REMOVED, "data": Removed(self.player.name)}
 
     def write(self, night: Night, row: ScoreEvent) -> None:
         self.player.delete()
@@ -176,7 +176,7 @@ class RenamePlayer(Command):
     new: str
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.RENAMED, "data": {"old": self.player.name, "new": self.new}}
+        return {"kind": Kind.RENAMED, "data": Renamed(self.player.name, self.new)}
 
     def write(self, night: Night, row: ScoreEvent) -> None:
         self.player.name = self.new
@@ -213,7 +213,7 @@ class ClaimName(Command):
         if holder:
             raise IllegalMove(f"{player.name} is already on another phone. If that is yours "
                               "and it died, ask the host to release it.")
-        return {"kind": Kind.CLAIMED, "data": {"name": player.name, "device": self.device}}
+        return {"kind": Kind.CLAIMED, "data": Claimed(player.name, self.device)}
 
     def write(self, night: Night, row: ScoreEvent) -> None:
         if not Player.objects.filter(pk=self.player.pk, device="").update(device=self.device):
@@ -236,7 +236,7 @@ class ReleaseName(Command):
             raise IllegalMove(f"{player.name} is not on any phone")
         if self.device is not None and holder != self.device:
             raise IllegalMove(f"{player.name} is on another phone")
-        return {"kind": Kind.RELEASED, "data": {"name": player.name}}
+        return {"kind": Kind.RELEASED, "data": Released(player.name)}
 
     def write(self, night: Night, row: ScoreEvent) -> None:
         Player.objects.filter(pk=self.player.pk).update(device="")
@@ -250,8 +250,7 @@ class PlayerLeaves(Command):
     player: Player
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.LEFT,
-                "data": {"name": self.player.name, "ghost": state.new_ghost_name()}}
+        return {"kind": Kind.LEFT, "data": Left(self.player.name, state.new_ghost_name())}
 
     def write(self, night: Night, row: ScoreEvent) -> None:
         self.player.left_early = True

@@ -81,8 +81,9 @@ class Command:
     and the key that makes a resend harmless travel beside it (``run``).
 
     ``event`` is the command's one handler: it looks at the caught-up fold and returns the new
-    event's fields, or an ``Ack`` to answer without writing, or raises ``IllegalMove`` (a
-    refusal its user reads). ``write`` writes rows beside the log's, in its transaction."""
+    event's fields (its ``data`` the kind's typed value, ``bunco/night/payloads.py``), or an
+    ``Ack`` to answer without writing, or raises ``IllegalMove`` (a refusal its user reads).
+    ``write`` writes rows beside the log's, in its transaction."""
 
     def event(self, state: LiveNight) -> dict | Ack:
         raise NotImplementedError
@@ -198,7 +199,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | 
                 night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
                 table=event.table, set_number=event.set_number,
                 round_number=event.round_number, player=event.player,
-                ghost=event.ghost, position=event.position, data=dict(event.data),
+                ghost=event.ghost, position=event.position, data=event.data.to_data(),
                 actor=event.actor,
             ))
             columns = {"last_seq": event.seq, **_projection(event.kind, after)}

@@ -15,6 +15,7 @@ from django.db import transaction
 from bunco.models import Night
 from bunco.night.fold import Kind, LiveNight
 from bunco.night.names import normalise
+from bunco.night.payloads import Created, RulesChanged
 from bunco.night.services.play import night_seat
 from bunco.night.services.roster import _new_names, players_add
 from bunco.night.services.runner import Command, CommandRefused, _refuse_on_domain_errors, run
@@ -39,9 +40,8 @@ class CreateNight(Command):
     entry_fee_cents: int
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.CREATED, "data": {
-            "name": self.name, "rules_id": self.rules_id, "rules": self.rules,
-            "entry_fee_cents": self.entry_fee_cents}}
+        return {"kind": Kind.CREATED, "data": Created(self.name, self.rules_id, self.rules,
+                                                     self.entry_fee_cents)}
 
 
 @dataclass(frozen=True)
@@ -54,10 +54,8 @@ class ChangeRules(Command):
     rules_id: str | None = None
 
     def event(self, state: LiveNight) -> dict:
-        data = {"rules": self.rules, **{k: v for k, v in (
-            ("entry_fee_cents", self.entry_fee_cents), ("name", self.name),
-            ("rules_id", self.rules_id)) if v is not None}}
-        return {"kind": Kind.RULES, "data": data}
+        return {"kind": Kind.RULES, "data": RulesChanged(
+            self.name, self.rules_id, self.rules, self.entry_fee_cents)}
 
 
 @_refuse_on_domain_errors
