@@ -44,6 +44,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from bunco import laptop, runtime
 from bunco.laptop import lan
+from bunco.runtime import jinja as fragments
 
 # The checkout (in an installed package: site-packages); the templates and static files are
 # read from APP_FILES, a checkout's top folder or the wheel's copy of it (bunco/laptop/__init__.py).
@@ -181,15 +182,9 @@ TEMPLATES = [
             ],
         },
     },
-    {
-        # The fragments rendered on every tap (a table's tally) and, on a bell, once per
-        # table: Jinja2 renders them in a third of the time; the pages stay Django templates.
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "NAME": "jinja2",
-        "DIRS": [APP_FILES / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {"environment": "bunco.jinja.environment", "keep_trailing_newline": True},
-    },
+    # The fragments drawn on every tap (a table's tally) and, on a bell, once per table:
+    # Jinja2 draws them, unless left stock (bunco/runtime/jinja.py); the pages stay Django's.
+    *([fragments.engine(APP_FILES / "templates")] if fragments.tuned() else []),
 ]
 
 WSGI_APPLICATION = None

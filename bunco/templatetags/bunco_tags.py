@@ -52,6 +52,12 @@ def _face(n: int) -> str:
 _FACES = [_face(n) for n in range(1, 7)]
 
 
+@register.filter
+def item(sequence, index: int):
+    """``sequence[index]``: a Django template has no indexing by a variable."""
+    return sequence[index]
+
+
 @register.simple_tag
 def sync_every() -> int:
     """Seconds between a live page's syncs here, 0 for none (``limits.SYNC_EVERY``)."""

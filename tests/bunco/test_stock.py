@@ -19,6 +19,7 @@ from bunco.runtime import wire
 from bunco.live.consumers import ScreenConsumer
 from bunco.live.watch import watch
 from bunco.runtime.consumer import DirectDispatch
+from bunco.live.screens import table
 sends = WebSocketProtocol.serverSend is wire._send  # one wrapper: the bound, then framing
 print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
@@ -26,10 +27,10 @@ print(json.dumps({
     "framing": sends and "framing" in wire.installed,
     "reading": WebSocketProtocol.dataReceived is wire._read,
     "backlog": sends and "backlog" in wire.installed,
-    "collector": asgi.GC_TUNED,
     "handler": type(asgi.django_asgi_app).__mro__[1].__name__,
     "dispatch": ScreenConsumer.dispatch is DirectDispatch.dispatch,
     "watch": watch.looking,
+    "jinja": table.ENGINE == "jinja2" and "jinja2" in [e.get("NAME") for e in settings.TEMPLATES],
 }))
 """
 
@@ -48,19 +49,20 @@ def probe(stock: str) -> dict:
 def test_the_server_runs_tuned_unless_told_otherwise():
     tuned = probe("")
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
-                     "framing": True, "reading": True, "backlog": True, "collector": True,
-                     "handler": "OneTripHandler", "dispatch": True, "watch": True}
+                     "framing": True, "reading": True, "backlog": True,
+                     "handler": "OneTripHandler", "dispatch": True, "watch": True,
+                     "jinja": True}
 
 
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
                             "framing": False, "reading": False, "backlog": False,
-                            "collector": False, "handler": "ASGIHandler", "dispatch": False,
-                            "watch": False}
+                            "handler": "ASGIHandler", "dispatch": False, "watch": False,
+                            "jinja": False}
     some = probe("write,layer,framing")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
     assert not some["framing"] and some["backlog"]  # the bound alone wraps serverSend
-    assert some["reading"] and some["collector"] and some["watch"]
+    assert some["reading"] and some["watch"] and some["jinja"]
 
 
 def test_the_tuning_runs_on_the_versions_it_was_measured_on():
@@ -72,3 +74,21 @@ def test_the_tuning_runs_on_the_versions_it_was_measured_on():
     for name, version in MEASURED_ON.items():
         assert pinned[name] == version, f"constraints.txt pins {name} {pinned[name]}"
     assert check_versions() == []
+
+
+def test_without_jinja2_the_tables_are_drawn_by_djangos_templates():
+    """jinja2 missing: one warning, and the stock path (Django's copies of the fragments)."""
+    script = ("import sys; sys.modules['jinja2'] = None\n"
+              "import django; django.setup()\n"
+              "from django.conf import settings\n"
+              "from bunco.live.screens import table\n"
+              "from bunco.runtime import jinja\n"
+              "assert not jinja.tuned() and len(settings.TEMPLATES) == 1\n"
+              "print(table.ENGINE)")
+    env = {**os.environ, "BUNCO_STOCK": "", "DJANGO_SETTINGS_MODULE": "bunco.settings"}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    done = subprocess.run([sys.executable, "-c", script], env=env, cwd=settings.BASE_DIR,
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["django"]
+    assert done.stderr.count("jinja2 cannot be imported") == 1, done.stderr

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 
 from bunco.live.screens.round import KIND_LABELS, QUICK_LABELS
 from bunco.night.fold import Kind, LiveNight, void_targets
+from bunco.runtime import jinja as fragments
 from scoring import Phase, TableView, turn_keeping_rolls
 from scoring.explain import extra_rolls_text, tie_break_name
 from scoring.roll import QUICK_KINDS, dice_for
@@ -224,7 +225,12 @@ def _tie_text(rules) -> str:
     return f"Tied! {tie_break_name(rules)}"
 
 
+#: The engine that draws a table's tally (chosen once, bunco/runtime/jinja.py): Jinja2 from
+#: templates/jinja2/tables/_table.html, or stock Django's from templates/tables/_table.html.
+ENGINE = fragments.NAME if fragments.tuned() else "django"
+
+
 def render_table(state: LiveNight, number: int) -> str:
-    """A table's live tally (templates/jinja2/tables/_table.html)."""
+    """A table's live tally (tables/_table.html, as ``ENGINE`` draws it)."""
     return render_to_string("tables/_table.html", {"t": table_context(state, number)},
-                            using="jinja2")
+                            using=ENGINE)
