@@ -17,12 +17,13 @@ from django.core.exceptions import RequestAborted  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 
 from bunco import inputs, limits, proxies, runtime  # noqa: E402
-from bunco.runtime import handler, pushes  # noqa: E402
+from bunco.runtime import collector, handler, pushes  # noqa: E402
 
 # Everything the server runs beyond the stock path, installed once, in order
 # (bunco/runtime/__init__.py); BUNCO_STOCK leaves any piece out.
 TUNED = runtime.install()
 log = logging.getLogger(__name__)
+GC_TUNED = TUNED["collector"]
 
 #: A tap posted over HTTP by a table's device or a player's phone.
 TAP_PATH = re.compile(r"^/[tp]/[^/]+/(roll|undo|finish)/$")
@@ -155,5 +156,8 @@ async def application(scope, receive, send):
     if scope["type"] in ("http", "websocket"):
         # Its address and scheme as the client made it, told by a trusted proxy only.
         scope = proxies.forwarded(scope)
-    pushes.serve_on(asyncio.get_running_loop())
+    loop = asyncio.get_running_loop()
+    pushes.serve_on(loop)
+    if GC_TUNED:  # no long pauses of the garbage collector (collector.py)
+        collector.serve_on(loop)
     await router(scope, receive, send)

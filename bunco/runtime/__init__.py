@@ -15,12 +15,12 @@ MEASURED_ON = {"Twisted": "26.10.0", "daphne": "4.2.3", "autobahn": "26.10.2",
 #: or "all") leaves stock, to measure what it buys (bench/: ``manage.py loadtest --stock``).
 #: ``wire.py``: ``write`` (Twisted's write), ``framing`` and ``backlog`` (autobahn's
 #: ``serverSend``, one wrapper: the bound first, then the framing), ``reading``, ``deflate``;
-#: ``layer.py`` (the settings' channel layer); ``handler.py`` (the ASGI
+#: ``collector.py``; ``layer.py`` (the settings' channel layer); ``handler.py`` (the ASGI
 #: handler); ``consumer.py`` (``dispatch``); ``watch.py`` (the server looks, pages do not
 #: sync); ``jinja.py`` (the engine of the hot fragments, chosen by the settings). How pushes
 #: leave (``pushes.py``) is no piece: its one path is the stock one.
-PIECES = ("write", "framing", "backlog", "reading", "deflate", "layer", "handler", "dispatch",
-          "watch", "jinja")
+PIECES = ("write", "framing", "backlog", "reading", "deflate", "collector", "layer", "handler",
+          "dispatch", "watch", "jinja")
 
 
 def stock(piece: str) -> bool:
@@ -50,9 +50,9 @@ def check_versions() -> list[str]:
 def install() -> dict[str, bool]:
     """Install every piece this process runs tuned, once, at start (``bunco/asgi.py``), in the
     order of ``PIECES``: Twisted's and autobahn's methods first (``wire``, one wrapper each).
-    The others are chosen where they are used: the layer and the fragments' engine by the
-    settings, the handler and the consumers' base where they are defined, the watch when its
-    module loads. Says which pieces run tuned."""
+    The others are chosen where they are used: the collector on the server's loop, the layer
+    by the settings, the handler and the consumers' base where they are defined, the watch
+    when its module loads, the fragments' engine by the settings. Says which pieces run tuned."""
     from bunco.runtime import wire
 
     check_versions()

@@ -27,6 +27,7 @@ print(json.dumps({
     "framing": sends and "framing" in wire.installed,
     "reading": WebSocketProtocol.dataReceived is wire._read,
     "backlog": sends and "backlog" in wire.installed,
+    "collector": asgi.GC_TUNED,
     "handler": type(asgi.django_asgi_app).__mro__[1].__name__,
     "dispatch": ScreenConsumer.dispatch is DirectDispatch.dispatch,
     "watch": watch.looking,
@@ -49,7 +50,7 @@ def probe(stock: str) -> dict:
 def test_the_server_runs_tuned_unless_told_otherwise():
     tuned = probe("")
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
-                     "framing": True, "reading": True, "backlog": True,
+                     "framing": True, "reading": True, "backlog": True, "collector": True,
                      "handler": "OneTripHandler", "dispatch": True, "watch": True,
                      "jinja": True}
 
@@ -57,12 +58,12 @@ def test_the_server_runs_tuned_unless_told_otherwise():
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
                             "framing": False, "reading": False, "backlog": False,
-                            "handler": "ASGIHandler", "dispatch": False, "watch": False,
-                            "jinja": False}
+                            "collector": False, "handler": "ASGIHandler", "dispatch": False,
+                            "watch": False, "jinja": False}
     some = probe("write,layer,framing")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
     assert not some["framing"] and some["backlog"]  # the bound alone wraps serverSend
-    assert some["reading"] and some["watch"] and some["jinja"]
+    assert some["reading"] and some["collector"] and some["watch"] and some["jinja"]
 
 
 def test_the_tuning_runs_on_the_versions_it_was_measured_on():
