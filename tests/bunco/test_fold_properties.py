@@ -17,7 +17,7 @@ from bunco.night import services
 from bunco.night.selectors import cold_fold, live_state
 from bunco.night.services import CommandRefused
 from bunco.runtime import pushes
-from scoring import sample_names
+from scoring import PRESETS, sample_names
 from tests.bunco.test_fold_whole_night import between_rounds, in_play
 
 VOID_TAGS = {"img", "input", "br", "hr", "meta", "link"}
@@ -141,13 +141,18 @@ def everyone_watching(monkeypatch):
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 @pytest.mark.django_db
+@pytest.mark.parametrize("rules_id, players, rules", [
+    ("babz", 13, None),  # ghosts, own tallies
+    ("fuzzy-die", 13, None),  # a bunco passes the fuzzy die: the table it left changes too
+    ("clockwise", 24, PRESETS["clockwise"].replace(pod_tables=2)),  # each pod its own bell
+])
 def test_the_incremental_fold_and_every_screen_match_the_log_after_every_command(
-        seed, everyone_watching, django_capture_on_commit_callbacks):
+        rules_id, players, rules, seed, everyone_watching, django_capture_on_commit_callbacks):
     rng = random.Random(seed)
     everyone_watching.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        night = services.night_create(name="Property", rules_id="babz",
-                                      player_names=sample_names(13))
+        night = services.night_create(name="Property", rules_id=rules_id, rules=rules,
+                                      player_names=sample_names(players))
         services.night_seat(night=night, rng=rng)
     for _ in range(100):
         # A refused command changes nothing; the checks below hold either way.

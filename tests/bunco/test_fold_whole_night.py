@@ -134,6 +134,8 @@ def in_play(night, state, rng) -> None:
                                   actor="t")
         else:
             dice = [rng.randint(1, 6) for _ in range(table.dice_expected)]
+            if rng.random() < 0.08:  # a bunco: the fuzzy die passes, a pod's head table rings
+                dice = [state.round_number] * table.dice_expected
             services.roll_record(night=night, claim=claim_for(state, number), key=key,
                                  actor="t", dice=dice)
 
