@@ -8,11 +8,13 @@ import pytest
 from django.utils import timezone
 
 from bunco.laptop import backup
+from bunco.live import groups
 from bunco.live.screens import night_pot
 from bunco.models import Player, ScoreEvent
 from bunco.night import services
 from bunco.night.selectors import folds, live_state
 from bunco.night.services import CommandRefused
+from bunco.runtime import pushes
 from scoring.seating import CHAIRS
 from tests.playing import play_round
 
@@ -135,6 +137,26 @@ def test_a_latecomer_takes_a_ghosts_chair(db):
     assert answer.table is not None and answer.seat is not None and not answer.waiting
     state = live_state(night)
     assert state.seat_of("Guest 011")[0] == answer.table and state.next_ghost() is None
+
+
+def test_a_latecomer_in_a_ghosts_chair_is_shown_on_every_screen_at_once(
+        db, monkeypatch, django_capture_on_commit_callbacks):
+    """The TV, the host and the table's phones are sent the new name in the ghost's place."""
+    monkeypatch.setattr(groups, "watching", lambda group: True)
+    sent: list[tuple[str, str]] = []
+    monkeypatch.setattr(pushes, "_send_now", lambda messages: sent.extend(
+        (group, message["html"]) for group, message in messages))
+    night = gala(expected=12)
+    for p in list(night.players.all())[:11]:
+        services.player_check_in(night=night, player=p, now=NOW)
+    services.night_seat(night=night, rng=random.Random(1))
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = services.player_check_in(night=night, player=guest(night, "Guest 011"),
+                                          now=NOW)
+    shown = {group for group, html in sent if "Guest 011" in html}
+    assert {groups.tv(night.pk), groups.host(night.pk),
+            groups.table(night.pk, answer.table)} <= shown
 
 
 def test_with_no_ghosts_chair_free_a_latecomer_waits_checked_in(db):
