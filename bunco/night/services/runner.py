@@ -259,7 +259,9 @@ def _undo_fold(night: Night, state: LiveNight, after: LiveNight) -> None:
     if rewound is None:
         folds.drop(night.pk)
     else:
-        rewound.created_at, rewound.versions = night.created_at, after.versions
+        rewound.created_at = night.created_at
+        if rewound is not state:  # a round replayed: it carries the screens' versions on
+            rewound.versions = after.versions
         folds.put(night.pk, rewound)
 
 
