@@ -167,3 +167,15 @@ def play_a_night(both, rules_id, players, change) -> None:
             services.round_start(night=night)
             play_on(night, rng, both)
             both.same(night)
+
+
+
+def test_djangos_copy_draws_nothing_past_a_list_end_as_jinja_does():
+    """A team with fewer own tallies than names: Jinja's ``players[i]`` is undefined there and
+    draws nothing; Django's copy (``item``) must not raise instead."""
+    from django.template import engines
+
+    template = engines["django"].from_string(
+        "{% load bunco_tags %}{% with p=xs|item:2 %}[{{ p.points }}]{% endwith %}"
+        "{% with p=xs|item:0 %}[{{ p.points }}]{% endwith %}")
+    assert template.render({"xs": [{"points": 7}]}) == "[][7]"
