@@ -7,7 +7,8 @@ like the fold."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar
 
 from scoring import Seat, TableSpec
@@ -51,6 +52,23 @@ class Payload:
 
 #: The data of a kind that carries none.
 NO_DATA = Payload()
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+@dataclass(frozen=True, slots=True)
+class _Plain(Payload):
+    """Data whose every field is stored as it is, each one always there."""
+
+    def to_data(self) -> dict:
+        return {name: getattr(self, name) for name in _field_names(type(self))}
+
+    @classmethod
+    def from_data(cls, data: Data) -> _Plain:
+        return cls(*(data[name] for name in _field_names(cls)))
 
 
 # -- the night's setup and prizes --------------------------------------------------------------
@@ -127,17 +145,10 @@ class RollOff(Payload):
 
 
 @dataclass(frozen=True, slots=True)
-class Revealed(Payload):
+class Revealed(_Plain):
     """How many prizes the TV shows."""
 
     count: int
-
-    def to_data(self) -> dict:
-        return {"count": self.count}
-
-    @classmethod
-    def from_data(cls, data: Data) -> Revealed:
-        return cls(data["count"])
 
 
 # -- the night's people ------------------------------------------------------------------------
@@ -158,30 +169,16 @@ class Added(Payload):
 
 
 @dataclass(frozen=True, slots=True)
-class Removed(Payload):
+class Removed(_Plain):
     """A player taken off the list before the seating."""
 
     name: str
 
-    def to_data(self) -> dict:
-        return {"name": self.name}
-
-    @classmethod
-    def from_data(cls, data: Data) -> Removed:
-        return cls(data["name"])
-
 
 @dataclass(frozen=True, slots=True)
-class _Chair(Payload):
+class _Chair(_Plain):
     name: str
     ghost: str
-
-    def to_data(self) -> dict:
-        return {"name": self.name, "ghost": self.ghost}
-
-    @classmethod
-    def from_data(cls, data: Data) -> _Chair:
-        return cls(data["name"], data["ghost"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,16 +192,9 @@ class Left(_Chair):
 
 
 @dataclass(frozen=True, slots=True)
-class Renamed(Payload):
+class Renamed(_Plain):
     old: str
     new: str
-
-    def to_data(self) -> dict:
-        return {"old": self.old, "new": self.new}
-
-    @classmethod
-    def from_data(cls, data: Data) -> Renamed:
-        return cls(data["old"], data["new"])
 
 
 @dataclass(frozen=True, slots=True)
