@@ -94,12 +94,12 @@ def _note(versions: Versions, before: _Before, event: Event, after: LiveNight) -
     elif kind in TABLE_KINDS:
         tables.add(event.table)
         room = seats = before.playing and after.room is None  # the round closed
-        if kind == Kind.ROLL and not room and after.room is not None:
-            room_ = after.room
-            if room_.bell_rung and not all(before.pods):
+        played = after.room
+        if kind == Kind.ROLL and not room and played is not None:
+            if played.bell_rung and not all(before.pods):
                 room = True  # the roll rang the room's bell
-            elif tuple(room_.pod_rung) != before.pods:  # one pod's bell: its tables
-                tables.update(i + 1 for i in room_.pods[room_.pod_of[event.table - 1]])
+            elif after.pods_rung() != before.pods:  # one pod's bell: its tables
+                tables.update(i + 1 for i in played.pods[played.pod_of[event.table - 1]])
     elif kind == Kind.CHECKED_IN:
         room = seats = _seat_names(after) != before.seats  # a guest took a ghost's chair
     elif kind not in QUIET_KINDS:
