@@ -34,7 +34,7 @@ from scoring.seating import ghost_names
 
 # What the rest of the core reads from here (the log's rows are bunco/events.py's).
 __all__ = ["CORRECTABLE", "PRACTICE_SET", "Conflict", "Event", "Kind", "LiveNight",
-           "RollEntry", "fold", "tables_from_data", "tables_to_data", "void_targets"]
+           "RollEntry", "tables_from_data", "tables_to_data", "void_targets"]
 
 
 class LiveNight(PeopleFold, Corrections):
@@ -425,11 +425,3 @@ class LiveNight(PeopleFold, Corrections):
             self.night.finish_round(self.room)
             self.last_room, self.room = self.room, None
             self.closed_by = event.seq
-
-
-def fold(rules: HouseRules, events: Iterable[Event], **setup) -> LiveNight:
-    """Replay a whole log from the start. Any event that no longer fits raises."""
-    state = LiveNight(rules, **setup)
-    for event in events:
-        state = state.apply(event)
-    return state

@@ -22,13 +22,14 @@ from django.utils import timezone
 
 from bunco.laptop import backup
 from bunco.models import Night, Player, ScoreEvent, TableLink, new_token, new_tv_code
-from bunco.night.fold import Kind, fold
+from bunco.night.fold import Kind
 from bunco.night.payloads import Released
 from bunco.night.selectors import as_event
 from bunco.night.services import night_file as checks
 from bunco.night.services.night_file import FileError as _FileError
 from bunco.night.services.roster import known_people, new_people
 from bunco.night.services.runner import CommandRefused, _key, _projection, _when
+from bunco.night.versions import fold
 from scoring import HouseRules, RulesError
 
 KINDS = frozenset(k.value for k in Kind)
