@@ -59,7 +59,10 @@ class ReadableEverywhere(BrowserTestCase):
             if name != seat_holder:
                 host.select_option("select[name=first]", name)
                 host.select_option("select[name=second]", seat_holder)
-                host.get_by_role("button", name="Swap").click()
+                # The answer draws the swap form again: the next pick waits for it (the
+                # table itself may change first, over the socket).
+                with host.expect_response(lambda r: r.url.endswith("/swap/")):
+                    host.get_by_role("button", name="Swap").click()
                 expect(holder).to_have_text(name)
         bell = host.get_by_role("button", name=re.compile("Ring the bell: start"))
         icon = bell.locator("svg.icon").bounding_box()
