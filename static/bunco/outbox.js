@@ -188,7 +188,7 @@
       // answer over the socket is the decision only; a form post's brings the table too.
       if (json.message && !json.html) bunco.sync();
     } else {
-      addRefused(item, json.error || "That tap was not accepted");
+      addRefused(item, json.error || "That tap was not accepted", json.at);
       renumberAfter(item, json.at);
       bunco.sync(); // the night moved on while this screen was not looking: catch up now
     }
@@ -462,13 +462,15 @@
   var REFUSED = "bunco-refused:" + location.pathname;
   function loadRefused() { try { return JSON.parse(localStorage.getItem(REFUSED) || "[]"); } catch (e) { return []; } }
   function saveRefused(list) { localStorage.setItem(REFUSED, JSON.stringify(list.slice(-10))); }
-  function addRefused(item, error) {
+  // ``at``: where the table's next tap went when this one was refused (the answer says).
+  function addRefused(item, error, at) {
     var list = loadRefused(), f = item.fields;
     var again = {};  // what was tapped, without where it was tapped: entered again, it is new
     ["quick", "dice"].forEach(function (k) { if (f[k]) again[k] = f[k]; });
     list.push({key: f.key, what: describe(item), who: item.who || "", error: error,
                set: f.set || "", round: f.round || "", table: f.table || "",
-               url: item.url, again: again, claim: f.pos !== undefined});
+               url: item.url, again: again, claim: f.pos !== undefined,
+               at: sameTable(at, f) ? Number(at.pos) : null});
     saveRefused(list);
     drawRefused();
   }
@@ -506,9 +508,15 @@
       actions.className = "actions";
       if (r.url && open && (!r.claim || sameTable(r, shown))) {
         // Entered now, a roll is the roll of whoever's turn it is now: the button says whose.
-        var now = rollerNow();
-        actions.appendChild(button(action === "roll" && now ? "Enter again: " + now : "Enter again",
-                                   "again", "again", r.key));
+        // Until the table on the screen has caught up with the entry that beat this one, it
+        // would name the wrong roller (and be refused again): it waits for the table.
+        var now = rollerNow(), behind = r.claim && r.at !== null && r.at !== undefined
+          && shown.pos < r.at;
+        var again = button(behind ? "Enter again (the table is catching up…)"
+          : action === "roll" && now ? "Enter again: " + now : "Enter again",
+          "again", "again", r.key);
+        again.disabled = behind;
+        actions.appendChild(again);
       }
       actions.appendChild(button("Dismiss", "secondary dismiss", "dismiss", r.key));
       li.appendChild(actions);
