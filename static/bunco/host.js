@@ -57,6 +57,75 @@
       })
       .catch(function () { bunco.toast("Could not reach the app; try again"); });
   });
+  // -- what the host typed elsewhere survives a command's answer -----------------------------
+  // A command's answer redraws the parts of the page it changed (hx-swap-oob). A field she had
+  // filled in another form there (or in the same form since sending it) comes back as she left
+  // it, and so does the caret.
+  var sent = {};  // each form's values as it was last sent, by its action
+  document.addEventListener("submit", function (e) { sent[e.target.action] = values(e.target); }, true);
+  function fields(form) {
+    var seen = {}, out = [];
+    Array.prototype.forEach.call(form.elements, function (c) {
+      if (!c.name || c.type === "hidden" || c.type === "submit") return;
+      var key = c.name + "#" + (seen[c.name] = (seen[c.name] || 0) + 1);
+      out.push([key, c]);
+    });
+    return out;
+  }
+  function valueOf(c) { return c.type === "checkbox" || c.type === "radio" ? c.checked : c.value; }
+  function changed(c) {
+    if (c.type === "checkbox" || c.type === "radio") return c.checked !== c.defaultChecked;
+    if (c.tagName === "SELECT") {
+      return Array.prototype.some.call(c.options, function (o) { return o.selected !== o.defaultSelected; });
+    }
+    return c.value !== c.defaultValue;
+  }
+  function values(form) {
+    var out = {};
+    fields(form).forEach(function (kc) { out[kc[0]] = valueOf(kc[1]); });
+    return out;
+  }
+  function typed(root) {  // [form action, field key, value, focused, caret] of each typed field
+    var out = [];
+    root.querySelectorAll("form").forEach(function (form) {
+      var was = sent[form.action] || {};
+      fields(form).forEach(function (kc) {
+        var c = kc[1], v = valueOf(c), focused = c === document.activeElement;
+        if (!changed(c) || (kc[0] in was && was[kc[0]] === v)) return;
+        var caret = null;
+        try { caret = focused ? [c.selectionStart, c.selectionEnd] : null; } catch (err) { caret = null; }
+        out.push([form.getAttribute("action"), kc[0], v, focused, caret]);
+      });
+    });
+    return out;
+  }
+  function control(root, action, key) {
+    var hit = null;
+    root.querySelectorAll("form").forEach(function (form) {
+      if (form.getAttribute("action") !== action) return;
+      fields(form).forEach(function (kc) { if (kc[0] === key) hit = kc[1]; });
+    });
+    return hit;
+  }
+  var refocus = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var kept = typed(e.detail.target), into = e.detail.fragment;
+    refocus = null;
+    kept.forEach(function (k) {
+      var c = control(into, k[0], k[1]);
+      if (!c) return;
+      if (c.type === "checkbox" || c.type === "radio") c.checked = k[2]; else c.value = k[2];
+      if (k[3]) refocus = k;
+    });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var k = refocus, c = k && control(document, k[0], k[1]);
+    refocus = null;
+    if (!c) return;
+    c.focus();
+    if (k[4]) { try { c.setSelectionRange(k[4][0], k[4][1]); } catch (err) { /* not a text box */ } }
+  });
+
   bunco.on("refresh", applyPhase);
   applyPhase();
 })();

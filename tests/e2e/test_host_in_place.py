@@ -43,6 +43,7 @@ class HostCommandsInPlace(BrowserTestCase):
         box.fill("Zelda Quinn")
         page.get_by_role("button", name="Add: they are here").click()
         expect(page.locator("#host-messages")).to_contain_text("already")
+        expect(box).to_have_value("Zelda Quinn")  # what she typed is still there to fix
         expect(page.get_by_test_id("here-count")).to_have_text("(12)")
         assert page.evaluate("window.sameLoad") is True
 
@@ -69,6 +70,38 @@ class HostCommandsInPlace(BrowserTestCase):
         expect(page.get_by_text("Swap two seats")).to_have_count(0)
         expect(page.locator("#banner")).to_have_attribute("data-phase", "playing")
         assert page.evaluate("window.sameLoad") is True
+        context.close()
+
+    def test_what_the_host_typed_elsewhere_survives_a_commands_answer(self):
+        context = self.browser.new_context(**LAPTOP)
+        night, page = self.open_night(context)
+        page.get_by_role("button", name="Seat everyone").click()
+        expect(page.get_by_text("Swap two seats")).to_be_visible()
+        a, b, c = (p.name for p in night.players.order_by("name")[:3])
+        # Half-filled, not sent: a swap's first pick, a late arrival's name, another name's fix
+        # (the caret left inside it).
+        first = page.get_by_label("First player")
+        first.select_option(label=c)
+        late = page.get_by_placeholder("Late arrival's name")
+        late.fill("Walk In")
+        b_box = page.get_by_label(f"Name of {b}")
+        b_box.fill(f"{b} Junior")
+        b_box.evaluate("e => { e.focus(); e.setSelectionRange(2, 2); }")
+        # Meanwhile a fix of another name is sent; its answer draws the players and the swap
+        # again (the caret stays where it was: the form is sent from the page).
+        with page.expect_response(lambda r: r.url.endswith("/rename/")):
+            page.get_by_label(f"Name of {a}").evaluate(
+                "e => { e.value = e.value + ' Senior'; e.form.requestSubmit(); }")
+        expect(page.get_by_label(f"Name of {a} Senior")).to_have_value(f"{a} Senior")
+        expect(b_box).to_have_value(f"{b} Junior")
+        expect(late).to_have_value("Walk In")
+        expect(first).to_have_value(c)
+        assert page.evaluate("[document.activeElement.getAttribute('aria-label'),"
+                             " document.activeElement.selectionStart]") == [f"Name of {b}", 2]
+        # What she kept is sent as she left it.
+        b_box.locator("xpath=..").get_by_role("button", name="Fix name").click()
+        expect(page.get_by_label(f"Name of {b} Junior")).to_be_visible()
+        expect(late).to_have_value("Walk In")
         context.close()
 
     def test_without_javascript_the_forms_still_work(self):
