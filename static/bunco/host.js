@@ -75,8 +75,10 @@
   function valueOf(c) { return c.type === "checkbox" || c.type === "radio" ? c.checked : c.value; }
   function changed(c) {
     if (c.type === "checkbox" || c.type === "radio") return c.checked !== c.defaultChecked;
-    if (c.tagName === "SELECT") {
-      return Array.prototype.some.call(c.options, function (o) { return o.selected !== o.defaultSelected; });
+    if (c.tagName === "SELECT") {  // against what it shows untouched: its selected option, or its first
+      var picked = Array.prototype.filter.call(c.options, function (o) { return o.defaultSelected; });
+      var untouched = picked.length ? picked[picked.length - 1] : c.options[0];
+      return !!untouched && c.value !== untouched.value;
     }
     return c.value !== c.defaultValue;
   }
@@ -85,16 +87,19 @@
     fields(form).forEach(function (kc) { out[kc[0]] = valueOf(kc[1]); });
     return out;
   }
-  function typed(root) {  // [form action, field key, value, focused, caret] of each typed field
+  // [form action, field key, value (null: keep the new one), focused, caret] of each field
+  // typed in (or holding the caret)
+  function typed(root) {
     var out = [];
     root.querySelectorAll("form").forEach(function (form) {
       var was = sent[form.action] || {};
       fields(form).forEach(function (kc) {
         var c = kc[1], v = valueOf(c), focused = c === document.activeElement;
-        if (!changed(c) || (kc[0] in was && was[kc[0]] === v)) return;
+        var keep = changed(c) && !(kc[0] in was && was[kc[0]] === v);
+        if (!keep && !focused) return;
         var caret = null;
         try { caret = focused ? [c.selectionStart, c.selectionEnd] : null; } catch (err) { caret = null; }
-        out.push([form.getAttribute("action"), kc[0], v, focused, caret]);
+        out.push([form.getAttribute("action"), kc[0], keep ? v : null, focused, caret]);
       });
     });
     return out;
@@ -113,9 +118,11 @@
     refocus = null;
     kept.forEach(function (k) {
       var c = control(into, k[0], k[1]);
-      if (!c) return;
-      if (c.type === "checkbox" || c.type === "radio") c.checked = k[2]; else c.value = k[2];
+      if (!c) return;  // gone from the page
       if (k[3]) refocus = k;
+      if (k[2] === null || (c.tagName === "SELECT" && !Array.prototype.some.call(c.options,
+        function (o) { return o.value === k[2]; }))) return;  // no longer one of its choices
+      if (c.type === "checkbox" || c.type === "radio") c.checked = k[2]; else c.value = k[2];
     });
   });
   document.addEventListener("htmx:oobAfterSwap", function () {
