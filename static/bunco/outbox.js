@@ -512,7 +512,7 @@
         // would name the wrong roller (and be refused again): it waits for the table.
         var now = rollerNow(), behind = r.claim && r.at !== null && r.at !== undefined
           && shown.pos < r.at;
-        var again = button(behind ? "Enter again (the table is catching up…)"
+        var again = button(behind ? "Enter again (catching up…)"
           : action === "roll" && now ? "Enter again: " + now : "Enter again",
           "again", "again", r.key);
         again.disabled = behind;

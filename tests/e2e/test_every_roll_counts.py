@@ -195,10 +195,11 @@ class EveryRollCounts(BrowserTestCase):
         again = refused.get_by_role("button", name=re.compile("^Enter again"))
         expect(again).to_be_disabled()
         expect(again).to_contain_text("catching up")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "phone-not-counted-catching-up.png"))
         hold[0] = False
         relay.catch_up()
         expect(again).to_have_text(f"Enter again: {seats[1]}")
-        ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "phone-not-counted.png"))
         again.tap()
         expect(refused).to_have_count(0)
