@@ -299,3 +299,21 @@ def agreed_shares(post, contenders) -> dict[str, int] | None:
     if not all(t.isascii() and t.isdigit() and len(t) <= 3 for t in typed):
         raise CommandRefused("type each player's share as a whole percent, e.g. 60 and 40")
     return {name: int(t) for name, t in zip(contenders, typed, strict=True)}
+
+
+def award_rows(rules: HouseRules, typed=None) -> list[dict]:
+    """The prize list's rows as the prizes page shows them: the night's prizes and two empty
+    rows, or (``typed``: a list the app refused) every row as the host sent it, to fix."""
+    if typed is None:
+        return [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize,
+                 "ties": a.ties.value if a.ties else "", "travels": a.travels}
+                for a in rules.awards] + [{"category": "", "share": "", "prize": "", "ties": "",
+                                           "travels": False}] * 2
+    try:
+        count = min(int(typed.get("rows", 0)), MAX_PRIZES + 2)
+    except ValueError:
+        count = 0
+    return [{"order": typed.get(f"order_{i}", ""), "category": typed.get(f"category_{i}", ""),
+             "share": typed.get(f"share_{i}", ""), "prize": typed.get(f"prize_{i}", ""),
+             "ties": typed.get(f"ties_{i}", ""), "travels": bool(typed.get(f"travels_{i}")),
+             "remove": bool(typed.get(f"remove_{i}"))} for i in range(max(count, 0))]

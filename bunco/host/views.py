@@ -31,6 +31,7 @@ from bunco.host.forms import (
     SwapForm,
     TakeBackForm,
     agreed_shares,
+    award_rows,
 )
 from bunco.host.rules_form import presets_table, rule_fields
 from bunco.host.takeback import describe_take_back
@@ -119,13 +120,16 @@ def host_new_link(request: HttpRequest) -> HttpResponse:
     return redirect("host_dashboard")
 
 
-@require_GET
-@host.host_required
-def host_dashboard(request: HttpRequest) -> HttpResponse:
+def _dashboard(request: HttpRequest, typed=None) -> HttpResponse:
+    """The host's list of nights and the form to start one (``typed``: what she sent for a
+    night the app refused, shown again to fix)."""
     return render(request, "bunco/host/dashboard.html",
                   {"presets": PRESETS, "nights": Night.objects.listed()[:30],
                    "archived": Night.objects.archived().count(),
-                   "copy_to": backup.copy_folder()})
+                   "copy_to": backup.copy_folder(), "typed": typed or {}})
+
+
+host_dashboard = require_GET(host.host_required(_dashboard))
 
 
 @require_GET
@@ -180,7 +184,7 @@ def host_night_create(request: HttpRequest) -> HttpResponse:
                                       player_names=data["players"])
     except CommandRefused as exc:
         messages.error(request, str(exc))
-        return redirect("host_dashboard")
+        return _dashboard(request, typed=request.POST)  # nothing she typed is lost
     warning = screens.fee_without_prizes(night.rules, data["entry_fee"])
     if warning:
         messages.warning(request, warning)
@@ -391,6 +395,7 @@ def host_end(request, night):
 @host.host_required
 def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(Night, pk=pk)
+    typed = None
     if request.method == "POST":
         try:
             data = form_data(AwardsForm, request)
@@ -400,18 +405,19 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         except CommandRefused as exc:
             messages.error(request, str(exc).split(": ", 1)[-1] if str(exc).startswith("awards")
                            else str(exc))
+            typed = request.POST  # shown again as she sent it, to fix
         else:
             messages.success(request, "Prizes saved.")
             return redirect("host_night", night.pk)
     rules, state = night.rules, live_state(night)
-    rows = [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize,
-             "ties": a.ties.value if a.ties else "", "travels": a.travels}
-            for a in rules.awards] + [{"category": "", "share": "", "prize": "", "ties": "",
-                                       "travels": False}] * 2
     return render(request, "bunco/host/awards.html", {
-        "night": night, "rules": rules, "rows": rows,
+        "night": night, "rows": award_rows(rules, typed),
+        "award_ties": typed.get("award_ties") if typed else rules.award_ties,
+        "one_each": bool(typed.get("one_prize_per_person")) if typed
+        else rules.one_prize_per_person,
         "categories": screens.CATEGORY_LABELS.items(),
-        "pot_typed": "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
+        "pot_typed": typed.get("pot", "") if typed else
+        "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
         "pot_from_fees": screens.money(screens.night_pot(state, typed=False)),
         "fees_note": screens.fees_note(state),
     })

@@ -58,6 +58,23 @@ def test_shares_that_do_not_add_up_are_refused_at_setup(host_client, seated_nigh
     assert seated_night.rules_json == before
 
 
+def test_a_refused_prize_list_comes_back_as_the_host_typed_it(host_client, seated_night):
+    url = f"/host/nights/{seated_night.pk}/awards/"
+    data = form([("2", "most_wins", "50", ""), ("1", "most_buncos", "40", ""),
+                 ("3", "lowest_points", "", "Pineapple doormat")], pot="90.50",
+                award_ties="roll_off")
+    response = host_client.post(url, data)
+    page = response.content.decode()
+    assert "add up to 90%, not 100%" in page
+    assert re.search(r'name="order_0" value="2"', page)
+    assert re.search(r'name="share_0" value="50"', page)
+    assert re.search(r'name="share_1" value="40"', page)
+    assert re.search(r'name="prize_2" value="Pineapple doormat"', page)
+    assert re.search(r'<option value="most_buncos" selected>', page)
+    assert re.search(r'name="pot" value="90.50"', page)
+    assert re.search(r'<option value="roll_off" selected>Roll off', page)
+
+
 def test_the_pot_defaults_to_the_entry_fee_of_every_player(seated_night):
     assert night_pot(live_state(seated_night)) == 1000 * 12
 

@@ -61,6 +61,19 @@ def test_a_bad_entry_fee_is_explained_and_nothing_is_created(host_client, fee, m
     assert Night.objects.count() == 0
 
 
+def test_a_refused_night_comes_back_as_the_host_typed_it(host_client):
+    response = host_client.post("/host/nights/", {
+        "name": "March", "rules_id": "head-table", "entry_fee": "12.50",
+        "players": "Ann\nBo\nann\nCy"})
+    assert response.status_code == 200 and not Night.objects.exists()
+    page = html.unescape(response.content.decode())
+    assert "“ann” looks just like “Ann”" in page  # the refusal says why
+    assert 'name="name" required maxlength="80" placeholder="March Bunco" value="March"' in page
+    assert '<option value="head-table" selected>' in page
+    assert 'value="12.50"' in page
+    assert ">Ann\nBo\nann\nCy</textarea>" in page
+
+
 def test_the_demo_night_is_one_click(host_client):
     response = host_client.post("/host/demo/", follow=True)
     html = response.content.decode()
