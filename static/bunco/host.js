@@ -125,7 +125,14 @@
       if (c.type === "checkbox" || c.type === "radio") c.checked = k[2]; else c.value = k[2];
     });
   });
-  document.addEventListener("htmx:oobAfterSwap", function () {
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    // The answer's messages are at the top of the page: scrolled away from them, she is told
+    // where she is (a refusal must not look like a button that does nothing).
+    var box = document.getElementById("host-messages");
+    if (box && e.target === box && box.textContent.trim()) {
+      var r = box.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > window.innerHeight) bunco.toast(box.innerText.trim());
+    }
     var k = refocus, c = k && control(document, k[0], k[1]);
     refocus = null;
     if (!c) return;

@@ -195,7 +195,7 @@
     if (!t) return;
     t.textContent = text; t.hidden = false;
     clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { t.hidden = true; }, 4000);
+    toast.timer = setTimeout(function () { t.hidden = true; }, Math.max(4000, text.length * 60));
   }
   // A fragment from an answer (not a push): swapped in by id unless the screen has a newer one.
   function replaceById(html) {

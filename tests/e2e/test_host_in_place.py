@@ -3,6 +3,9 @@ seats the room, swaps two seats and starts the round, and the page never reloads
 (the parts a command changed are swapped in where they are; the live parts come over the
 socket). With JavaScript off the same forms still work, a page load each."""
 
+import os
+from pathlib import Path
+
 from playwright.sync_api import expect
 
 from bunco.night import services
@@ -11,6 +14,7 @@ from scoring import sample_names
 from .base import HOST_SECRET, BrowserTestCase, in_thread
 
 LAPTOP = {"viewport": {"width": 1280, "height": 720}}
+ARTIFACTS = Path(os.environ.get("BUNCO_TEST_ARTIFACTS", "test-artifacts"))
 
 
 class HostCommandsInPlace(BrowserTestCase):
@@ -102,6 +106,29 @@ class HostCommandsInPlace(BrowserTestCase):
         b_box.locator("xpath=..").get_by_role("button", name="Fix name").click()
         expect(page.get_by_label(f"Name of {b} Junior")).to_be_visible()
         expect(late).to_have_value("Walk In")
+        context.close()
+
+    def test_a_refusal_far_below_the_messages_is_said_where_she_is(self):
+        context = self.browser.new_context(**LAPTOP)
+        night, page = self.open_night(context)
+        page.get_by_role("button", name="Seat everyone").click()
+        expect(page.get_by_text("Swap two seats")).to_be_visible()
+        name = night.players.order_by("name").first().name
+        first = page.get_by_label("First player")
+        first.scroll_into_view_if_needed()
+        first.select_option(label=name)
+        page.get_by_label("Second player").select_option(label=name)
+        page.get_by_role("button", name="Swap", exact=True).click()
+        expect(page.locator("#host-messages")).to_contain_text("pick two different")
+        assert not page.locator("#host-messages").is_visible() or page.evaluate(
+            "document.getElementById('host-messages').getBoundingClientRect().bottom < 0")
+        toast = page.locator("#toast")
+        expect(toast).to_contain_text("pick two different seated people to swap")
+        box = toast.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["viewport"]["height"]
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "host-refusal-below.png"))
+        expect(first).to_have_value(name)  # nothing lost: her picks are still there to fix
         context.close()
 
     def test_without_javascript_the_forms_still_work(self):
