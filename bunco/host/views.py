@@ -185,10 +185,7 @@ def host_night_create(request: HttpRequest) -> HttpResponse:
     except CommandRefused as exc:
         messages.error(request, str(exc))
         return _dashboard(request, typed=request.POST)  # nothing she typed is lost
-    warning = screens.fee_without_prizes(night.rules, data["entry_fee"])
-    if warning:
-        messages.warning(request, warning)
-    return redirect("host_night", night.pk)
+    return redirect("host_night", night.pk)  # it says itself if the fees pay out to nobody
 
 
 @require_POST

@@ -161,8 +161,8 @@ def test_a_fee_on_a_night_whose_prizes_pay_no_money_is_flagged_then_shown_at_the
                                            "entry_fee": "5", "players": "\n".join(
                                                sample_names(8))}, follow=True)
     page = text(answer.content.decode())
-    assert "These rules give no money prizes, so the $5.00 entry fees are paid out to nobody" \
-        in page
+    assert page.count("These rules give no money prizes, so the $5.00 entry fees are paid out"
+                      " to nobody") == 1  # said once, next to the rules
     # a night with money prizes is not flagged
     answer = client.post("/host/nights/", {"name": "Babz", "rules_id": "babz",
                                            "entry_fee": "5", "players": "\n".join(
