@@ -197,6 +197,12 @@
     clearTimeout(toast.timer);
     toast.timer = setTimeout(function () { t.hidden = true; }, Math.max(4000, text.length * 60));
   }
+  // A toast sits over the bottom of the screen (a phone's pad): a tap on it puts it away, and
+  // never reaches the button it hides.
+  document.addEventListener("click", function (e) {
+    var t = document.getElementById("toast");
+    if (t && !t.hidden && t.contains(e.target)) { t.hidden = true; clearTimeout(toast.timer); }
+  });
   // A fragment from an answer (not a push): swapped in by id unless the screen has a newer one.
   function replaceById(html) {
     if (!html) return;

@@ -127,6 +127,12 @@ class LiveCoreInBrowsers(BrowserTestCase):
         expect(device.get_by_test_id("taken-back")).to_contain_text(
             f"The host took back {seats[0]}'s Miss (#{taps[1].seq})")
         expect(device.locator("#toast")).to_contain_text("The host took back")
+        # It sits over the pad: a tap puts it away and enters nothing.
+        rolls = self.rolls(night)
+        device.locator("#toast").click()
+        expect(device.locator("#toast")).to_be_hidden(timeout=1000)  # not after its 4 s
+        device.wait_for_timeout(500)
+        assert self.rolls(night) == rolls
         table = live_state(Night.objects.get(pk=night.pk)).room.tables[1]
         assert table.seat_points == [1, 1, 2, 0]
         assert not ScoreEvent.objects.filter(night=night, kind="renamed").exists()
