@@ -493,4 +493,6 @@ def host_rules_preset(request: HttpRequest, pk: int) -> HttpResponse:
         services.night_update_rules(night=night, rules=PRESETS[rules_id], rules_id=rules_id)
     except CommandRefused as exc:
         messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Tonight plays by {PRESETS[rules_id].name} now.")
     return redirect("host_rules", night.pk)

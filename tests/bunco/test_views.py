@@ -97,6 +97,16 @@ def test_the_rules_editor_explains_and_saves_every_dimension(host_client):
     assert night.entry_fee_cents == 500
 
 
+def test_starting_from_a_preset_says_so(host_client):
+    night = services.night_create(name="R", rules_id="clockwise")
+    response = host_client.post(f"/host/nights/{night.pk}/rules/preset/",
+                                {"rules_id": "babz"}, follow=True)
+    night.refresh_from_db()
+    assert night.rules_id == "babz"
+    assert f"Tonight plays by {PRESETS['babz'].name} now." in html.unescape(
+        response.content.decode())
+
+
 def test_bad_rules_are_explained_and_change_nothing(host_client):
     night = services.night_create(name="R", rules_id="clockwise")
     response = host_client.post(f"/host/nights/{night.pk}/rules/",

@@ -131,6 +131,18 @@ class HostCommandsInPlace(BrowserTestCase):
         expect(first).to_have_value(name)  # nothing lost: her picks are still there to fix
         context.close()
 
+    def test_the_hosts_pages_fit_her_phone(self):
+        """The host runs the night from a laptop, but may glance at it on her phone: no page
+        is wider than the phone (a wide table scrolls in its own box)."""
+        context = self.browser.new_context(viewport={"width": 360, "height": 740})
+        night, page = self.open_night(context)
+        for path in ("", "rules/", "awards/"):
+            page.goto(f"{self.live_server_url}/host/nights/{night.pk}/{path}")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+        page.goto(f"{self.live_server_url}/host/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        context.close()
+
     def test_without_javascript_the_forms_still_work(self):
         context = self.browser.new_context(java_script_enabled=False, **LAPTOP)
         night, page = self.open_night(context)
