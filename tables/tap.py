@@ -173,7 +173,10 @@ def tap(night: Night, table: int, action: str, actor: str, fields, *,
         else:
             ack = services.table_finish(night=night, claim=claim, key=data["key"], actor=actor)
     except CommandRefused as exc:
-        return tap_answer(night, table, error=str(exc))
+        answer = tap_answer(night, table, error=str(exc))
+        if exc.same:  # counted once already: nothing to enter again
+            answer.body["same"] = True
+        return answer
     return tap_answer(night, table, ack)
 
 

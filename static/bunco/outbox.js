@@ -188,7 +188,7 @@
       // answer over the socket is the decision only; a form post's brings the table too.
       if (json.message && !json.html) bunco.sync();
     } else {
-      addRefused(item, json.error || "That tap was not accepted", json.at);
+      addRefused(item, json.error || "That tap was not accepted", json.at, json.same);
       renumberAfter(item, json.at);
       bunco.sync(); // the night moved on while this screen was not looking: catch up now
     }
@@ -463,14 +463,15 @@
   function loadRefused() { try { return JSON.parse(localStorage.getItem(REFUSED) || "[]"); } catch (e) { return []; } }
   function saveRefused(list) { localStorage.setItem(REFUSED, JSON.stringify(list.slice(-10))); }
   // ``at``: where the table's next tap went when this one was refused (the answer says).
-  function addRefused(item, error, at) {
+  // ``same``: another phone entered that very roll first: counted once, not to enter again.
+  function addRefused(item, error, at, same) {
     var list = loadRefused(), f = item.fields;
     var again = {};  // what was tapped, without where it was tapped: entered again, it is new
     ["quick", "dice"].forEach(function (k) { if (f[k]) again[k] = f[k]; });
     list.push({key: f.key, what: describe(item), who: item.who || "", error: error,
                set: f.set || "", round: f.round || "", table: f.table || "",
                url: item.url, again: again, claim: f.pos !== undefined,
-               at: sameTable(at, f) ? Number(at.pos) : null});
+               at: sameTable(at, f) ? Number(at.pos) : null, same: !!same});
     saveRefused(list);
     drawRefused();
   }
@@ -506,7 +507,7 @@
         : action === "undo" ? t.dataset.canUndo === "1" : t.dataset.canFinish === "1");
       var actions = document.createElement("div");
       actions.className = "actions";
-      if (r.url && open && (!r.claim || sameTable(r, shown))) {
+      if (r.url && open && !r.same && (!r.claim || sameTable(r, shown))) {
         // Entered now, a roll is the roll of whoever's turn it is now: the button says whose.
         // Until the table on the screen has caught up with the entry that beat this one, it
         // would name the wrong roller (and be refused again): it waits for the table.

@@ -63,7 +63,7 @@ def test_a_new_tap_for_a_position_already_taken_is_refused_by_name_never_merged(
     assert second.status_code == 409
     body = second.json()
     assert body["refused"] and not body["ok"] and "recorded" not in body
-    assert "another entry" in body["error"]
+    assert "another entry" in body["error"] and "same" not in body  # maybe another roll
     assert body["at"] == {**screen, "pos": 1}  # where the table is now
     assert rolls(seated_night) == 1
 
@@ -77,6 +77,14 @@ def test_the_table_device_and_a_players_phone_tapping_the_same_roll_the_second_i
     answer = tap(client, f"/p/{phone.token}/roll/", quick="hit2", **screen)
     assert answer.status_code == 409 and answer.json()["refused"]
     assert rolls(seated_night) == 1
+    # The very roll the table entered: the phone is told it counted once, nothing to enter
+    # again (the same three dice tapped, too).
+    assert answer.json().get("same") is True, answer.json()
+    assert "entered that roll at table 1 first: it counts once" in answer.json()["error"]
+    screen = shown(seated_night, 1)
+    assert tap(client, table_url(seated_night, 1), dice="1,1,4", **screen).json()["recorded"]
+    answer = tap(client, f"/p/{phone.token}/roll/", dice="1,1,4", **screen)
+    assert answer.json()["same"] is True and rolls(seated_night) == 2
 
 
 def test_chained_taps_naming_the_positions_their_predecessors_produce_all_count(

@@ -60,10 +60,13 @@ class LiveCoreInBrowsers(BrowserTestCase):
 
         context.set_offline(False)
         phone.evaluate("window.dispatchEvent(new Event('online'))")
-        # The phone's tap is not that roll's key: refused by name, never merged in silence.
+        # The phone's tap is not that roll's key: never merged in silence. It was the same
+        # roll (1 hit at the same turn): counted once, said so, with nothing to enter again.
         refused = phone.get_by_test_id("refused")
-        expect(refused).to_contain_text("another entry was made there first")
-        expect(refused.get_by_role("button", name="Enter again")).to_be_visible()
+        expect(refused).to_contain_text("another phone entered that roll at table 1 first")
+        expect(refused).to_contain_text("it counts once")
+        expect(refused.get_by_role("button", name="Dismiss")).to_be_visible()
+        expect(refused.get_by_role("button", name=re.compile("Enter again"))).to_have_count(0)
         expect(phone.locator("#table-1 .score").first).to_have_text("1")
         assert self.rolls(night) == 1
 

@@ -307,10 +307,15 @@ async def test_a_tap_over_the_devices_websocket_is_answered_and_counts_once():
                                                      "pos": int(fields["pos"]) + 1}
     # Another tap naming the same position is not that roll: refused, saying why.
     await ws.send_json_to({"type": "tap", "action": "roll",
-                           "fields": {**fields, "key": str(uuid.uuid4())}})
+                           "fields": {**fields, "key": str(uuid.uuid4()), "quick": "miss"}})
     answer = await ws.receive_json_from()
     assert answer["status"] == 409 and answer["refused"] and "moved on" in answer["error"]
-    assert "html" not in answer and answer["seq"] == ack["recorded"]
+    assert "html" not in answer and answer["seq"] == ack["recorded"] and "same" not in answer
+    # The same roll tapped again (another phone's, a new key): counted once, said so.
+    await ws.send_json_to({"type": "tap", "action": "roll",
+                           "fields": {**fields, "key": str(uuid.uuid4())}})
+    answer = await ws.receive_json_from()
+    assert answer["status"] == 409 and answer["same"] and "counts once" in answer["error"]
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": ["junk"]})
     assert (await ws.receive_json_from())["ok"] is False
     assert await ws.receive_nothing()

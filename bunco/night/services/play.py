@@ -321,7 +321,7 @@ class RecordRoll(Command):
 
     def event(self, state: LiveNight) -> dict | Ack:
         claim = self.claim
-        _table_claim(state, claim, "that roll")
+        _table_claim(state, claim, "that roll", roll=(self.dice, self.quick))
         table = state.room.tables[claim.table - 1]
         if table.done:
             raise IllegalMove(f"table {claim.table} has finished this round")

@@ -32,7 +32,16 @@ from scoring import IllegalMove, RulesError
 
 
 class CommandRefused(Exception):
-    """A command that does not fit: the message is shown to the user as is."""
+    """A command that does not fit: the message is shown to the user as is. ``same``: the
+    very roll another screen entered first (it counts once; entering it again would not)."""
+
+    def __init__(self, message: str = "", same: bool = False):
+        super().__init__(message)
+        self.same = same
+
+
+class SameRoll(IllegalMove):
+    """A roll tapped for a position another screen took first, with the same roll."""
 
 
 def _refuse_on_domain_errors(func):
@@ -45,7 +54,7 @@ def _refuse_on_domain_errors(func):
         try:
             return func(*args, **kwargs)
         except (IllegalMove, RulesError) as exc:
-            raise CommandRefused(str(exc)) from None
+            raise CommandRefused(str(exc), same=isinstance(exc, SameRoll)) from None
 
     wrapper.__name__ = func.__name__
     wrapper.__doc__ = func.__doc__
@@ -191,7 +200,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | 
         earlier = _earlier(night, key)
         if earlier is not None:
             return earlier
-        raise CommandRefused(str(exc)) from None
+        raise CommandRefused(str(exc), same=isinstance(exc, SameRoll)) from None
     # ``state`` may have moved in place: from here on only the log can vouch for it.
     try:
         with transaction.atomic():
@@ -328,9 +337,10 @@ def claim_for(state: LiveNight, table: int) -> Claim:
                  state.position(table))
 
 
-def _table_claim(state: LiveNight, claim: Claim, what: str) -> None:
+def _table_claim(state: LiveNight, claim: Claim, what: str, roll=None) -> None:
     """Check a table's tap against the night: a tap for another round, a paused game, a
-    position already taken or not yet reached is refused by name."""
+    position already taken or not yet reached is refused by name (``roll``: a roll's dice and
+    quick button, to tell when the entry that took its position was that very roll)."""
     _check_round(state, claim.set_number, claim.round_number, what)
     if state.paused:
         raise IllegalMove("the host has paused the game; that tap was not counted")
@@ -340,11 +350,25 @@ def _table_claim(state: LiveNight, claim: Claim, what: str) -> None:
     if claim.position < now:
         # Its key is not in the log (the runner looked): a new tap for a position another
         # entry took first. Never taken for that entry: it may be another roll.
+        if roll is not None and _same_roll(state, claim, *roll):
+            raise SameRoll(f"another phone entered that roll at table {claim.table} first: it "
+                           "counts once. One phone keeping score at a table is enough")
         raise IllegalMove(f"table {claim.table} had moved on: another entry was made there "
                           "first. Check the tally; enter it again if it is still missing")
     if claim.position > now:
         raise IllegalMove("this screen is ahead of the table; reload the page")
     return None
+
+
+def _same_roll(state: LiveNight, claim: Claim, dice, quick) -> bool:
+    """Whether the roll that took the claim's position was this one (the same button, or the
+    same dice tapped)."""
+    taken = [e for e in state.table_events(claim.table)
+             if e.kind == Kind.ROLL and e.position == claim.position]
+    if not taken:
+        return False
+    entered = taken[-1].data
+    return bool(entered.quick == quick if quick else dice and entered.dice == tuple(dice))
 
 
 def _when(text):
