@@ -135,6 +135,12 @@ class Night:
     def finished(self) -> bool:
         return self.set_number > self.rules.sets
 
+    @property
+    def rounds_left(self) -> int:
+        """The night's rounds not yet played to the end (the one in play among them)."""
+        played = (self.set_number - 1) * ROUNDS_PER_SET + self.round_number - 1
+        return max(0, self.rules.sets * ROUNDS_PER_SET - played)
+
     def scorecard(self, name: str) -> list[dict]:
         """A player's paper scorecard: each round played, where, with whom, and how it went."""
         return self.scorecards((name,))[name]

@@ -18,6 +18,12 @@
       if (el.dataset.phases && el.hidden) return;
       el.hidden = !!flags[el.dataset.unless];
     });
+    // Ending early says how much of the night would go unplayed.
+    var left = Number(d.left || 0);
+    document.querySelectorAll("[data-end-night]").forEach(function (f) {
+      f.dataset.confirm = "End the night now?" + (left ? " " + left + (left === 1 ? " round is" : " rounds are")
+        + " still to play;" : "") + " a round in play will not count.";
+    });
     document.querySelectorAll("[data-fill=next-round]").forEach(function (el) {
       // Name the set too when the night has more than one ("start set 2, round 1").
       el.textContent = (el.dataset.sets !== "1" && d.set ? "set " + d.set + ", " : "") + "round " + d.round;

@@ -133,13 +133,14 @@ def test_any_custom_rules_play_a_whole_set_with_team_totals_matching_the_tally(r
 
     night = Night.seat(rules, sample_names(count), night_rng)
     while not night.finished:
+        assert night.rounds_left == 6 * rules.sets - len(night.history)
         room = night.start_round()
         play_round(room, night_rng, seconds_per_roll=6)
         for table in room.tables:
             for team, seats in enumerate(table.spec.teams):
                 assert table.team_scores[team] == sum(table.seat_points[s] for s in seats)
         night.finish_round(room)
-    assert len(night.history) == 6
+    assert len(night.history) == 6 * rules.sets and night.rounds_left == 0
 
 
 @given(st.integers(0, 10**7), st.lists(st.integers(1, 9000), min_size=1, max_size=8))

@@ -39,12 +39,14 @@ class Banner:
     clock_ends: int = 0  # the clock (epoch ms): the horn, or the next round starting by itself
     clock_what: str = ""  # "horn" or "next": what a screen asks for when it reaches zero
     clock_label: str = ""
+    rounds_left: int = 0  # the night's rounds not played to the end (the one in play among them)
 
 
 def round_banner(state: LiveNight) -> Banner:
     banner = _banner(state)
     banner.seq = state.versions.room
     banner.paused = state.paused
+    banner.rounds_left = state.night.rounds_left if state.night else 0
     # Between rounds the round's close is what the host takes back: "Take back the bell" when
     # the bell closed it at once (play stops at the bell), else "Reopen the round".
     closed = state.room is None and state.closed_by is not None and not state.ended
