@@ -67,6 +67,12 @@ class TheClock(BrowserTestCase):
             expect(page.locator(".pad [data-quick-kind=hit1]")).to_be_hidden()
         for page in tables:
             expect(page.get_by_test_id("final")).to_contain_text("Round 1 final tally")
+        # On the TV, read across the room: each table's tally line, winners and next seats are
+        # drawn at least 18 px high, not in a phone's small print.
+        for test_id in ("final", "next-teams"):
+            line = tv.get_by_test_id(test_id).first
+            expect(line).to_be_visible()
+            assert line.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 18, test_id
         for page in screens:
             expect(page.get_by_test_id("clock")).to_contain_text("Next round in")
             expect(page.locator("#banner .detail")).to_have_text(
