@@ -82,6 +82,8 @@ class GuestsEndOfNight(BrowserTestCase):
             phone.goto(f"{self.live_server_url}/p/{player.token}/")
             expect(phone.locator("#banner")).to_contain_text("That was the last round!")
             expect(phone.get_by_text("I keep score at my table")).to_be_visible()
+            # Keeping the night is for its end, not beside the pad while the night goes on.
+            expect(phone.get_by_test_id("keep-my-night")).to_be_hidden()
             phones[name] = phone
 
         host = self.browser.new_page(viewport={"width": 1280, "height": 900})
@@ -99,6 +101,7 @@ class GuestsEndOfNight(BrowserTestCase):
             expect(phone.get_by_text("I keep score at my table")).to_be_hidden()
             expect(phone.get_by_test_id("call-host")).to_be_hidden()
             expect(phone.get_by_test_id("night-winners")).to_contain_text(winner)
+            expect(phone.get_by_test_id("keep-my-night")).to_be_visible()
         prizes = phones[winner].get_by_test_id("my-prizes")
         for a in won:
             expect(prizes).to_contain_text(CATEGORY_LABELS[str(a.category)])
