@@ -10,7 +10,7 @@ from bunco.live.screens import night_pot
 from bunco.models import Night
 from bunco.night import services
 from bunco.night.selectors import live_state
-from tests.playing import finish_night
+from tests.playing import finish_night, play_round, roll
 
 
 @pytest.fixture
@@ -87,6 +87,15 @@ def test_the_tv_shows_who_leads_each_prize_during_the_night(client, seated_night
     # Nobody has scored yet: the races say so, not "12 tied (0)".
     assert "No buncos yet" in html and "Nobody has scored yet" in html
     assert "12 tied" not in html
+    # They count finished rounds, and say so: a bunco in the round in play joins at its end.
+    assert "from the first round&#x27;s end" in html or "from the first round's end" in html
+    roll(seated_night, 1, dice=[1, 1, 1])
+    html = client.get(f"/tv/{seated_night.tv_token}/").content.decode()
+    assert "No buncos yet" in html
+    play_round(seated_night, start=False)
+    services.round_start(night=seated_night)
+    html = client.get(f"/tv/{seated_night.tv_token}/").content.decode()
+    assert "after 1 round<" in html and "No buncos yet" not in html
 
 
 def test_a_new_night_from_the_last_one_in_two_clicks(host_client, seated_night):

@@ -33,6 +33,9 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         "sets": set_winners(state),
         "standings": standings(state), "movement": movement(state),
         "races": prize_races(state) if state.started and not state.ended else [],
+        # The races count finished rounds: the heading says how many (a bunco in the round in
+        # play shows in its banner, and joins the races when the round ends).
+        "rounds_counted": len(state.night.history) if state.night else 0,
         # A room of three tables or fewer leaves room under them (the TV draws more tables in
         # a grid): the races go there, and the standings get the side column to themselves.
         "races_by_tables": len(state.tables) <= TV_ROOMY_TABLES,
