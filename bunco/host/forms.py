@@ -304,16 +304,17 @@ def agreed_shares(post, contenders) -> dict[str, int] | None:
 def award_rows(rules: HouseRules, typed=None) -> list[dict]:
     """The prize list's rows as the prizes page shows them: the night's prizes and two empty
     rows, or (``typed``: a list the app refused) every row as the host sent it, to fix."""
+    blank = [{"category": "", "share": "", "prize": "", "ties": "", "travels": False}] * 2
     if typed is None:
         return [{"category": str(a.category), "share": a.share_percent or "", "prize": a.prize,
                  "ties": a.ties.value if a.ties else "", "travels": a.travels}
-                for a in rules.awards] + [{"category": "", "share": "", "prize": "", "ties": "",
-                                           "travels": False}] * 2
+                for a in rules.awards] + blank
     try:
         count = min(int(typed.get("rows", 0)), MAX_PRIZES + 2)
     except ValueError:
         count = 0
-    return [{"order": typed.get(f"order_{i}", ""), "category": typed.get(f"category_{i}", ""),
+    sent = [{"order": typed.get(f"order_{i}", ""), "category": typed.get(f"category_{i}", ""),
              "share": typed.get(f"share_{i}", ""), "prize": typed.get(f"prize_{i}", ""),
              "ties": typed.get(f"ties_{i}", ""), "travels": bool(typed.get(f"travels_{i}")),
              "remove": bool(typed.get(f"remove_{i}"))} for i in range(max(count, 0))]
+    return [r for r in sent if r["category"] or r["share"] or r["prize"]] + blank

@@ -214,8 +214,8 @@ def _host_command(*parts: str):
     """A host form post: run the command, show its refusal if any. Sent by htmx (the night
     page's forms are), it is answered with the messages and the ``parts`` of the page the
     command changed, so the page keeps its place (the live parts come over the socket); the
-    whole page again when its layout changed (seated, ended). A refused command changes no
-    part: the form keeps what she typed. A plain post goes back to the night's page."""
+    whole page again when its layout changed (seated, ended); a refusal says so in a header
+    (host.js keeps her input). A plain post goes back to the night's page."""
 
     def decorate(command):
         @require_POST
@@ -227,14 +227,16 @@ def _host_command(*parts: str):
                 command(request, night, **kwargs)
             except CommandRefused as exc:
                 messages.error(request, str(exc))
-                again, changed = None, ()  # nothing changed: what she typed stays to fix
+                again, refused = None, True
             else:
-                again, changed = request.session.pop("next_night", None), parts
+                again, refused = request.session.pop("next_night", None), False
             if not request.htmx:
                 return redirect("host_night", again or night.pk)
             if again:
                 return HttpResponseClientRedirect(reverse("host_night", args=[again]))
-            return _changed_parts(request, night, layout, changed)
+            answer = _changed_parts(request, night, layout, parts)
+            answer["X-Bunco-Refused"] = "1" if refused else "0"  # the parts as they now stand
+            return answer
 
         view.__name__ = command.__name__
         return view

@@ -21,8 +21,8 @@
     // Ending early says how much of the night would go unplayed.
     var left = Number(d.left || 0);
     document.querySelectorAll("[data-end-night]").forEach(function (f) {
-      f.dataset.confirm = "End the night now?" + (left ? " " + left + (left === 1 ? " round is" : " rounds are")
-        + " still to play;" : "") + " a round in play will not count.";
+      f.dataset.confirm = left ? "End the night now? " + left + (left === 1 ? " round is" : " rounds are")
+        + " still to play; a round in play will not count." : "End the night now? A round in play will not count.";
     });
     document.querySelectorAll("[data-fill=next-round]").forEach(function (el) {
       // Name the set too when the night has more than one ("start set 2, round 1").
@@ -65,10 +65,26 @@
   });
   // -- what the host typed elsewhere survives a command's answer -----------------------------
   // A command's answer redraws the parts of the page it changed (hx-swap-oob). A field she had
-  // filled in another form there (or in the same form since sending it) comes back as she left
-  // it, and so does the caret.
-  var sent = {};  // each form's values as it was last sent, by its action
-  document.addEventListener("submit", function (e) { sent[e.target.action] = values(e.target); }, true);
+  // filled in another form there (or in the same form since sending it, or in a form whose
+  // command was refused) comes back as she left it, and so does the caret.
+  var sent = {};  // each form's values as it was last sent, until its answer is in
+  var refused = false;  // the answer being drawn refused its command: keep every field
+  function formKey(form) {  // a form's action and what it is for (a prize's category, say)
+    var key = form.getAttribute("action") || "";
+    Array.prototype.forEach.call(form.querySelectorAll("input[type=hidden]"), function (h) {
+      if (h.name && h.name !== "csrfmiddlewaretoken" && h.name !== "key") key += "|" + h.name + "=" + h.value;
+    });
+    return key;
+  }
+  document.addEventListener("submit", function (e) { sent[formKey(e.target)] = values(e.target); }, true);
+  // An answer's parts are drawn right after this, in the same task: then its form's values
+  // are forgotten (the form itself may be gone from the page by then).
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var xhr = e.detail.xhr, elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+    var form = elt && elt.closest && elt.closest("form"), key = form ? formKey(form) : null;
+    refused = !!xhr && xhr.getResponseHeader("X-Bunco-Refused") === "1";
+    setTimeout(function () { refused = false; if (key !== null) delete sent[key]; }, 0);
+  });
   function fields(form) {
     var seen = {}, out = [];
     Array.prototype.forEach.call(form.elements, function (c) {
@@ -93,28 +109,28 @@
     fields(form).forEach(function (kc) { out[kc[0]] = valueOf(kc[1]); });
     return out;
   }
-  // [form action, field key, value (null: keep the new one), focused, caret] of each field
-  // typed in (or holding the caret)
+  // [form, field, value (null: keep the new one), focused, caret] of each field typed in (or
+  // holding the caret)
   function typed(root) {
     var out = [];
     root.querySelectorAll("form").forEach(function (form) {
-      var was = sent[form.action] || {};
+      var key = formKey(form), was = refused ? {} : sent[key] || {};
       fields(form).forEach(function (kc) {
         var c = kc[1], v = valueOf(c), focused = c === document.activeElement;
         var keep = changed(c) && !(kc[0] in was && was[kc[0]] === v);
         if (!keep && !focused) return;
         var caret = null;
         try { caret = focused ? [c.selectionStart, c.selectionEnd] : null; } catch (err) { caret = null; }
-        out.push([form.getAttribute("action"), kc[0], keep ? v : null, focused, caret]);
+        out.push([key, kc[0], keep ? v : null, focused, caret]);
       });
     });
     return out;
   }
-  function control(root, action, key) {
+  function control(root, key, field) {
     var hit = null;
     root.querySelectorAll("form").forEach(function (form) {
-      if (form.getAttribute("action") !== action) return;
-      fields(form).forEach(function (kc) { if (kc[0] === key) hit = kc[1]; });
+      if (hit || formKey(form) !== key) return;
+      fields(form).forEach(function (kc) { if (kc[0] === field) hit = kc[1]; });
     });
     return hit;
   }

@@ -83,8 +83,26 @@ def test_the_table_device_and_a_players_phone_tapping_the_same_roll_the_second_i
     assert "entered that roll at table 1 first: it counts once" in answer.json()["error"]
     screen = shown(seated_night, 1)
     assert tap(client, table_url(seated_night, 1), dice="1,1,4", **screen).json()["recorded"]
-    answer = tap(client, f"/p/{phone.token}/roll/", dice="1,1,4", **screen)
+    answer = tap(client, f"/p/{phone.token}/roll/", dice="4,1,1", **screen)  # in any order
     assert answer.json()["same"] is True and rolls(seated_night) == 2
+
+
+def test_only_the_tables_latest_standing_roll_is_the_same_roll(client, seated_night):
+    """A screen further behind, or one whose twin was taken back, may mean a new roll: it is
+    refused as before, with Enter again, never told it counted."""
+    services.round_start(night=seated_night)
+    old = shown(seated_night, 1)
+    assert tap(client, table_url(seated_night, 1), quick="miss", **old).json()["recorded"]
+    assert tap(client, table_url(seated_night, 1), quick="hit1",
+               **shown(seated_night, 1)).json()["recorded"]
+    behind = tap(client, table_url(seated_night, 1), quick="miss", **old).json()
+    assert behind["refused"] and "same" not in behind and "moved on" in behind["error"]
+    latest = shown(seated_night, 1)
+    assert tap(client, table_url(seated_night, 1), quick="hit2", **latest).json()["recorded"]
+    assert tap(client, table_url(seated_night, 1, "undo"),
+               **shown(seated_night, 1)).json()["recorded"]  # taken back
+    again = tap(client, table_url(seated_night, 1), quick="hit2", **latest).json()
+    assert again["refused"] and "same" not in again
 
 
 def test_chained_taps_naming_the_positions_their_predecessors_produce_all_count(

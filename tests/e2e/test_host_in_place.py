@@ -109,6 +109,17 @@ class HostCommandsInPlace(BrowserTestCase):
         b_box.locator("xpath=..").get_by_role("button", name="Fix name").click()
         expect(page.get_by_label(f"Name of {b} Junior")).to_be_visible()
         expect(late).to_have_value("Walk In")
+        # A refused command: its form keeps her text, also through the next part drawn again.
+        late.fill(c)
+        with page.expect_response(lambda r: r.url.endswith("/arrive/")):
+            page.get_by_role("button", name="Takes a ghost's chair").click()
+        expect(page.locator("#host-messages .error")).to_be_visible()
+        expect(late).to_have_value(c)
+        with page.expect_response(lambda r: r.url.endswith("/rename/")):
+            page.get_by_label(f"Name of {a} Senior").evaluate(
+                "e => { e.value = 'Al'; e.form.requestSubmit(); }")
+        expect(page.get_by_label("Name of Al")).to_be_visible()
+        expect(late).to_have_value(c)
         context.close()
 
     def test_a_refusal_far_below_the_messages_is_said_where_she_is(self):

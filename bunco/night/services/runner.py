@@ -361,14 +361,17 @@ def _table_claim(state: LiveNight, claim: Claim, what: str, roll=None) -> None:
 
 
 def _same_roll(state: LiveNight, claim: Claim, dice, quick) -> bool:
-    """Whether the roll that took the claim's position was this one (the same button, or the
-    same dice tapped)."""
-    taken = [e for e in state.table_events(claim.table)
-             if e.kind == Kind.ROLL and e.position == claim.position]
-    if not taken:
+    """Whether the table's latest entry, standing and at the claim's position, was this very
+    roll (the same button, or the same dice): a screen further behind may mean a new roll."""
+    if claim.position != state.position(claim.table) - 1:
+        return False
+    taken = [e for e in state.table_events(claim.table) if e.position == claim.position]
+    if not taken or taken[-1].kind != Kind.ROLL or taken[-1].seq in state.voided:
         return False
     entered = taken[-1].data
-    return bool(entered.quick == quick if quick else dice and entered.dice == tuple(dice))
+    if quick:
+        return entered.quick == quick
+    return bool(dice) and sorted(entered.dice) == sorted(dice)
 
 
 def _when(text):
