@@ -4,9 +4,10 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
-# Every install takes the versions tested together from here (make lock rewrites it).
+# Every install takes the versions tested together from here (make lock rewrites it); the
+# build tools' warnings (meant for developers) are not printed to a host.
 CONSTRAINTS := constraints.txt
-INSTALL := $(PY) -m pip install --quiet -c $(CONSTRAINTS)
+INSTALL := PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -c $(CONSTRAINTS)
 # make scale: how many Daphne workers, and the name and port phones use
 WORKERS    ?= 2
 SCALE_HOST ?= localhost
