@@ -44,6 +44,11 @@ class SameRoll(IllegalMove):
     """A roll tapped for a position another screen took first, with the same roll."""
 
 
+def _refused(exc: IllegalMove | RulesError) -> CommandRefused:
+    """The game's own error, as the refusal its user reads."""
+    return CommandRefused(str(exc), same=isinstance(exc, SameRoll))
+
+
 def _refuse_on_domain_errors(func):
     """The game's own errors (``IllegalMove``, ``RulesError``) raised by a command become a
     refusal its user reads. Nothing else does: any other error, a plain ``ValueError``
@@ -54,7 +59,7 @@ def _refuse_on_domain_errors(func):
         try:
             return func(*args, **kwargs)
         except (IllegalMove, RulesError) as exc:
-            raise CommandRefused(str(exc), same=isinstance(exc, SameRoll)) from None
+            raise _refused(exc) from None
 
     wrapper.__name__ = func.__name__
     wrapper.__doc__ = func.__doc__
@@ -200,7 +205,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | 
         earlier = _earlier(night, key)
         if earlier is not None:
             return earlier
-        raise CommandRefused(str(exc), same=isinstance(exc, SameRoll)) from None
+        raise _refused(exc) from None
     # ``state`` may have moved in place: from here on only the log can vouch for it.
     try:
         with transaction.atomic():
@@ -350,7 +355,7 @@ def _table_claim(state: LiveNight, claim: Claim, what: str, roll=None) -> None:
     if claim.position < now:
         # Its key is not in the log (the runner looked): a new tap for a position another
         # entry took first. Never taken for that entry: it may be another roll.
-        if roll is not None and _same_roll(state, claim, *roll):
+        if roll is not None and _same_roll(state, claim, now, *roll):
             raise SameRoll(f"another phone entered that roll at table {claim.table} first: it "
                            "counts once. One phone keeping score at a table is enough")
         raise IllegalMove(f"table {claim.table} had moved on: another entry was made there "
@@ -360,10 +365,11 @@ def _table_claim(state: LiveNight, claim: Claim, what: str, roll=None) -> None:
     return None
 
 
-def _same_roll(state: LiveNight, claim: Claim, dice, quick) -> bool:
-    """Whether the table's latest entry, standing and at the claim's position, was this very
-    roll (the same button, or the same dice): a screen further behind may mean a new roll."""
-    if claim.position != state.position(claim.table) - 1:
+def _same_roll(state: LiveNight, claim: Claim, now: int, dice, quick) -> bool:
+    """Whether the table's latest entry (``now``: its next position), standing and at the
+    claim's position, was this very roll (the same button, or the same dice): a screen
+    further behind may mean a new roll."""
+    if claim.position != now - 1:
         return False
     taken = [e for e in state.table_events(claim.table) if e.position == claim.position]
     if not taken or taken[-1].kind != Kind.ROLL or taken[-1].seq in state.voided:
