@@ -147,11 +147,14 @@
       if (c.type === "checkbox" || c.type === "radio") c.checked = k[2]; else c.value = k[2];
     });
   });
+  var told = null;  // the messages last repeated in the toast
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     // The answer's messages are at the top of the page: scrolled away from them, she is told
-    // where she is (a refusal must not look like a button that does nothing).
+    // where she is (a refusal must not look like a button that does nothing). Once: htmx
+    // fires this again on every part swapped so far as each later part of the answer lands.
     var box = document.getElementById("host-messages");
-    if (box && e.target === box && box.textContent.trim()) {
+    if (box && e.target === box && box !== told && box.textContent.trim()) {
+      told = box;
       var r = box.getBoundingClientRect();
       if (r.bottom < 0 || r.top > window.innerHeight) bunco.toast(box.innerText.trim());
     }
