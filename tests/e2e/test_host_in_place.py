@@ -27,6 +27,13 @@ class HostCommandsInPlace(BrowserTestCase):
         page.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
         return night, page
 
+    def seated_night(self, context):
+        """A night opened on the host's page and seated there (the swap form shows)."""
+        night, page = self.open_night(context)
+        page.get_by_role("button", name="Seat everyone").click()
+        expect(page.get_by_text("Swap two seats")).to_be_visible()
+        return night, page
+
     def test_commands_change_the_page_where_they_are_without_a_reload(self):
         context = self.browser.new_context(**LAPTOP)
         night, page = self.open_night(context)
@@ -81,9 +88,7 @@ class HostCommandsInPlace(BrowserTestCase):
 
     def test_what_the_host_typed_elsewhere_survives_a_commands_answer(self):
         context = self.browser.new_context(**LAPTOP)
-        night, page = self.open_night(context)
-        page.get_by_role("button", name="Seat everyone").click()
-        expect(page.get_by_text("Swap two seats")).to_be_visible()
+        night, page = self.seated_night(context)
         a, b, c = (p.name for p in night.players.order_by("name")[:3])
         # Half-filled, not sent: a swap's first pick, a late arrival's name, another name's fix
         # (the caret left inside it).
@@ -124,9 +129,7 @@ class HostCommandsInPlace(BrowserTestCase):
 
     def test_a_refusal_far_below_the_messages_is_said_where_she_is(self):
         context = self.browser.new_context(**LAPTOP)
-        night, page = self.open_night(context)
-        page.get_by_role("button", name="Seat everyone").click()
-        expect(page.get_by_text("Swap two seats")).to_be_visible()
+        night, page = self.seated_night(context)
         name = night.players.order_by("name").first().name
         first = page.get_by_label("First player")
         first.scroll_into_view_if_needed()
