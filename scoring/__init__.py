@@ -20,10 +20,11 @@ from .night import (
     standing_key,
 )
 from .presets import PRESETS, house_choices, preset
+from .prize_rules import Award, Category, award
 from .roll import RollScore, roll_table, score_roll, turn_keeping_rolls
 from .rotation import TableOutcome, first_seats, move_plan, rotate
 from .round import RoomRound
-from .rules import Award, Category, HouseRules, award
+from .rules import HouseRules
 from .seating import seat_night, table_sizes
 from .simulate import night_summary, night_to_json, sample_names, simulate_night
 from .table import TableRound

@@ -24,8 +24,9 @@ from decimal import ROUND_DOWN, Decimal
 
 from .errors import IllegalMove
 from .night import Night, PlayerStats, fuzzy_die_holder
+from .prize_rules import Award, AwardTies, Category, PrizeRollOff, Stat
 from .roll import ALL_DICE, BUNCO, HITS, roll_table
-from .rules import Award, AwardTies, Category, HouseRules, PrizeRollOff, Stat
+from .rules import HouseRules
 
 _COUNTED: dict[Category, Callable[[PlayerStats], int]] = {
     Category.MOST_BUNCOS: lambda s: s.buncos,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .rules import Award, AwardTies, Category, HouseRules, PrizeRollOff, Triples
+from .prize_rules import Award, AwardTies, Category, PrizeRollOff
+from .rules import HouseRules, Triples
 
 #: What the card says before a sentence the group's written rules do not say: the host's (or the
 #: app's) choice for tonight, which "Change the house rules" can change.

@@ -8,18 +8,17 @@ from __future__ import annotations
 import dataclasses
 from types import MappingProxyType
 
+from .prize_rules import AwardTies, PrizeRollOff, award
 from .rules import (
     AfterBell,
     AfterMini,
     AtLeastOnce,
-    AwardTies,
     BuncoEffect,
     FirstRoller,
     HeadTableWinner,
     HouseRules,
     Layout,
     PointsPerHit,
-    PrizeRollOff,
     RollOffOrder,
     Rotation,
     RoundEnd,
@@ -27,7 +26,6 @@ from .rules import (
     TargetScope,
     TieBreak,
     Triples,
-    award,
 )
 
 _WINNING_MOVES = HouseRules(

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from scoring import PRESETS, HouseRules, RulesError
-from scoring.rules import Category
+from scoring.prize_rules import Category
 
 EXPECTED_IDS = {
     "fuzzy-die", "winning-moves", "winning-moves-solo", "head-table", "ladder", "clockwise", "babz",
