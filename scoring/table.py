@@ -3,6 +3,7 @@
 The table knows whose turn it is, the team and player tallies, when it rings the bell, how it
 finishes after the bell, and the tie-break it plays through. It never looks at the clock or
 rolls dice itself: every roll comes in from outside (a phone tap, or the simulator's Random).
+What the screens ask of it (whose roll, the bell's duty, ``describe``) is ``table_view.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from .roll import (
     check_dice,
     roll_table,
     scores_in_order,
-    tapped_dice,
     uncalled,
 )
 from .rules import (
@@ -31,19 +31,14 @@ from .rules import (
     HouseRules,
     RoundEnd,
     TargetScope,
-    TieBreak,
 )
 from .table_spec import (
-    BellDuty,
-    BellView,
     Phase,
-    SeatTally,
     TableSpec,
-    TableView,
-    TeamView,
     round_target,
     team_layout,
 )
+from .table_view import TableQuestions
 from .tie_break import TieBreakPlay
 
 # Enum members as module names: an enum member's lookup costs more than a global's, and the
@@ -62,15 +57,9 @@ _EACH_TABLE = RoundEnd.EACH_TABLE
 _HEAD_TABLE_TARGET = RoundEnd.HEAD_TABLE_TARGET
 _HEAD_TABLE_TARGET_OR_BUNCO = RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
 _BY_PLAYER = TargetScope.PLAYER
-_ONE_DIE = TieBreak.ONE_DIE
 
 
-#: Under a player's own target (seed 004) a player this few points short of it (18 of 21)
-#: is shown as close: the whole room watches that player.
-CLOSE_TO_TARGET = 3
-
-
-class TableRound(TieBreakPlay):
+class TableRound(TableQuestions, TieBreakPlay):
     """The play of one round at one table."""
 
     def __init__(
@@ -93,20 +82,40 @@ class TableRound(TieBreakPlay):
         self.spec = spec
         self.is_head = is_head
         self.target = round_target(rules, spec, only_table)
-        # Seed 004 keeps a tally per player: one player's own points reach the target.
-        self._player_target = (
-            rules.target_reached_by is _BY_PLAYER and not spec.individuals)
         # ``scores``: the round's roll table, looked up once for all of a room's tables.
         self._scores = scores if scores is not None else roll_table(rules, round_number)
         self._in_order = scores_in_order  # the same, by index in ALL_DICE (asked for if None)
-        n = len(spec.seats)
+        self._n = n = len(spec.seats)
         self._team_of, team_count = team_layout(spec)
         self._ghost = [s.ghost for s in spec.seats]
+        self.bunco_log = bunco_log if bunco_log is not None else []
+        self._what_ends_play(rules, is_head, spec)
+        self._start_tallies(n, team_count)
+        self._start_play(n, first_seat)
+
+    def _what_ends_play(self, rules: HouseRules, is_head: bool, spec: TableSpec) -> None:
+        """What ends normal play at this table, worked out once for its every roll."""
+        # Seed 004 keeps a tally per player: one player's own points reach the target.
+        self._player_target = (
+            rules.target_reached_by is _BY_PLAYER and not spec.individuals)
+        self._self_ending = rules.round_end is _EACH_TABLE or (
+            is_head and rules.round_end in (_HEAD_TABLE_TARGET, _HEAD_TABLE_TARGET_OR_BUNCO))
+        self._bunco_everywhere = rules.bunco_effect is _ENDS_ROUND_EVERYWHERE
+        # A real player's bunco ends the round: everywhere (Winning Moves) or, under seed 004,
+        # at the head table. A ghost's roll counts as points only, so it ends a round by points.
+        self._bunco_triggers = self._bunco_everywhere or (
+            is_head and rules.round_end is _HEAD_TABLE_TARGET_OR_BUNCO)
+
+    def _start_tallies(self, n: int, team_count: int) -> None:
+        """Every team's and chair's counts at nought."""
         self.team_scores = [0] * team_count
         self.seat_points = [0] * n
         self.seat_buncos = [0] * n
         self.seat_minis = [0] * n
         self.seat_wipeouts = [0] * n
+
+    def _start_play(self, n: int, first_seat: int) -> None:
+        """Normal play from ``first_seat``: no bell yet, nobody has rolled, nothing decided."""
         self.current = first_seat
         self.phase = _PLAYING
         self.rolls = 0
@@ -117,126 +126,12 @@ class TableRound(TieBreakPlay):
         self.trigger_was_bunco = False
         self.winner_team: int | None = None
         self.tie_teams: tuple[int, ...] = ()
-        self.bunco_log = bunco_log if bunco_log is not None else []
         self._rolled = [False] * n
         self._queue: list[int] = []  # seats still to roll (extra rolls, laps, one-die)
         self._tie_values: dict[int, int] = {}
         self._roll_off_scores: dict[int, int] = {}
         self._order_totals: dict[int, int] = {}  # a roll-off's unscored rolls for who starts
         self.choosing_first = False  # a roll-off's tied players roll for who starts
-        self._self_ending = rules.round_end is _EACH_TABLE or (
-            is_head and rules.round_end in (_HEAD_TABLE_TARGET, _HEAD_TABLE_TARGET_OR_BUNCO))
-        self._bunco_everywhere = rules.bunco_effect is _ENDS_ROUND_EVERYWHERE
-        # A real player's bunco ends the round: everywhere (Winning Moves) or, under seed 004,
-        # at the head table. A ghost's roll counts as points only, so it ends a round by points.
-        self._bunco_triggers = self._bunco_everywhere or (
-            is_head and rules.round_end is _HEAD_TABLE_TARGET_OR_BUNCO)
-        self._n = n
-
-    # -- what the screens ask ----------------------------------------------------------------
-
-    @property
-    def done(self) -> bool:
-        return self.phase is _DONE
-
-    @property
-    def dice_expected(self) -> int:
-        """How many dice the next roll has: 3, 1 (a one-die tie-break), or 0 when done."""
-        if self.phase is _DONE:
-            return 0
-        if self.phase is _TIE_BREAK and self.rules.tie_break is _ONE_DIE:
-            return 1
-        return 3
-
-    @property
-    def quick_allowed(self) -> bool:
-        """Whether the next roll may be entered with a quick button (made-up dice of the
-        kind tapped): not in a one-die tie-break, nor in the roll for who starts a roll-off,
-        where the three dice's total decides (seed 000: "High total will roll first")."""
-        return self.dice_expected == 3 and not self.choosing_first
-
-    def tapped(self, dice: Sequence[int] | None = None,
-               quick: str | None = None) -> tuple[int, ...]:
-        """The dice a scorekeeper's tap stands for at this table now (``tapped_dice``)."""
-        return tapped_dice(self.rules, self.round_number, dice=dice, quick=quick,
-                           count=self.dice_expected or 3, quick_allowed=self.quick_allowed)
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        if self.winner_team is None:
-            return ()
-        return self.spec.teams[self.winner_team]
-
-    @property
-    def losers(self) -> tuple[int, ...]:
-        if self.winner_team is None:
-            return ()
-        winner = self.winner_team
-        return tuple([s for t, seats in enumerate(self.spec.teams) if t != winner for s in seats])
-
-    def bell_duty(self) -> BellDuty | None:
-        """What this table does after the bell (None before it): finish a roll or a turn, or
-        stop (then any extra rolls or tie-break the table's phase shows)."""
-        if not self.bell_rung:
-            return None
-        if self.phase is _FINISHING:
-            return BellDuty(self.rules.after_bell, self.current)
-        return BellDuty(_STOP_AT_BELL)
-
-    @property
-    def tallies_by_player(self) -> bool:
-        """Seed 004: a player's own points reach the target, so each player's tally counts."""
-        return self._player_target
-
-    def close_to_target(self, seat: int) -> bool:
-        """The player at ``seat`` is within ``CLOSE_TO_TARGET`` of their own target."""
-        return self._player_target and self.seat_points[seat] >= self.target - CLOSE_TO_TARGET
-
-    def won_by_trigger(self) -> tuple[int, bool] | None:
-        """(seat, bunco) when the round went to a team without the most points because of
-        that seat's roll: a player's own target or a bunco at the head table (seed 004's
-        trigger wins). None when the winners simply had the most points."""
-        team = self.winner_team
-        if (team is None or self.triggered_seat is None or team != self.triggered_team
-                or len(self.team_scores) < 2):
-            return None
-        best = max(p for t, p in enumerate(self.team_scores) if t != team)
-        if self.team_scores[team] > best:
-            return None
-        return self.triggered_seat, self.trigger_was_bunco
-
-    def turn_order(self) -> tuple[int, ...]:
-        """The chairs in rolling order, from the one whose turn it is (normal play)."""
-        return tuple((self.current + k) % self._n for k in range(self._n))
-
-    def describe(self) -> TableView:
-        """The table as every screen shows it, in one call: the teams and their tallies, whose
-        roll it is (and who rolls for a ghost), what the next roll may be, the bell's duty, the
-        turn order from now, and who won and why."""
-        names = [seat.name for seat in self.spec.seats]
-        rollers = [names[self.spec.roller_of(i)] for i in range(self._n)]
-        teams = tuple(TeamView(
-            names=tuple(names[i] for i in chairs), score=self.team_scores[t],
-            winner=self.winner_team == t,
-            players=tuple(SeatTally(names[i], self.seat_points[i], self.close_to_target(i))
-                          for i in chairs) if self._player_target else None)
-            for t, chairs in enumerate(self.spec.teams))
-        duty = self.bell_duty()
-        bell = None if duty is None else BellView(duty.then, None, None) if duty.seat is None \
-            else BellView(duty.then, rollers[duty.seat],
-                          names[duty.seat] if self._ghost[duty.seat] else None)
-        won = self.won_by_trigger()
-        playing = self.phase is not _DONE
-        chair = self.current
-        return TableView(
-            round_number=self.round_number, phase=self.phase, target=self.target,
-            teams=teams, dice=self.dice_expected, quick=self.quick_allowed,
-            choosing_first=self.choosing_first, bell=bell,
-            roller=names[chair] if playing else None,
-            rolls_for=rollers[chair] if playing and self._ghost[chair] else None,
-            turn=tuple((names[c], rollers[c]) for c in self.turn_order()),
-            winners=tuple(names[i] for i in self.winners),
-            won_by=None if won is None else (names[won[0]], won[1]))
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -342,11 +237,7 @@ class TableRound(TieBreakPlay):
                 return score
         finally:
             self.current, self.rolls = seat, count
-        self._trigger(seat, score)
-        if self.rules.after_bell is _FINISH_TURN and score.keeps_turn:
-            self.phase = _FINISHING
-        else:
-            self._end_play()
+        self._normal_play_ended(seat, score)
         return score
 
     def _lookup(self, dice: Sequence[int]) -> RollScore:
@@ -411,6 +302,15 @@ class TableRound(TieBreakPlay):
             self.bunco_log.append((self.spec.number, self.spec.seats[seat].name))
         elif score.kind in TRIPLE_KINDS:
             self.seat_minis[seat] += 1
+
+    def _normal_play_ended(self, seat: int, score: RollScore) -> None:
+        """``seat``'s roll ended normal play: the bell rings, and the table finishes the turn
+        (as the rules say after the bell) or ends its play."""
+        self._trigger(seat, score)
+        if self.rules.after_bell is _FINISH_TURN and score.keeps_turn:
+            self.phase = _FINISHING
+        else:
+            self._end_play()
 
     def _trigger(self, seat: int, score: RollScore) -> None:
         self.bell_rung = True
