@@ -160,35 +160,51 @@ def decide_awards(
     results: list[AwardResult] = []
     holder = fuzzy_die_holder(bunco_order)
     for award in awards:
-        eligible = [
-            s for s in stats.values()
-            if not s.ghost and not (rules.one_prize_per_person and s.name in already)
-            and not (s.left and not rules.left_early_win_awards)
-            and not (s.late and not rules.late_arrivals_win_awards)
-        ]
-        contenders, value = _leaders(award, eligible, bunco_order, holder)
+        contenders, value = _leaders(award, _eligible(rules, stats, already), bunco_order,
+                                     holder)
         winners, pending, can_split = contenders, (), False
-        policy = award.tie_policy(rules.award_ties)
-        category = str(award.category)
-        if len(contenders) > 1 and policy is not AwardTies.SPLIT:
-            chosen = roll_offs.get(category)
-            if chosen is not None and chosen not in contenders:
-                raise IllegalMove(f"{chosen} is not tied for {award.category}")
-            split = policy is AwardTies.ASK and chosen is None and (
-                category in splits or rng is not None)
-            if split:
-                winners = contenders
-            else:
-                if chosen is None and rng is not None:
-                    chosen = settle_roll_off(rules, contenders, rng, category=category)
-                winners, pending = ((chosen,), ()) if chosen else ((), contenders)
-                can_split = bool(pending) and policy is AwardTies.ASK
+        if len(contenders) > 1:
+            winners, pending, can_split = _settle_tie(rules, award, contenders, rng,
+                                                      roll_offs, splits)
         already.update(winners)
         results.append(AwardResult(award.category, winners, award.share_percent,
                                    award.prize, value, roll_off=pending, can_split=can_split))
     if pot_cents is not None:
         results = _pay(results, pot_cents, shares or {})
     return results
+
+
+def _eligible(rules: HouseRules, stats: Mapping[str, PlayerStats],
+              already: set[str]) -> list[PlayerStats]:
+    """Who may win the next prize: never a ghost, nor, as the rules say, a player who has won
+    one already, went home early or came after the first round."""
+    return [
+        s for s in stats.values()
+        if not s.ghost and not (rules.one_prize_per_person and s.name in already)
+        and not (s.left and not rules.left_early_win_awards)
+        and not (s.late and not rules.late_arrivals_win_awards)
+    ]
+
+
+def _settle_tie(rules: HouseRules, award: Award, contenders: tuple[str, ...],
+                rng: random.Random | None, roll_offs: Mapping[str, str],
+                splits: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """A tie for ``award`` by its policy: (winners, contenders still to roll off, whether they
+    may choose to split instead)."""
+    policy = award.tie_policy(rules.award_ties)
+    if policy is AwardTies.SPLIT:
+        return contenders, (), False
+    category = str(award.category)
+    chosen = roll_offs.get(category)
+    if chosen is not None and chosen not in contenders:
+        raise IllegalMove(f"{chosen} is not tied for {award.category}")
+    if policy is AwardTies.ASK and chosen is None and (category in splits or rng is not None):
+        return contenders, (), False
+    if chosen is None and rng is not None:
+        chosen = settle_roll_off(rules, contenders, rng, category=category)
+    if chosen:
+        return (chosen,), (), False
+    return (), contenders, policy is AwardTies.ASK
 
 
 def set_key(set_number: int, category: str) -> str:

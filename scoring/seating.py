@@ -187,6 +187,24 @@ def draw_table(drawn: Sequence[int], expected: int, rng: random.Random) -> int:
                 if filled.get(n, 0) < CHAIRS)
 
 
+def _kept_tables(players: Sequence[str], drawn: Mapping[str, int],
+                 k: int) -> dict[int, list[str]]:
+    """The drawn tables that stay in a room of ``k`` tables, by their number in 1..k, each
+    with the guests who drew it: the fullest stay (on a tie one whose number is still in use,
+    then the lower number), and one numbered past ``k`` takes a number left free."""
+    groups: dict[int, list[str]] = {}
+    for name in players:
+        number = drawn.get(name)
+        if number is not None:
+            groups.setdefault(number, []).append(name)
+    kept = sorted(groups, key=lambda n: (-len(groups[n]), n > k, n))[:k]
+    keeps_number = sorted(n for n in kept if n <= k)
+    free_numbers = iter(n for n in range(1, k + 1) if n not in keeps_number)
+    final = {n: n for n in keeps_number}
+    final.update((n, next(free_numbers)) for n in sorted(kept) if n > k)
+    return {final[n]: list(groups[n]) for n in kept}
+
+
 def seat_drawn(rules: HouseRules, names: Sequence[str], drawn: Mapping[str, int],
                rng: random.Random) -> list[TableSpec]:
     """The first round's tables for the guests who came (``names``), keeping each at the
@@ -202,19 +220,7 @@ def seat_drawn(rules: HouseRules, names: Sequence[str], drawn: Mapping[str, int]
         return seat_night(rules, players, rng)
     sizes = table_sizes(rules, len(players))
     k = len(sizes)
-    groups: dict[int, list[str]] = {}
-    for name in players:
-        number = drawn.get(name)
-        if number is not None:
-            groups.setdefault(number, []).append(name)
-    # The fullest tables stay (on a tie one whose number is still in use, then the lower
-    # number); the others close.
-    kept = sorted(groups, key=lambda n: (-len(groups[n]), n > k, n))[:k]
-    keeps_number = sorted(n for n in kept if n <= k)
-    free_numbers = iter(n for n in range(1, k + 1) if n not in keeps_number)
-    final = {n: n for n in keeps_number}
-    final.update((n, next(free_numbers)) for n in sorted(kept) if n > k)
-    at: dict[int, list[str]] = {final[n]: list(groups[n]) for n in kept}
+    at = _kept_tables(players, drawn, k)
     # Ghosts go to the least-filled tables (the head table last, then the last table first),
     # as few a table as can be.
     order = sorted(range(k), key=lambda t: (len(at.get(t + 1, [])), t == 0, -t))
