@@ -12,8 +12,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bunco.forms import first_error
 from bunco.host import auth as host
+from bunco.host.commands import form_data
 from bunco.host.forms import MergeForm, RestoreForm
-from bunco.host.views import form_data
 from bunco.laptop import backup
 from bunco.live import sheets
 from bunco.live.paging import paginate
