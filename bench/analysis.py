@@ -115,6 +115,31 @@ def seen(results: list[dict], start: float) -> dict:
     screens = [s for r in results for s in r["screens"] if s["connected"]]
     bells = [b for r in results for b in r["bells"]]
     accepted = merged_tally(results).get("accepted", [])
+    arrivals, room, finished, frames, size = _arrivals(screens, start)
+    lost, missed = _lost(screens, arrivals, room, accepted)
+    taps = []
+    for table, seq, slot, _answered in accepted:
+        times = [shown.at(f"table-{table}", seq) for screen, shown in
+                 zip(screens, arrivals, strict=True)
+                 if screen["kind"] == "tv" or screen["table"] == table]
+        if times and None not in times:
+            taps.append(max(times) - slot)
+    rung = sorted(seq for seq, bell in room.items() if bell)
+    bell_times, bell_all = [], []
+    for bell, seq in zip(sorted(bells, key=lambda b: b["sent"]), rung, strict=False):
+        times = [shown.at("banner", seq) for shown in arrivals]
+        if None not in times:
+            bell_times.append(max(times) - bell["sent"])
+            bell_all.append(finished[seq] - bell["sent"])
+    kinds, tap_sizes = _bytes_by_kind(screens, rung, start)
+    return {"taps": taps, "bells": len(bells), "rung": len(rung), "bell_times": bell_times,
+            "bell_all": bell_all, "lost": lost, "missed": missed, "frames": frames,
+            "size": size, "kinds": kinds, "tap_sizes": tap_sizes}
+
+
+def _arrivals(screens: list[dict], start: float):
+    """Each screen's ``Shown`` from ``start`` on; which banners rang a bell (seq -> bool);
+    when the last screen got its last frame of each seq; and the frames and bytes in all."""
     arrivals = []
     room: dict[int, bool] = {}
     finished: dict[int, float] = {}  # a seq -> when the last screen got its last frame of it
@@ -134,6 +159,13 @@ def seen(results: list[dict], start: float) -> dict:
             if t >= start:
                 got.setdefault(ident, []).append((seq, t))
         arrivals.append(Shown(got))
+    return arrivals, room, finished, frames, size
+
+
+def _lost(screens: list[dict], arrivals: list[Shown], room: dict[int, bool],
+          accepted: list) -> tuple[Counter, list[str]]:
+    """The fragments each screen should have shown and never did: a count per kind of
+    screen, and each one named."""
     lost, missed = Counter(), []
     for screen, shown in zip(screens, arrivals, strict=True):
         expected = {("banner", seq) for seq in room}
@@ -143,22 +175,13 @@ def seen(results: list[dict], start: float) -> dict:
         lost[screen["kind"]] += len(gone)
         missed.extend(f"{screen['kind']} {screen['table'] or ''}: {ident} #{seq} (got up to "
                       f"#{(shown.seqs.get(ident) or [0])[-1]})" for ident, seq in gone)
-    taps = []
-    for table, seq, slot, _answered in accepted:
-        times = [shown.at(f"table-{table}", seq) for screen, shown in
-                 zip(screens, arrivals, strict=True)
-                 if screen["kind"] == "tv" or screen["table"] == table]
-        if times and None not in times:
-            taps.append(max(times) - slot)
-    rung = sorted(seq for seq, bell in room.items() if bell)
-    bell_times, bell_all = [], []
-    for bell, seq in zip(sorted(bells, key=lambda b: b["sent"]), rung, strict=False):
-        times = [shown.at("banner", seq) for shown in arrivals]
-        if None not in times:
-            bell_times.append(max(times) - bell["sent"])
-            bell_all.append(finished[seq] - bell["sent"])
-    # The bytes each kind of screen got for a bell, for the floor's frames of the same size:
-    # the frame that brought the banner, and what followed it for the same bell (the tables).
+    return lost, missed
+
+
+def _bytes_by_kind(screens: list[dict], rung: list[int], start: float):
+    """The bytes each kind of screen got for a bell, for the floor's frames of the same size:
+    the frame that brought the banner, and what followed it for the same bell (the tables);
+    and the size of each frame a table's phone got for a tap."""
     kinds: dict[str, list[float]] = {}
     for kind in ("device", "phone", "tv", "host"):
         for part, first in ((kind, True), (f"{kind}_rest", False)):
@@ -167,9 +190,7 @@ def seen(results: list[dict], start: float) -> dict:
                            / max(1, len(rung)) for s in screens if s["kind"] == kind]
     tap_sizes = [n for s in screens if s["kind"] == "device"
                  for t, ident, _, _, n in s["frames"] if t >= start and ident != "banner"]
-    return {"taps": taps, "bells": len(bells), "rung": len(rung), "bell_times": bell_times,
-            "bell_all": bell_all, "lost": lost, "missed": missed, "frames": frames,
-            "size": size, "kinds": kinds, "tap_sizes": tap_sizes}
+    return kinds, tap_sizes
 
 
 def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None = None) -> dict:

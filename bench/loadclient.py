@@ -195,6 +195,7 @@ async def ring(plan: Plan, start: float, bells: list[dict]) -> None:
 
 
 async def client(conn, plan: Plan) -> None:
+    """One load process: open its screens, listen, tap when told, and report what they saw."""
     loop = asyncio.get_running_loop()
     gate = asyncio.Semaphore(CONNECT_PARALLEL)
     got = await asyncio.gather(*(open_screen(plan, s, gate) for s in plan.screens))
@@ -212,11 +213,7 @@ async def client(conn, plan: Plan) -> None:
     if plan.sync and plan.sync_every > 0:
         listeners += [asyncio.create_task(keep_syncing(g[0], shown[i], syncs, plan.sync_every))
                       for i, g in enumerate(got) if g is not None]
-    # The biggest snapshot a TV got: its bytes, and its bytes on the wire.
-    tv = max(((g[1], g[3]) for g, s in zip(got, plan.screens, strict=True)
-              if g is not None and s.kind == "tv"), default=(0, 0))
-    conn.send(("connected", sum(1 for g in got if g is not None),
-               sum(g[1] for g in got if g is not None), tv))
+    _say_connected(conn, plan, got)
     command, start = await loop.run_in_executor(None, conn.recv)
     tally, bells = Tally(), []
     ended = last_frame = 0.0
@@ -242,10 +239,23 @@ async def client(conn, plan: Plan) -> None:
         "bells": bells,
     }
     conn.send(("done", result))
-    # The sockets close when the command says: the server's CPU over the run is read first
-    # (400 screens closing at once are not the room's taps).
+    await _close_when_told(conn, got)
+
+
+def _say_connected(conn, plan: Plan, got: list) -> None:
+    """Tell the command how many screens opened, their snapshots' bytes, and the biggest
+    snapshot a TV got (its bytes, and its bytes on the wire)."""
+    tv = max(((g[1], g[3]) for g, s in zip(got, plan.screens, strict=True)
+              if g is not None and s.kind == "tv"), default=(0, 0))
+    conn.send(("connected", sum(1 for g in got if g is not None),
+               sum(g[1] for g in got if g is not None), tv))
+
+
+async def _close_when_told(conn, got: list) -> None:
+    """The sockets close when the command says: the server's CPU over the run is read first
+    (400 screens closing at once are not the room's taps)."""
     with contextlib.suppress(EOFError, OSError):
-        await loop.run_in_executor(None, conn.recv)
+        await asyncio.get_running_loop().run_in_executor(None, conn.recv)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*(g[0].close() for g in got if g is not None),
                                               return_exceptions=True), 20)

@@ -247,14 +247,7 @@ def drive(target: Target, nights: list[dict], scenario: Scenario, opts: dict) ->
     ctx = multiprocessing.get_context("fork")
     work = [p for i, night in enumerate(nights) for p in plans(target, night, scenario, opts, i)]
     rss_before = sum(proc_rss_kib(pid) for pid in target.pids)
-    pipes, procs = [], []
-    for plan in work:
-        ours, theirs = ctx.Pipe()
-        proc = ctx.Process(target=client_main, args=(theirs, plan), daemon=True)
-        proc.start()
-        theirs.close()
-        pipes.append(ours)
-        procs.append(proc)
+    pipes, procs = _start_clients(ctx, work)
     try:
         connected = snapshot_bytes = 0
         tv_snapshot = (0, 0)
@@ -281,18 +274,36 @@ def drive(target: Target, nights: list[dict], scenario: Scenario, opts: dict) ->
         wall = time.time() - start
         watcher.join(timeout=IDLE_AT_MOST + 5)
     finally:
-        for pipe in pipes:  # the screens close only now, once the server's CPU is read
-            with contextlib.suppress(OSError, ValueError):
-                pipe.send(("close", None))
-        for proc in procs:
-            proc.join(timeout=30)
-            if proc.is_alive():
-                proc.kill()
+        _close_clients(pipes, procs)
     return {"results": results, "start": start, "connected": connected, "wall": wall,
             "snapshot_bytes": snapshot_bytes, "tv_snapshot": tv_snapshot,
             "rss_before": rss_before,
             "rss_after": rss_after, "cpu": cpu, "idle_after_s": idle.get("after"),
             "sync_every": work[0].sync_every if work and work[0].sync else None}
+
+
+def _start_clients(ctx, work: list[Plan]) -> tuple[list, list]:
+    """A client process for each plan, and the pipe to each."""
+    pipes, procs = [], []
+    for plan in work:
+        ours, theirs = ctx.Pipe()
+        proc = ctx.Process(target=client_main, args=(theirs, plan), daemon=True)
+        proc.start()
+        theirs.close()
+        pipes.append(ours)
+        procs.append(proc)
+    return pipes, procs
+
+
+def _close_clients(pipes: list, procs: list) -> None:
+    """The screens close only now, once the server's CPU is read; every client process ends."""
+    for pipe in pipes:
+        with contextlib.suppress(OSError, ValueError):
+            pipe.send(("close", None))
+    for proc in procs:
+        proc.join(timeout=30)
+        if proc.is_alive():
+            proc.kill()
 
 
 #: The server is idle once a second of it uses under a tenth of a core (the screens' syncs

@@ -26,7 +26,7 @@ import httpx
 from django.core.management.base import BaseCommand, CommandParser
 
 from bench.flooders import flood, reconnect_flood
-from bench.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
+from bench.server import SETUP_SCRIPT, Server, prepared_env, run_checked
 
 NORMAL_EVERY = 0.25
 POSITIONS: dict[int, int] = {}  # each table's position after the last phase
@@ -72,6 +72,30 @@ def p(xs: list[float], q: float) -> float:
     return round(sorted(xs)[int(q * (len(xs) - 1))], 1) if xs else 0.0
 
 
+def under_flood(server: Server, tables: dict, flood_table: str, opts: dict):
+    """The four tables tapping while another process floods (table 5's token): their answers'
+    times, the server's cores meanwhile, and what the flood got back (answer -> count) over
+    how many seconds."""
+    ctx = multiprocessing.get_context("spawn")
+    stop, counts = ctx.Event(), ctx.Manager().dict()
+    counts["seconds"] = 0
+    flooder = ctx.Process(target=reconnect_flood if opts["websocket"] else flood,
+                          args=(server.base, flood_table, opts["connections"], stop, counts))
+    flooder.start()
+    time.sleep(1.0)
+    cpu, wall = server.cpu_seconds(), time.monotonic()
+    during = phase(server.base, tables, opts["seconds"])
+    elapsed = time.monotonic() - wall
+    cores_flood = (server.cpu_seconds() - cpu) / elapsed
+    stop.set()
+    flooder.join(timeout=60)
+    answered = dict(counts)
+    flood_seconds = answered.pop("seconds") or 1.0
+    if flooder.exitcode or not answered:
+        raise SystemExit(f"the flood ran nothing (exit {flooder.exitcode})")
+    return during, cores_flood, answered, flood_seconds
+
+
 class Command(BaseCommand):
     help = "What a client posting taps flat out costs the server and four tables beside it."
 
@@ -97,24 +121,8 @@ class Command(BaseCommand):
                 refused_alone = dict(REFUSED)
                 REFUSED.clear()
                 cores_alone = (server.cpu_seconds() - cpu) / (time.monotonic() - wall)
-                ctx = multiprocessing.get_context("spawn")
-                stop, counts = ctx.Event(), ctx.Manager().dict()
-                counts["seconds"] = 0
-                flooder = ctx.Process(target=reconnect_flood if opts["websocket"] else flood,
-                                      args=(
-                    server.base, night["tables"]["5"], opts["connections"], stop, counts))
-                flooder.start()
-                time.sleep(1.0)
-                cpu, wall = server.cpu_seconds(), time.monotonic()
-                during = phase(server.base, tables, seconds)
-                elapsed = time.monotonic() - wall
-                cores_flood = (server.cpu_seconds() - cpu) / elapsed
-                stop.set()
-                flooder.join(timeout=60)
-                answered = dict(counts)
-                flood_seconds = answered.pop("seconds") or 1.0
-                if flooder.exitcode or not answered:
-                    raise SystemExit(f"the flood ran nothing (exit {flooder.exitcode})")
+                during, cores_flood, answered, flood_seconds = under_flood(
+                    server, tables, night["tables"]["5"], opts)
             finally:
                 server.stop()
         line = {

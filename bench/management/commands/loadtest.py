@@ -85,28 +85,8 @@ class Command(BaseCommand):
         parser.add_argument("--sync-every", type=float, default=None, help=(
             "seconds between a screen's syncs (default: what the server's pages say, "
             "data-sync-every): more often, to see what a sync costs"))
-        parser.add_argument("--out", type=Path, default=None,
-                            help="also append each JSON line to this file")
-        parser.add_argument("--plot", type=Path, default=None,
-                            help="draw p99 latency against sockets to this PNG")
-        parser.add_argument("--from", dest="source", type=Path, default=None,
-                            help="with --plot: draw from these JSON lines, measure nothing")
-        parser.add_argument("--log-dir", type=Path, default=None,
-                            help="keep each scenario's server output in this folder")
-        parser.add_argument("--database-url", default=None, help=(
-            "PostgreSQL server (postgres://user:password@host/db, a role that may create "
-            "databases): each scenario runs on a fresh database made there and dropped after"))
-        parser.add_argument("--redis-url", default=None,
-                            help="Redis for the channel layer (redis://host:port/db)")
-        parser.add_argument("--workers", type=int, default=1, help=(
-            "daphne processes, the screens and tables spread over them in turn (as a load "
-            "balancer would); more than one needs --database-url and --redis-url"))
-        parser.add_argument("--nights", type=int, default=1, help=(
-            "nights at once, each its own room, tap rate, bells and client processes "
-            "(default 1; more than one needs --no-floor)"))
-        parser.add_argument("--route", choices=("spread", "sticky"), default="spread", help=(
-            "spread: each night's screens and tables over the workers in turn; sticky: "
-            "every screen and tap of night i on worker i %% N (default spread)"))
+        _output_arguments(parser)
+        _server_arguments(parser)
 
     def handle(self, *args, **opts) -> None:
         if opts["workers"] < 1 or opts["nights"] < 1:
@@ -169,16 +149,8 @@ class Command(BaseCommand):
         servers: list[Server] = []
         try:
             if opts["database_url"]:
-                database = FreshDatabase(opts["database_url"])
-                env.update(DATABASE_URL=database.url,
-                           BUNCO_SECRET_KEY=secrets.token_urlsafe(50))
-                run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                            env, "migrate")
-            nights = [json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT,
-                                              str(scenario.tables)], env, "night setup")
-                                 .strip().splitlines()[-1]) for _ in range(opts["nights"])]
-            for night in nights:
-                night["players"] = [p for p in night["players"] if p["table"] is not None]
+                database = migrated_database(opts["database_url"], env)
+            nights = seated_nights(env, scenario.tables, opts["nights"])
             name = f"server-{scenario.tables}-{scenario.rate:g}"
             servers = [Server(tmp / (name if opts["workers"] == 1 else f"{name}-w{i + 1}"),
                               env) for i in range(opts["workers"])]
@@ -191,12 +163,7 @@ class Command(BaseCommand):
                 if not server.alive():
                     raise CommandError(f"a server died under load:\n{server.tail()}")
         finally:
-            for server in servers:
-                server.stop()
-                if opts["log_dir"] is not None:
-                    opts["log_dir"].mkdir(parents=True, exist_ok=True)
-                    for path in server.logs:
-                        shutil.copy(path, opts["log_dir"] / path.name)
+            stop_all(servers, opts["log_dir"])
             if database is not None:
                 database.drop()
         problems = [p for server in servers for p in server.problems()]
@@ -241,3 +208,63 @@ class Command(BaseCommand):
         for key in ("tap_p99_ms", "bell_p99_ms", "bell_all_p99_ms", "kib_per_socket",
                     "cpu_ms_per_tap"):
             line[f"{key}_x_floor"] = ratio(line[key], got[key])
+
+
+def _output_arguments(parser: CommandParser) -> None:
+    """Where the figures go: a file of JSON lines, a picture, each server's output."""
+    parser.add_argument("--out", type=Path, default=None,
+                        help="also append each JSON line to this file")
+    parser.add_argument("--plot", type=Path, default=None,
+                        help="draw p99 latency against sockets to this PNG")
+    parser.add_argument("--from", dest="source", type=Path, default=None,
+                        help="with --plot: draw from these JSON lines, measure nothing")
+    parser.add_argument("--log-dir", type=Path, default=None,
+                        help="keep each scenario's server output in this folder")
+
+
+def _server_arguments(parser: CommandParser) -> None:
+    """The server the room runs against: its database, channel layer, workers and nights."""
+    parser.add_argument("--database-url", default=None, help=(
+        "PostgreSQL server (postgres://user:password@host/db, a role that may create "
+        "databases): each scenario runs on a fresh database made there and dropped after"))
+    parser.add_argument("--redis-url", default=None,
+                        help="Redis for the channel layer (redis://host:port/db)")
+    parser.add_argument("--workers", type=int, default=1, help=(
+        "daphne processes, the screens and tables spread over them in turn (as a load "
+        "balancer would); more than one needs --database-url and --redis-url"))
+    parser.add_argument("--nights", type=int, default=1, help=(
+        "nights at once, each its own room, tap rate, bells and client processes "
+        "(default 1; more than one needs --no-floor)"))
+    parser.add_argument("--route", choices=("spread", "sticky"), default="spread", help=(
+        "spread: each night's screens and tables over the workers in turn; sticky: "
+        "every screen and tap of night i on worker i %% N (default spread)"))
+
+
+def seated_nights(env: dict, tables: int, count: int) -> list[dict]:
+    """``count`` nights of ``tables`` tables seated through the services, each with its seated
+    players only."""
+    nights = [json.loads(run_checked([sys.executable, "-c", SETUP_SCRIPT, str(tables)], env,
+                                     "night setup").strip().splitlines()[-1])
+              for _ in range(count)]
+    for night in nights:
+        night["players"] = [p for p in night["players"] if p["table"] is not None]
+    return nights
+
+
+def migrated_database(url: str, env: dict) -> FreshDatabase:
+    """A fresh PostgreSQL database on the server at ``url``, migrated, and ``env`` pointed at
+    it."""
+    database = FreshDatabase(url)
+    env.update(DATABASE_URL=database.url, BUNCO_SECRET_KEY=secrets.token_urlsafe(50))
+    run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate")
+    return database
+
+
+def stop_all(servers: list[Server], log_dir: Path | None) -> None:
+    """Every server stopped, its output kept in ``log_dir`` when one is given."""
+    for server in servers:
+        server.stop()
+        if log_dir is not None:
+            log_dir.mkdir(parents=True, exist_ok=True)
+            for path in server.logs:
+                shutil.copy(path, log_dir / path.name)
