@@ -234,6 +234,32 @@ def _stop_on_signals() -> None:
         signal.signal(number, _interrupted)
 
 
+def start_workers(env: dict, stack: Stack, count: int) -> list[int]:
+    """``count`` daphne workers on free local ports, each answering its health check; their
+    ports."""
+    ports = [free_port() for _ in range(count)]
+    workers = []
+    for number, worker_port in enumerate(ports, 1):
+        worker = Child(f"worker-{number}", [
+            sys.executable, "-m", "daphne", "-b", "127.0.0.1",
+            "-p", str(worker_port), "bunco.asgi:application"], env=env)
+        stack.children.append(worker)
+        workers.append((worker, worker_port))
+    for worker, worker_port in workers:
+        wait_healthy(worker, worker_port)
+    return ports
+
+
+def watch(stack: Stack) -> None:
+    """Until Ctrl+C: trouble as soon as any process of the stack stops."""
+    while True:
+        for child in stack.children:
+            if not child.alive():
+                raise Trouble(f"{child.name} stopped (exit code {child.proc.returncode}):"
+                              f"\n{child.tail()}")
+        time.sleep(0.5)
+
+
 def up(options) -> int:
     stack = Stack()
     _stop_on_signals()
@@ -252,23 +278,14 @@ def up(options) -> int:
         manage(env, "migrate", "--noinput", "-v0")
         manage(env, "collectstatic", "--noinput", "-v0")
         manage(env, "check", "--deploy", "--fail-level", "WARNING")
-        ports = [free_port() for _ in range(options.workers)]
-        workers = []
-        for number, worker_port in enumerate(ports, 1):
-            worker = Child(f"worker-{number}", [
-                sys.executable, "-m", "daphne", "-b", "127.0.0.1",
-                "-p", str(worker_port), "bunco.asgi:application"], env=env)
-            stack.children.append(worker)
-            workers.append((worker, worker_port))
-        for worker, worker_port in workers:
-            wait_healthy(worker, worker_port)
+        ports = start_workers(env, stack, options.workers)
         http_port = plain_port(options.http_port)
         stack.children.append(start_nginx(host, port, http_port, ports))
         status = through_proxy(f"https://127.0.0.1:{port}/healthz")
         if status != 200:
             raise Trouble(f"the health check through nginx answered {status}")
         say(f"Bunco is running: {options.workers} workers "
-            f"({', '.join(f'127.0.0.1:{p}' for _, p in workers)}) behind nginx.")
+            f"({', '.join(f'127.0.0.1:{p}' for p in ports)}) behind nginx.")
         say(f"  Host (keep this link to yourself): {public}/host/{values['BUNCO_HOST_SECRET']}/")
         say(f"  Phones: {public}/   (a self-signed certificate: accept it once)")
         say(f"  Health check: {public}/healthz")
@@ -276,12 +293,7 @@ def up(options) -> int:
             say(f"  Plain HTTP (redirects to HTTPS): http://{host}:{http_port}/")
         say(f"  Logs: {LOGS}/")
         say("Press Ctrl+C to stop.")
-        while True:
-            for child in stack.children:
-                if not child.alive():
-                    raise Trouble(f"{child.name} stopped (exit code {child.proc.returncode}):"
-                                  f"\n{child.tail()}")
-            time.sleep(0.5)
+        watch(stack)
     except KeyboardInterrupt:
         say("\nStopping...")
         stack.stop()
