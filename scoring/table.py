@@ -3,7 +3,7 @@
 The table knows whose turn it is, the team and player tallies, when it rings the bell, how it
 finishes after the bell, and the tie-break it plays through. It never looks at the clock or
 rolls dice itself: every roll comes in from outside (a phone tap, or the simulator's Random).
-What the screens ask of it (whose roll, the bell's duty, ``describe``) is ``table_view.py``.
+What the screens ask of it (whose roll, the bell's duty, ``describe``) is in ``table_spec.py``.
 """
 
 from __future__ import annotations
@@ -32,13 +32,7 @@ from .rules import (
     RoundEnd,
     TargetScope,
 )
-from .table_spec import (
-    Phase,
-    TableSpec,
-    round_target,
-    team_layout,
-)
-from .table_view import TableQuestions
+from .table_spec import Phase, TableQuestions, TableSpec, round_target, team_layout
 from .tie_break import TieBreakPlay
 
 # Enum members as module names: an enum member's lookup costs more than a global's, and the
