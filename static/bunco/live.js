@@ -1,7 +1,7 @@
 // What every live screen shares (phones, the TV, the host): the websocket's state and capped
 // reconnect, the stale-fragment guard, the periodic resync, countdowns and the clock, the bell
 // (sound + vibration), keeping the screen awake and waking. Each face adds its own on its own
-// pages, through window.bunco: the phones' pad and tap outbox (outbox.js), the TV's pager
+// pages, through window.bunco: the phones' pad (pad.js) and tap outbox (outbox.js), the TV's pager
 // (tv.js), the host's controls and take-backs (host.js).
 (function () {
   "use strict";
@@ -61,8 +61,10 @@
     toast: toast,
     replaceById: replaceById,
     csrf: csrf,
-    // now on the server's clock (this device's may be off): when a tap was made
-    serverNow: function () { return Date.now() + skew; },
+    // The clock every time reading and deadline of the live scripts goes by (ms; a test
+    // replaces it to hold time), and now on the server's clock (this device's may be off).
+    now: function () { return Date.now(); },
+    serverNow: function () { return bunco.now() + skew; },
     unlockAudio: function () { unlockAudio(); }
   };
   function fire(name, arg) { hooks[name].forEach(function (fn) { fn(arg); }); }
@@ -87,7 +89,7 @@
   var current = null;
   document.body.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;
-    heard = Date.now();
+    heard = bunco.now();
     bunco.socket = e.detail.socketWrapper;
     bunco.open = true;
     document.body.classList.remove("offline");
@@ -112,7 +114,7 @@
   window.addEventListener("offline", function () { document.body.classList.add("offline"); });
   document.body.addEventListener("htmx:wsBeforeMessage", function (e) {
     var text = e.detail.message;
-    heard = Date.now();
+    heard = bunco.now();
     if (bunco.open && navigator.onLine !== false) document.body.classList.remove("offline");
     if (typeof text === "string" && text.charAt(0) === "{") {
       e.preventDefault(); // an answer, not HTML to swap
@@ -146,8 +148,8 @@
   setInterval(function () {
     var s = socketNow();
     if (document.hidden || !s || s.ws.readyState !== 1
-        || Date.now() - Math.max(heard, woke) < silentAfter) return;
-    heard = Date.now();  // once per silence: the new socket's snapshot is heard next
+        || bunco.now() - Math.max(heard, woke) < silentAfter) return;
+    heard = bunco.now();  // once per silence: the new socket's snapshot is heard next
     replace(s.conn, s.ws);
   }, 5000);
 
@@ -164,16 +166,16 @@
     report: function () { return {re: Math.max(0, net.opens - 1), rtt: net.rtt}; },
     ping: function () {
       if (!bunco.open || document.hidden) return;
-      net.sent = performance.now();
+      net.sent = bunco.now();
       bunco.send({type: "ping", net: net.report()});
     },
     pong: function () {
-      if (net.sent) net.measured(performance.now() - net.sent, false);
+      if (net.sent) net.measured(bunco.now() - net.sent, false);
       net.sent = 0;
     },
     measured: function (ms, tell) {
       net.rtt = Math.round(ms);
-      var slow = net.rtt > SLOW_MS, now = Date.now();
+      var slow = net.rtt > SLOW_MS, now = bunco.now();
       if (net.phone && tell && (slow ? now - net.toldAt >= SLOW_EVERY : net.slowTold)
           && bunco.send({type: "ping", net: net.report()})) {
         net.slowTold = slow;
@@ -218,10 +220,10 @@
 
   // -- a break's countdown, on the server's clock (this device's may be off) ------------------
   var live = document.querySelector("[data-server-now]");
-  var skew = live ? Number(live.dataset.serverNow) * 1000 - Date.now() : 0;
+  var skew = live ? Number(live.dataset.serverNow) * 1000 - bunco.now() : 0;
   function countdown() {
     document.querySelectorAll(".countdown[data-ends]").forEach(function (el) {
-      var left = Math.max(0, Math.round((Number(el.dataset.ends) - Date.now() - skew) / 1000));
+      var left = Math.max(0, Math.round((Number(el.dataset.ends) - bunco.now() - skew) / 1000));
       var text = left ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : "time's up";
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("over", !left);
@@ -229,7 +231,7 @@
     });
     // a note that holds only for a while ("The host is on the way"): gone when its time is up
     document.querySelectorAll("[data-hide-at]").forEach(function (el) {
-      if (!el.hidden && Date.now() + skew >= Number(el.dataset.hideAt)) el.hidden = true;
+      if (!el.hidden && bunco.now() + skew >= Number(el.dataset.hideAt)) el.hidden = true;
     });
   }
   setInterval(countdown, 1000);
@@ -244,7 +246,7 @@
     return (document.querySelector("[data-pad]") ? 1000 : 3000) + Math.random() * 2000;
   }
   function clockDue(el) {
-    var id = el.dataset.clock + ":" + el.dataset.ends, now = Date.now();
+    var id = el.dataset.clock + ":" + el.dataset.ends, now = bunco.now();
     if (clockAsked[id] === undefined) clockAsked[id] = now + clockDelay();
     if (now < clockAsked[id] || !bunco.open) return;
     var b = document.getElementById("banner");
@@ -340,7 +342,7 @@
   }
   function woken() {
     keepAwake();
-    var s = socketNow(), asked = Date.now();
+    var s = socketNow(), asked = bunco.now();
     if (document.hidden || !s || probing) return;
     var conn = s.conn, ws = s.ws;
     woke = asked;
