@@ -110,3 +110,130 @@ def test_the_string_check_finds_a_private_name_and_a_pieces_own_method():
     assert reached_by_name(made_up, ours, {"direct", "pending"}) == [
         (2, "direct"), (3, "_clean_expired"), (4, "_swept"), (5, "_on_...")]
     assert reached_by_name(made_up, ours | {"_on_roll"}, set())[-1] == (4, "_swept")
+
+
+WEBSOCKET = {"connect", "receive", "disconnect", "websocket_connect", "websocket_receive",
+             "websocket_disconnect"}
+#: The methods a library documents for a subclass to override, by the class that documents
+#: them (a ``*`` stands for any letters). Anything else of a library's that a class outside
+#: bunco/runtime/ redefines is the library's own working, which only the runtime changes.
+EXTENSION_POINTS = {
+    # Channels, "Consumers": the events a websocket consumer handles; a JSON one's coding.
+    "channels.generic.websocket.WebsocketConsumer": WEBSOCKET,
+    "channels.generic.websocket.AsyncWebsocketConsumer": WEBSOCKET,
+    "channels.generic.websocket.JsonWebsocketConsumer": {
+        *WEBSOCKET, "receive_json", "encode_json", "decode_json"},
+    "channels.generic.websocket.AsyncJsonWebsocketConsumer": {
+        *WEBSOCKET, "receive_json", "encode_json", "decode_json"},
+    # Django, "Writing custom django-admin commands".
+    "django.core.management.base.BaseCommand": {"add_arguments", "handle"},
+    # Django, "Middleware": the hooks of a MiddlewareMixin.
+    "django.utils.deprecation.MiddlewareMixin": {
+        "process_request", "process_view", "process_exception", "process_template_response",
+        "process_response"},
+    # Django, "Form and field validation" (a field's clean_<name> is the form's own).
+    "django.forms.forms.BaseForm": {"clean"},
+    # Django, "Models": overriding predefined model methods.
+    "django.db.models.base.Model": {"save", "delete", "clean", "get_absolute_url"},
+    # Django, "The Django admin site": ModelAdmin's permission and get_ methods.
+    "django.contrib.admin.options.BaseModelAdmin": {"has_*_permission", "get_*"},
+    # Django, "Writing a custom storage system": _open and _save, and the storage's methods.
+    "django.core.files.storage.base.Storage": {"_open", "_save", "get_*", "post_process"},
+    # Django, "Applications": AppConfig.ready.
+    "django.apps.config.AppConfig": {"ready"},
+    # Django, class-based views: the HTTP methods, dispatch, setup and the get_ methods.
+    "django.views.generic.base.View": {
+        "get", "post", "put", "patch", "delete", "head", "options", "dispatch", "setup",
+        "get_*", "form_valid", "form_invalid"},
+    # websockets, "Extensions": an extension's coding, a client factory's negotiation.
+    "websockets.extensions.base.Extension": {"decode", "encode"},
+    "websockets.extensions.base.ClientExtensionFactory": {
+        "get_request_params", "process_response_params"},
+}
+#: Python's own, whatever the class: making one and showing it.
+ANY_CLASS = {"__init__", "__str__", "__repr__"}
+#: Overrides still outside the runtime, each with where it goes.
+KNOWN = {
+    # moves into bunco/runtime/ with the body reader
+    "bunco.asgi.PartyASGIHandler.read_body",
+    "bunco.asgi.PartyASGIHandler.create_request",
+    # the door's limits: an ASGI wrapper around the handler, when the body reader moves
+    "bunco.asgi.PartyASGIHandler.__call__",
+    # when a screen was last written to, for the watch's "here" (bunco/runtime/watch.py):
+    # moves into bunco/runtime/consumer.py beside PartyLayer
+    "bunco.live.consumers.ScreenConsumer.send",
+}
+
+
+def library(cls: type) -> bool:
+    """A class of a library the project installs (not the project's, not Python's own)."""
+    top = cls.__module__.split(".")[0]
+    return top not in PACKAGES and top not in sys.stdlib_module_names and top != "builtins"
+
+
+def qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def overrides(cls: type, methods: list[str]) -> list[str]:
+    """Which of ``methods`` (defined by ``cls``) redefine a library class's own method where
+    none of ``cls``'s library bases documents it as an extension point."""
+    bases = [base for base in cls.__mro__[1:] if library(base)]
+    allowed = set(ANY_CLASS)
+    for base in bases:
+        allowed |= EXTENSION_POINTS.get(qualified(base), set())
+    found = []
+    for name in methods:
+        owners = [base for base in bases if name in vars(base)]
+        if owners and not any(fnmatch.fnmatchcase(name, p) for p in allowed):
+            found.append(f"{qualified(cls)}.{name} ({qualified(owners[0])}.{name})")
+    return found
+
+
+def classes(path: Path, tree: ast.Module):
+    """The module's classes with bases, each with the methods its body defines."""
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.bases:
+            module = importlib.import_module(module_name(path))
+            yield getattr(module, node.name), [
+                n.name for n in node.body
+                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def test_nothing_outside_the_runtime_overrides_a_librarys_own_working(trees):
+    found = [f for path, tree in trees.items() if not in_runtime(path)
+             for cls, methods in classes(path, tree) for f in overrides(cls, methods)]
+    unknown = [f for f in found if f.split(" ")[0] not in KNOWN]
+    assert not unknown, f"library methods overridden outside bunco/runtime/: {unknown}"
+    gone = KNOWN - {f.split(" ")[0] for f in found}
+    assert not gone, f"no longer overridden (take them off KNOWN): {gone}"
+
+
+def test_the_override_check_finds_an_undocumented_override():
+    from channels.generic.websocket import AsyncJsonWebsocketConsumer
+    from django.core.management.base import BaseCommand
+
+    class Screen(AsyncJsonWebsocketConsumer):
+        async def connect(self): ...
+
+        async def dispatch(self, message): ...  # Channels' own routing of a message
+
+        async def join(self, group): ...  # the project's own
+
+    class Deeper(Screen):
+        async def receive_json(self, content, **kwargs): ...
+
+        async def send(self, text_data=None, bytes_data=None, close=False): ...
+
+    class Command(BaseCommand):
+        def handle(self, *args, **options): ...
+
+        def execute(self, *args, **options): ...
+
+    assert overrides(Screen, ["connect", "dispatch", "join"]) == [
+        f"{qualified(Screen)}.dispatch (channels.consumer.AsyncConsumer.dispatch)"]
+    assert overrides(Deeper, ["receive_json", "send"]) == [
+        f"{qualified(Deeper)}.send "
+        "(channels.generic.websocket.AsyncWebsocketConsumer.send)"]
+    assert [f.split(" ")[0].rsplit(".")[-1] for f in overrides(Command, ["handle", "execute"])
+            ] == ["execute"]
