@@ -60,6 +60,61 @@ def defined(tree: ast.AST) -> set[str]:
     return names
 
 
+#: Underscored names that their libraries document for use: a model's ``_meta`` and ``_state``
+#: (Django's Model _meta API; "Customizing model loading") and a named tuple's ``_replace``.
+DOCUMENTED = {"_meta", "_state", "_replace"}
+
+
+def owned(trees) -> set[str]:
+    """Every name the project defines anywhere (its locals too), and ``DOCUMENTED``."""
+    names = set(DOCUMENTED)
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                  and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                names.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
+
+
+def private_attributes(tree: ast.AST, ours: set[str]) -> list[tuple[int, str]]:
+    """Where ``tree`` reads a private attribute not among ``ours``, or imports a library's
+    private name."""
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and private(node.attr)
+                and node.attr not in ours):
+            found.append((node.lineno, f".{node.attr}"))
+        elif (isinstance(node, ast.ImportFrom) and node.level == 0
+              and any(private(a.name) for a in node.names)
+              and not node.module.startswith(PACKAGES)):
+            found.append((node.lineno, f"from {node.module}"))
+    return sorted(found)
+
+
+def test_nothing_outside_the_runtime_touches_a_librarys_private_name(trees):
+    """The tuning that leans on Django's, Channels', Daphne's, Twisted's or autobahn's
+    internals lives in ``bunco/runtime/``, each piece checked at start: anywhere else, an
+    underscored attribute is one the project defines itself."""
+    ours = owned(trees.values())
+    foreign = [f"{path.relative_to(ROOT)}:{line} {what}"
+               for path, tree in trees.items() if not in_runtime(path)
+               for line, what in private_attributes(tree, ours)]
+    assert not foreign, f"private names of a library outside bunco/runtime/: {foreign}"
+
+
+def test_the_private_name_check_finds_one():
+    made_up = ast.parse("from channels.layers import _hidden\n"
+                        "self._mine = layer._clean_expired()\n"
+                        "self._mine, model._meta\n")
+    ours = owned([made_up])
+    assert private_attributes(made_up, ours) == [
+        (1, "from channels.layers"), (2, "._clean_expired")]
+
+
 def private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
