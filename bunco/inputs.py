@@ -72,9 +72,9 @@ def _codec(charset: str) -> codecs.CodecInfo | None:
         info = codecs.lookup(charset)
     except (LookupError, ValueError, TypeError):
         return None
-    if not getattr(info, "_is_text_encoding", True):
-        return None
-    try:  # Django reads some parts leniently: a codec that cannot (idna) is no use either
+    # A codec of bytes to bytes (base64) refuses to decode bytes as text; Django reads some
+    # parts leniently, and a codec that cannot (idna) is no use either.
+    try:
         b"a=%FF\xff".decode(info.name, "replace")
     except Exception:  # noqa: BLE001 (any codec's own failure)
         return None

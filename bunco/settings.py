@@ -183,8 +183,8 @@ TEMPLATES = [
         },
     },
     # The fragments drawn on every tap (a table's tally) and, on a bell, once per table:
-    # Jinja2 draws them, unless left stock (bunco/runtime/jinja.py); the pages stay Django's.
-    *([fragments.engine(APP_FILES / "templates")] if fragments.tuned() else []),
+    # Jinja2 draws them (bunco/runtime/jinja.py); the pages stay Django's.
+    fragments.engine(APP_FILES / "templates"),
 ]
 
 WSGI_APPLICATION = None

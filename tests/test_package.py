@@ -151,8 +151,6 @@ def test_the_wheel_installed_with_pipx_as_the_readme_says_plays_a_round(tmp_path
     package = Path(where).parent
     assert venv in package.parents, f"bunco imported from {where}, not the installed wheel"
     assert (package / "_data" / "templates" / "jinja2" / "tables" / "_table.html").is_file()
-    # ... and Django's copy, which draws the tables where jinja2 cannot (the jinja piece)
-    assert (package / "_data" / "templates" / "tables" / "_table.html").is_file()
     assert (package / "_data" / "static" / "vendor").is_dir()
     # The load tests and live benchmarks stay in the checkout, out of what a host installs.
     assert not (package.parent / "bench").exists()

@@ -144,9 +144,7 @@ class ScreenConsumer(screen_consumer_base()):
         for group in self.initial_groups():
             await self.join(group)
         await self.accept()
-        direct = getattr(self.channel_layer, "direct", None)
-        if direct is not None:  # the party's layer: pushes go straight to this socket
-            direct(self.channel_name, self.dispatch)
+        self.take_pushes_directly(True)  # the party's layer: straight to this socket
         watch.add(self)
         try:
             await self.send_snapshot()
@@ -195,9 +193,7 @@ class ScreenConsumer(screen_consumer_base()):
 
     async def disconnect(self, code) -> None:
         watch.remove(self)
-        direct = getattr(self.channel_layer, "direct", None)
-        if direct is not None:
-            direct(self.channel_name, None)
+        self.take_pushes_directly(False)
         for group in list(getattr(self, "joined", [])):
             await self.leave(group)
 
@@ -388,8 +384,7 @@ class ScreenConsumer(screen_consumer_base()):
         None when this process has no fold of the night or it is moving on right now (the
         database then says). Pushes still on their way are not missed (``settled_seq``);
         another worker's entries wait for the minute's database look."""
-        pending = getattr(self.channel_layer, "pending", None)
-        if pending is not None and pending(self.channel_name):
+        if self.pushes_queued():
             return False  # its pushes wait in its queue: on their way, not missed
         state, lock = folds.get(self.night_id), folds.lock(self.night_id)
         if state is None or not lock.acquire(blocking=False):

@@ -1,10 +1,11 @@
-"""What a screen's consumer changes of Channels' own, both on Channels' internals:
+"""What a screen's consumer changes of Channels' own:
 
 - ``KeepReading``: Channels' consumer reads its channel-layer messages through
   ``self.channel_receive``, which it sets as the connection starts; here a read that fails (Redis
   restarting) is tried again, 0.5 s doubling to 3 s, instead of ending the screen's connection
   (a table's taps over its websocket need no channel layer). A Channels that no longer sets it
   simply runs its own reader.
+- ``PartyLayer``: a screen's pushes taken straight from the party's layer (``layer.py``).
 - ``DirectDispatch`` (``BUNCO_STOCK=dispatch``: Channels' own): Channels' dispatch first closes
   stale database connections for every message, a trip to the one sync thread (where every tap
   and render waits its turn) before each push reaches its screen: a bell's 400 pushes queued
@@ -53,7 +54,26 @@ class DirectDispatch:
         await handler(message)
 
 
+class PartyLayer:
+    """What the party's layer (``layer.py``) offers a screen beyond a channel layer's own, asked
+    here so a screen need not know which layer runs: its pushes handed straight to it, and how
+    many wait in its queue. Another layer (Channels' own, Redis's) queues every push."""
+
+    def take_pushes_directly(self, on: bool) -> None:
+        """While ``on``, the layer hands this screen's group messages to its ``dispatch`` as
+        they are sent (the socket written at once); off, before it goes."""
+        direct = getattr(self.channel_layer, "direct", None)
+        if direct is not None:
+            direct(self.channel_name, self.dispatch if on else None)
+
+    def pushes_queued(self) -> int:
+        """Messages waiting in this screen's queue: on their way to it, not missed."""
+        pending = getattr(self.channel_layer, "pending", None)
+        return pending(self.channel_name) if pending is not None else 0
+
+
 def screen_consumer_base() -> type[AsyncJsonWebsocketConsumer]:
     """The base of every screen's consumer: Channels' JSON consumer with the pieces above."""
-    pieces = (KeepReading,) if stock("dispatch") else (KeepReading, DirectDispatch)
+    pieces = (KeepReading, PartyLayer) if stock("dispatch") else (
+        KeepReading, PartyLayer, DirectDispatch)
     return type("ScreenConsumerBase", (*pieces, AsyncJsonWebsocketConsumer), {})

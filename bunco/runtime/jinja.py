@@ -1,39 +1,31 @@
 """The hot fragments' engine: a table's live tally (re-drawn on every tap, and on a bell once
-per table) drawn by Jinja2 from ``templates/jinja2/tables/``. Stock (``BUNCO_STOCK=jinja``, or
-jinja2 not importable: one warning), Django's engine draws the same fragments from
-``templates/tables/``; tests/bunco/test_fragments.py keeps the two copies byte-identical. The
-choice is made once per process (``tuned``), by the settings."""
+per table) is drawn by Jinja2 from its one source, ``templates/jinja2/tables/`` (Django's
+engine, which draws the pages, has no copy of it). Tuned, the environment reads a dict's keys
+first and draws each roll of a table's list once; stock (``BUNCO_STOCK=jinja``), Jinja2's own
+environment draws the same templates, every roll anew. tests/bunco/test_fragments.py checks
+that both draw the same bytes. The choice is made once per process (``tuned``)."""
 
 from __future__ import annotations
 
 import functools
-import logging
 from pathlib import Path
 
 from bunco import runtime
 
-#: The engine that draws the fragments when this piece is tuned (its name in TEMPLATES).
+#: The engine that draws the fragments (its name in TEMPLATES).
 NAME = "jinja2"
 
 
 @functools.cache
 def tuned() -> bool:
-    """Whether this process draws the hot fragments with Jinja2: unless ``BUNCO_STOCK`` leaves
-    "jinja" stock, or jinja2 cannot be imported (said once)."""
-    if runtime.stock("jinja"):
-        return False
-    try:
-        import jinja2  # noqa: F401
-    except ImportError as exc:
-        logging.getLogger(__name__).warning(
-            "jinja2 cannot be imported (%s): Django's templates draw the tables", exc)
-        return False
-    return True
+    """Whether this process draws the hot fragments with the tuned environment: unless
+    ``BUNCO_STOCK`` leaves "jinja" stock."""
+    return not runtime.stock("jinja")
 
 
 def engine(templates: Path) -> dict:
     """The Jinja2 engine's entry in the settings' TEMPLATES (``templates``: the templates'
-    folder, its Jinja2 copies under ``jinja2/``)."""
+    folder, the fragments under ``jinja2/``)."""
     return {"BACKEND": "django.template.backends.jinja2.Jinja2", "NAME": NAME,
             "DIRS": [templates / "jinja2"], "APP_DIRS": False,
             "OPTIONS": {"environment": "bunco.runtime.jinja.environment",
@@ -41,13 +33,32 @@ def engine(templates: Path) -> dict:
 
 
 def none_blank(value):
-    """What Django's ``default_if_none:''`` prints."""
+    """``None`` printed as nothing (a table between rounds has no set or round number)."""
     return "" if value is None else value
 
 
 def environment(**options):
-    """The Jinja2 environment of the hot fragments: the same helpers as the Django templates'
-    ``bunco_tags``."""
+    """The Jinja2 environment of the hot fragments: the helpers of the Django templates'
+    ``bunco_tags`` (``die``, ``icon`` as a filter), ``blank`` and ``roll`` (one roll of a
+    table's list, ``tables/_roll.html``); tuned unless left stock."""
+    return _tuned(options) if tuned() else _stock(options)
+
+
+def _stock(options: dict):
+    from jinja2 import Environment
+    from markupsafe import Markup
+
+    from bunco.templatetags.bunco_tags import die, icon
+
+    env = Environment(**options)
+    env.globals["die"] = die
+    env.filters.update(blank=none_blank, icon=lambda name, label="": Markup(icon(name, label)))
+    item = env.get_template("tables/_roll.html")
+    env.filters["roll"] = lambda r: Markup(item.render(r=r))
+    return env
+
+
+def _tuned(options: dict):
     from jinja2 import Environment
     from markupsafe import Markup
 

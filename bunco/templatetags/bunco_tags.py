@@ -52,16 +52,6 @@ def _face(n: int) -> str:
 _FACES = [_face(n) for n in range(1, 7)]
 
 
-@register.filter
-def item(sequence, index: int):
-    """``sequence[index]``: a Django template has no indexing by a variable. None past its
-    end, as Jinja's lookup gives nothing there (the two engines draw the same table)."""
-    try:
-        return sequence[index]
-    except (IndexError, KeyError, TypeError):
-        return None
-
-
 @register.simple_tag
 def sync_every() -> int:
     """Seconds between a live page's syncs here, 0 for none (``limits.SYNC_EVERY``)."""

@@ -20,6 +20,7 @@ from bunco.live.consumers import ScreenConsumer
 from bunco.live.watch import watch
 from bunco.runtime.consumer import DirectDispatch
 from bunco.live.screens import table
+from django.template import engines
 sends = WebSocketProtocol.serverSend is wire._send  # one wrapper: the bound, then framing
 print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
@@ -31,7 +32,7 @@ print(json.dumps({
     "handler": type(asgi.django_asgi_app).__mro__[1].__name__,
     "dispatch": ScreenConsumer.dispatch is DirectDispatch.dispatch,
     "watch": watch.looking,
-    "jinja": table.ENGINE == "jinja2" and "jinja2" in [e.get("NAME") for e in settings.TEMPLATES],
+    "jinja": type(engines[table.ENGINE].env).__name__ == "Fragments",
 }))
 """
 
@@ -76,20 +77,3 @@ def test_the_tuning_runs_on_the_versions_it_was_measured_on():
         assert pinned[name] == version, f"constraints.txt pins {name} {pinned[name]}"
     assert check_versions() == []
 
-
-def test_without_jinja2_the_tables_are_drawn_by_djangos_templates():
-    """jinja2 missing: one warning, and the stock path (Django's copies of the fragments)."""
-    script = ("import sys; sys.modules['jinja2'] = None\n"
-              "import django; django.setup()\n"
-              "from django.conf import settings\n"
-              "from bunco.live.screens import table\n"
-              "from bunco.runtime import jinja\n"
-              "assert not jinja.tuned() and len(settings.TEMPLATES) == 1\n"
-              "print(table.ENGINE)")
-    env = {**os.environ, "BUNCO_STOCK": "", "DJANGO_SETTINGS_MODULE": "bunco.settings"}
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
-    done = subprocess.run([sys.executable, "-c", script], env=env, cwd=settings.BASE_DIR,
-                          capture_output=True, text=True, timeout=60, check=True)
-    assert done.stdout.split() == ["django"]
-    assert done.stderr.count("jinja2 cannot be imported") == 1, done.stderr

@@ -11,7 +11,6 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
 
-from bunco import runtime
 from bunco.asgi import application
 from bunco.live import groups
 from bunco.night.selectors import live_state
@@ -120,8 +119,6 @@ async def test_a_taps_road_runs_through_the_files_listed_and_no_others():
     print({way: len(stops) for way, stops in roads.items()})
     # With several workers the channel layer is Redis's (channels_redis), not the party's.
     road = ROAD - {"bunco/runtime/layer.py"} if groups.shared_layer() else ROAD
-    if runtime.stock("jinja"):  # Django's engine draws the table, with the project's tags
-        road = road - {"bunco/runtime/jinja.py"} | {"bunco/templatetags/bunco_tags.py"}
     for way, stops in roads.items():
         assert stops <= road, f"a tap by {way} runs through files off its road: {stops - road}"
     assert socket_road.stops | post_road.stops == road, road - socket_road.stops - post_road.stops

@@ -36,7 +36,9 @@ SOCKETFILTERFW = "/usr/libexec/ApplicationFirewall/socketfilterfw"
 def program() -> str:
     """The program a firewall sees listening: the Python that runs (a virtual environment's
     python.exe starts its base one on Windows; a symlink's target on macOS)."""
-    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+    if sys.platform == "win32" and sys.prefix != sys.base_prefix:
+        return os.path.join(sys.base_prefix, os.path.basename(sys.executable))
+    return os.path.realpath(sys.executable)
 
 
 def commands(system: str, executable: str) -> dict[str, list[str]]:

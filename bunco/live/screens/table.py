@@ -225,9 +225,9 @@ def _tie_text(rules) -> str:
     return f"Tied! {tie_break_name(rules)}"
 
 
-#: The engine that draws a table's tally (chosen once, bunco/runtime/jinja.py): Jinja2 from
-#: templates/jinja2/tables/_table.html, or stock Django's from templates/tables/_table.html.
-ENGINE = fragments.NAME if fragments.tuned() else "django"
+#: The engine that draws a table's tally: Jinja2, from templates/jinja2/tables/_table.html
+#: (bunco/runtime/jinja.py).
+ENGINE = fragments.NAME
 
 
 def render_table(state: LiveNight, number: int) -> str:
