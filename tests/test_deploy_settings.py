@@ -45,7 +45,7 @@ def manage(*args, **env_changes) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("BUNCO_")
            and k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
-    env.update(BUNCO_DATA_DIR=str(ROOT / "var"), **env_changes)
+    env.update(BUNCO_DATA_DIR=os.environ["BUNCO_DATA_DIR"], **env_changes)
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
 

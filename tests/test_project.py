@@ -82,3 +82,13 @@ def test_every_link_between_the_docs_leads_somewhere():
     for page in [root / "README.md", *(root / "docs").glob("*.md")]:
         for target in re.findall(r"\]\(([^)#:]+?)(?:#[^)]*)?\)", page.read_text()):
             assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+
+
+def test_a_test_run_keeps_its_data_in_a_folder_of_its_own():
+    """The suite never writes into the checkout's ``var/`` (``make run``'s night lives there,
+    and two runs at once would share it): the run's database, keys and collected files are in
+    a folder made for it."""
+    root = Path(__file__).resolve().parent.parent
+    data = Path(settings.DATA_DIR).resolve()
+    assert data != (root / "var").resolve() and root not in data.parents
+    assert Path(settings.STATIC_ROOT).resolve().parent == data

@@ -14,13 +14,13 @@ it is sent a snapshot only if one of them is behind (``stale``).
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
 
+from bunco import clock
 from bunco.live import groups, screens
 from bunco.models import Night
 from bunco.night.fold import Event, Kind, LiveNight
@@ -156,7 +156,7 @@ _settled: dict[int, int] = {}
 
 def pushed(night_id: int, seq: int) -> None:
     """A command's pushes were handed out (after its commit), for ``settled_seq``."""
-    _pushed.setdefault(night_id, deque()).append((time.monotonic(), seq))
+    _pushed.setdefault(night_id, deque()).append((clock.monotonic(), seq))
 
 
 def settled_seq(night_id: int) -> int | None:
@@ -165,7 +165,7 @@ def settled_seq(night_id: int) -> int | None:
     recent = _pushed.get(night_id)
     if not recent:
         return None
-    limit = time.monotonic() - SETTLE_SECONDS
+    limit = clock.monotonic() - SETTLE_SECONDS
     while recent and recent[0][0] <= limit:
         _settled[night_id] = recent.popleft()[1]
     if not recent:  # all of them out: so is anything written elsewhere since

@@ -4,16 +4,14 @@ everyone. Each face subclasses ``ScreenConsumer`` for its own screen."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.db import DatabaseError
 
-from bunco import limits
+from bunco import clock, limits
 from bunco.laptop import roomcheck
 from bunco.live import broadcast, groups, layers
 from bunco.live.watch import watch
@@ -122,7 +120,7 @@ class ScreenConsumer(screen_consumer_base()):
     #: The newest seq of anything forwarded to the screen (pushes go out in commit order, so
     #: everything before it that was pushed to this screen went out too).
     forwarded = 0
-    #: The loop's time when the screen was last sent anything (``bunco.live.watch``).
+    #: The server's clock when the screen was last sent anything (``bunco.live.watch``).
     said = 0.0
 
     async def connect(self) -> None:
@@ -145,6 +143,7 @@ class ScreenConsumer(screen_consumer_base()):
             await self.join(group)
         await self.accept()
         self.take_pushes_directly(True)  # the party's layer: straight to this socket
+        self.said = clock.monotonic()  # accepted: it has heard from the server just now
         watch.add(self)
         try:
             await self.send_snapshot()
@@ -372,7 +371,7 @@ class ScreenConsumer(screen_consumer_base()):
         state = folds.get(self.night_id)
         if state is None:
             return False
-        now = time.monotonic()
+        now = clock.monotonic()
         looked = _looked.get(self.night_id)
         if looked is None or looked[1] != state.seq or now - looked[0] > LOOK_EVERY:
             looked = _looked[self.night_id] = (now, logged_seq_here(self.night_id))
@@ -426,11 +425,11 @@ class ScreenConsumer(screen_consumer_base()):
 
     async def say(self, text: str) -> None:
         """Send the screen ``text`` as it is, and note when (``bunco.live.watch``)."""
-        self.said = asyncio.get_running_loop().time()
+        self.said = clock.monotonic()
         await self.base_send({"type": "websocket.send", "text": text})
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
-        self.said = asyncio.get_running_loop().time()
+        self.said = clock.monotonic()
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     # Subclasses: resolve() finds the screen's night from its token (True if valid),

@@ -29,7 +29,7 @@ from typing import Protocol
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from bunco import limits
+from bunco import clock, limits
 from bunco.live import groups
 from bunco.runtime import stock
 
@@ -41,7 +41,7 @@ SYNC = '{"type": "sync"}'
 
 class Screen(Protocol):
     night_id: int
-    said: float  # the loop's time when the screen was last sent anything
+    said: float  # the server's clock when the screen was last sent anything
 
     async def say(self, text: str) -> None: ...
 
@@ -60,7 +60,7 @@ class Watch:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.handle: asyncio.TimerHandle | None = None
         self.screens: dict[int, set[Screen]] = defaultdict(set)
-        self.looked = 0.0  # the loop's time of the last look at the logs
+        self.looked = 0.0  # the server's clock at the last look at the logs (bunco.clock)
         self.doubted = False  # a push failed since the last tick: every screen is asked
         self.again: set[int] = set()  # nights asked at the last look, asked again at the next
         self.busy = False
@@ -69,7 +69,7 @@ class Watch:
         loop = asyncio.get_running_loop()
         if loop is not self.loop:  # a new loop (a test's) takes over: the old one's screens
             self.stop()            # went with it
-            self.loop, self.screens, self.looked = loop, defaultdict(set), loop.time()
+            self.loop, self.screens, self.looked = loop, defaultdict(set), clock.monotonic()
         self.screens[screen.night_id].add(screen)
         if self.handle is None:
             self.handle = loop.call_later(self.tick_every(), self.tick)
@@ -108,7 +108,7 @@ class Watch:
 
     async def round(self) -> None:
         try:
-            now = self.loop.time()
+            now = clock.monotonic()
             asked: set[int] = set(self.screens) if self.doubted else set()
             self.doubted = False  # the asks below all go after this
             if (self.looking and now - self.looked >= watch_every()

@@ -6,7 +6,6 @@ import time
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from bunco.asgi import application
 from bunco.live.screens import round_banner
@@ -21,6 +20,7 @@ from bunco.night.versions import advance
 from scoring import PRESETS, Seat, TableSpec, sample_names
 from scoring.explain import how_we_play
 from tests.playing import play_round
+from tests.screens import Screen
 
 CLOCK = PRESETS["clockwise"].replace(round_end="timer", after_bell="stop", play_seconds=180,
                                      move_seconds=120)
@@ -154,7 +154,7 @@ async def test_a_tv_whose_countdown_reached_zero_sounds_the_horn_over_its_websoc
         services.round_start(night=night, now=time.time() - 5)  # play ran out 4 s ago
         return night
     night = await database_sync_to_async(setup)()
-    tv = WebsocketCommunicator(application, f"/ws/tv/{night.tv_token}/",
+    tv = Screen(application, f"/ws/tv/{night.tv_token}/",
                                headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
     assert (await tv.connect())[0]
     assert 'id="banner"' in await tv.receive_from()

@@ -8,13 +8,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 
 from bunco import limits
 from bunco.asgi import application
 from bunco.live import groups
 from bunco.models import TableLink
 from bunco.night import services
+from tests.screens import Screen
 
 # Every consumer call checks its database connection on the way in and out (Channels closes
 # stale ones), so even the ping needs the database allowed.
@@ -29,7 +29,7 @@ def lan_address(settings):
 
 
 async def test_a_screen_on_its_own_origin_connects_and_gets_a_pong():
-    ws = WebsocketCommunicator(application, "/ws/ping/", headers=PAGE)
+    ws = Screen(application, "/ws/ping/", headers=PAGE)
     connected, _ = await ws.connect()
     assert connected
     await ws.send_json_to({"type": "ping"})
@@ -50,7 +50,7 @@ async def test_a_screen_on_its_own_origin_connects_and_gets_a_pong():
 ])
 async def test_a_page_from_another_origin_is_refused(origin, host):
     headers = [(b"host", host)] + ([(b"origin", origin)] if origin else [])
-    ws = WebsocketCommunicator(application, "/ws/ping/", headers=headers)
+    ws = Screen(application, "/ws/ping/", headers=headers)
     connected, _ = await ws.connect(timeout=5)  # refused a second late (limits.REFUSE_AFTER)
     assert not connected
     await ws.disconnect()
@@ -58,7 +58,7 @@ async def test_a_page_from_another_origin_is_refused(origin, host):
 
 async def test_a_proxy_origin_the_host_trusts_connects(settings):
     settings.CSRF_TRUSTED_ORIGINS = ["https://bunco.example.org"]
-    ws = WebsocketCommunicator(application, "/ws/ping/", headers=[
+    ws = Screen(application, "/ws/ping/", headers=[
         (b"origin", b"https://bunco.example.org"), (b"host", b"127.0.0.1:8000")])
     connected, _ = await ws.connect()
     assert connected
@@ -93,7 +93,7 @@ async def table_screen(link: TableLink | None = None):
         night, link = await database_sync_to_async(table_link)()
     else:
         night = link.night
-    ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
+    ws = Screen(application, f"/ws/table/{link.token}/", headers=[
         (b"origin", b"http://localhost"), (b"host", b"localhost")])
     assert (await ws.connect())[0]
     await ws.receive_from()  # the snapshot
@@ -147,10 +147,10 @@ async def test_a_link_cut_off_for_flooding_cannot_reconnect_at_once():
     path = f"/ws/table/{link.token}/"
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     limits.penalise(path)
-    ws = WebsocketCommunicator(application, path, headers=headers)
+    ws = Screen(application, path, headers=headers)
     assert not (await ws.connect(timeout=5))[0]  # refused, a second late
     limits.clear_penalties()  # the penalty over
-    ws = WebsocketCommunicator(application, path, headers=headers)
+    ws = Screen(application, path, headers=headers)
     assert (await ws.connect())[0]
     await ws.disconnect()
 

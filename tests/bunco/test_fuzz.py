@@ -182,9 +182,9 @@ def test_a_websocket_message_with_junk_is_answered_and_changes_nothing(message):
     import json
 
     from asgiref.sync import async_to_sync
-    from channels.testing import WebsocketCommunicator
 
     from bunco.asgi import application
+    from tests.screens import Screen
 
     night = Night.objects.first() or services.demo_night_create()
     if not night.events.filter(kind="round_started").exists():
@@ -194,7 +194,7 @@ def test_a_websocket_message_with_junk_is_answered_and_changes_nothing(message):
     before = log_of(night)
 
     async def exchange():
-        ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
+        ws = Screen(application, f"/ws/table/{link.token}/", headers=[
             (b"origin", b"http://localhost"), (b"host", b"localhost")])
         assert (await ws.connect())[0]
         await ws.receive_from()  # the snapshot

@@ -11,7 +11,6 @@ import re
 import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
-from channels.testing import WebsocketCommunicator
 from django.apps import apps
 from django.conf import settings
 from django.urls import get_resolver
@@ -26,6 +25,7 @@ from bunco.models import Night, TableLink
 from bunco.night import services
 from bunco.routing import websocket_urlpatterns
 from tests.asgi_http import asgi_request
+from tests.screens import Screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 EXAMPLES = max(40, int(os.environ.get("BUNCO_FUZZ_EXAMPLES", "60")))
@@ -320,7 +320,7 @@ def test_any_frames_at_any_websocket_never_crash_it_and_change_nothing(night, da
     before = state()
 
     async def talk():
-        ws = WebsocketCommunicator(application, path, headers=[
+        ws = Screen(application, path, headers=[
             (b"origin", b"http://localhost"), (b"host", b"localhost")])
         connected, _ = await ws.connect(timeout=10)
         for frame in sent if connected else ():

@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from bunco.asgi import application
 from bunco.live.screens import render_table
@@ -15,6 +14,7 @@ from bunco.night import services
 from bunco.night.selectors import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
+from tests.screens import Screen
 
 PODS = PRESETS["clockwise"].replace(pod_tables=3, sets=1)
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -84,7 +84,7 @@ async def test_only_the_pods_phones_hear_its_bell_and_a_take_back_reaches_them_t
     links = {link.number: link.token async for link in TableLink.objects.filter(night=night)}
     screens = {}
     for number in (2, 5):
-        screens[number] = WebsocketCommunicator(application, f"/ws/table/{links[number]}/",
+        screens[number] = Screen(application, f"/ws/table/{links[number]}/",
                                                 headers=HEADERS)
         assert (await screens[number].connect())[0]
         await screens[number].receive_from()  # the snapshot

@@ -9,8 +9,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from bunco import clock
 from bunco.host.auth import host_secret
-from bunco.laptop import backup
+from bunco.laptop import backup, disk
 from bunco.live import sheets
 from bunco.models import Night, Person, ScoreEvent
 from bunco.night import devices, services
@@ -238,3 +239,38 @@ def test_a_tv_code_another_night_has_here_is_made_anew_and_the_links_are_kept(ho
     restored = Night.objects.exclude(pk=other.pk).get()
     assert restored.tv_token == data["links"]["tv"]
     assert restored.tv_code != data["links"]["tv_code"]  # the other night keeps its code
+
+
+def copier_idle() -> None:
+    """Until the copier's thread has nothing to do right now (its retries wait for their
+    time)."""
+    copier = backup._copier
+    with copier.cond:
+        assert copier.cond.wait_for(lambda: not copier.busy and not copier.fresh, timeout=30)
+
+
+@pytest.mark.sqlite_only("the copy's thread reads the night on a connection of its own")
+@pytest.mark.django_db(transaction=True)
+def test_a_copy_folder_that_comes_back_is_written_when_the_retry_is_due_by_the_clock(
+        settings, tmp_path):
+    """A stick that cannot be written is tried again RETRY_EVERY seconds later by the server's
+    clock: not before, however long the machine takes, and at once when that time comes."""
+    blocked = tmp_path / "stick"
+    blocked.write_text("")  # a file where the folder should be: every write fails
+    settings.BUNCO_COPY_TO = str(blocked / "bunco")
+    with clock.use(clock.HeldClock()) as held:
+        night = services.demo_night_create()
+        play_round(night)
+        copier_idle()
+        assert disk.copy_trouble() is not None
+        assert backup._copier.due == {night.pk: held.monotonic() + backup.RETRY_EVERY}
+        blocked.unlink()  # the stick is back
+        copier_idle()
+        assert not (blocked / "bunco").exists()  # the clock has not moved: no retry yet
+        held.advance(backup.RETRY_EVERY)
+        with backup._copier.cond:
+            backup._copier.cond.wait_for(lambda: not backup._copier.due, timeout=30)
+        copier_idle()
+    (kept,) = (blocked / "bunco").glob("*-night.json")
+    assert len(backup.read_night_file(kept.read_text())["events"]) == night.last_seq
+    disk.copy_saved()

@@ -10,13 +10,13 @@ import time
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from bunco.asgi import application
 from bunco.host.auth import host_secret
 from bunco.laptop import roomcheck
 from bunco.laptop.lan import Interface
 from bunco.laptop.roomcheck import advice as readings
+from tests.screens import Screen
 from tests.tables.test_consumers import connect, make_night
 
 PHONE, LAPTOP = "192.168.1.57", "192.168.1.20"
@@ -358,7 +358,7 @@ pytestmark_ws = pytest.mark.django_db(transaction=True)
 
 
 async def phone_socket(path, address):
-    ws = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost"),
+    ws = Screen(application, path, headers=[(b"origin", b"http://localhost"),
                                                           (b"host", b"localhost")])
     ws.scope["client"], ws.scope["server"] = [address, 50123], [LAPTOP, 8000]
     connected, _ = await ws.connect()

@@ -8,7 +8,6 @@ import uuid
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from bunco.asgi import application
@@ -16,6 +15,7 @@ from bunco.host.auth import host_secret
 from bunco.models import Player, ScoreEvent, TableLink
 from bunco.night import devices, services
 from bunco.night.selectors import live_state
+from tests.screens import Screen
 
 AT_START = {"set": 1, "round": 1, "pos": 0}
 
@@ -174,7 +174,7 @@ async def ws(path, secret=None):
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     if secret:
         headers.append((b"cookie", f"{devices.COOKIE}={secret}".encode()))
-    return WebsocketCommunicator(application, path, headers=headers)
+    return Screen(application, path, headers=headers)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,7 +8,6 @@ import uuid
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
 from bunco.asgi import application
@@ -18,6 +17,7 @@ from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
 from bunco.night.selectors import live_state
 from tests.playing import roll, started_night
+from tests.screens import Screen
 
 ORIGIN = (b"origin", b"http://localhost")
 HOST = (b"host", b"localhost")
@@ -37,7 +37,7 @@ def make_night():
 
 async def connect(path, cookie=None):
     headers = [ORIGIN, HOST] + ([(b"cookie", f"sessionid={cookie}".encode())] if cookie else [])
-    ws = WebsocketCommunicator(application, path, headers=headers)
+    ws = Screen(application, path, headers=headers)
     connected, _ = await ws.connect()
     assert connected, path
     return ws
@@ -269,7 +269,7 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
 
 @pytest.mark.parametrize("path", ["/ws/table/nope/", "/ws/tv/nope/", "/ws/player/nope/"])
 async def test_unknown_links_are_refused(path):
-    ws = WebsocketCommunicator(application, path, headers=[ORIGIN, HOST])
+    ws = Screen(application, path, headers=[ORIGIN, HOST])
     connected, _ = await ws.connect()
     assert not connected
     await ws.disconnect()
@@ -277,7 +277,7 @@ async def test_unknown_links_are_refused(path):
 
 async def test_the_host_screen_needs_the_host_session():
     night, _, _ = await database_sync_to_async(make_night)()
-    ws = WebsocketCommunicator(application, f"/ws/host/{night.pk}/", headers=[ORIGIN, HOST])
+    ws = Screen(application, f"/ws/host/{night.pk}/", headers=[ORIGIN, HOST])
     connected, _ = await ws.connect()
     assert not connected
     await ws.disconnect()

@@ -44,6 +44,8 @@ ROAD = {
     # how a push leaves: the push, the layer, the screens' consumers
     "bunco/runtime/pushes.py", "bunco/runtime/layer.py",
     "bunco/runtime/consumer.py", "bunco/live/consumers.py",
+    # the server's one clock (when a push went out, when a screen last heard)
+    "bunco/clock.py",
 }
 
 

@@ -5,16 +5,17 @@ so its page can tell a dead socket. With the looks left stock the pages sync eve
 
 import asyncio
 import copy
-import time
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from bunco import limits
+from bunco import clock, limits
 from bunco.live import broadcast, groups
+from bunco.live.watch import watch
 from bunco.night.selectors import folds
 from tests.playing import roll
+from tests.screens import PATIENCE
 
 from .test_consumers import connect, make_night, score_of, shows
 
@@ -39,62 +40,87 @@ def written_elsewhere(night, table, monkeypatch):
     folds.put(night.pk, before)
 
 
-async def answer_until_drawn(ws, shown: dict, seconds: float = 4.0) -> tuple[str, int]:
-    """Answer each of the server's requests to sync as the page does (with ``shown``) until a
-    snapshot comes: it, and how many requests it took."""
-    asked = 0
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        text = await ws.receive_from(timeout=deadline - time.monotonic())
-        if text != '{"type": "sync"}':
-            return text, asked
-        asked += 1
-        await ws.send_json_to({"type": "sync", "shows": shown})
-    raise AssertionError(f"no snapshot after {asked} requests to sync")
+@pytest.fixture
+def held():
+    """The server's clock, held: the watch looks, and a screen goes quiet, only when the test
+    moves it on (``a_round``), however busy the machine is."""
+    with clock.use(clock.HeldClock()) as held:
+        yield held
+
+
+async def a_round(held, seconds: float) -> None:
+    """Move the server's clock on by ``seconds`` and run the watch's round at that time (a
+    round its own timer runs meanwhile finds nothing more to do at the same time)."""
+    held.advance(seconds)
+    while watch.busy:  # a round of its own timer's: let it end first
+        await asyncio.sleep(0)
+    watch.busy = True
+    await watch.round()
+
+
+async def until(happened) -> None:
+    """Wait for ``happened()`` to be true, an event on the server's loop."""
+    async with asyncio.timeout(PATIENCE):
+        while not happened():
+            await asyncio.sleep(0.01)
+
+
+SYNC_ASKED = '{"type": "sync"}'
 
 
 @pytest.mark.tuned("watch")
 async def test_a_roll_another_process_wrote_reaches_a_screen_without_its_asking(
-        settings, monkeypatch, one_process):
-    settings.BUNCO_WATCH_EVERY = 0.3
+        settings, monkeypatch, one_process, held):
+    settings.BUNCO_WATCH_EVERY = 0.5
     monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # this process's pushes all out
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
-    assert await ws.receive_nothing(timeout=0.8)  # nothing new: the server asks nothing
+    await a_round(held, 0.5)
+    assert await ws.told_nothing()  # nothing new: the server asks nothing
     await database_sync_to_async(written_elsewhere)(night, 1, monkeypatch)
-    now, asked = await answer_until_drawn(ws, first)
+    await a_round(held, 0.5)
+    assert await ws.receive_from(timeout=10) == SYNC_ASKED
+    await ws.send_json_to({"type": "sync", "shows": first})
+    now = await ws.receive_from(timeout=10)
     assert score_of(now, 1) == [1, 0]
     # asked once more at the next look (in case a push of its own counted as on its way);
     # current now, the page's answer gets nothing, and it is not asked a third time
-    while asked < 2:
-        assert await ws.receive_from(timeout=3) == '{"type": "sync"}'
-        asked += 1
-        await ws.send_json_to({"type": "sync", "shows": {**first, **shows(now)}})
-    assert await ws.receive_nothing(timeout=1.0)
+    await a_round(held, 0.5)
+    assert await ws.receive_from(timeout=10) == SYNC_ASKED
+    await ws.send_json_to({"type": "sync", "shows": {**first, **shows(now)}})
+    assert await ws.told_nothing()
+    await a_round(held, 0.5)
+    assert await ws.told_nothing()
     await ws.disconnect()
 
 
 @pytest.mark.tuned("watch")
 async def test_a_roll_written_elsewhere_just_after_one_pushed_here_still_arrives(
-        settings, monkeypatch, one_process):
+        settings, monkeypatch, one_process, held):
     """The first request comes while this process's own push is counted as on its way (its
     screens are not sent the room again for what they will get anyway); the second, a look
-    later, finds the screen behind."""
+    later, once that push has settled, finds the screen behind."""
     settings.BUNCO_WATCH_EVERY = 1.0
-    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0.8)
+    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 2.0)
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
     await database_sync_to_async(roll)(night, 1, quick="miss")  # pushed here, just now
     first = {**first, **shows(await ws.receive_from())}
     await database_sync_to_async(written_elsewhere)(night, 1, monkeypatch)
-    now, asked = await answer_until_drawn(ws, first)
-    assert score_of(now, 1) == [0, 1] and asked <= 2  # the miss passed the dice across
+    await a_round(held, 1.0)  # the push here is a second old: maybe still on its way
+    assert await ws.receive_from(timeout=10) == SYNC_ASKED
+    await ws.send_json_to({"type": "sync", "shows": first})
+    assert await ws.told_nothing()
+    await a_round(held, 1.0)  # two seconds: settled, so the screen missed the other roll
+    assert await ws.receive_from(timeout=10) == SYNC_ASKED
+    await ws.send_json_to({"type": "sync", "shows": first})
+    assert score_of(await ws.receive_from(timeout=10), 1) == [0, 1]  # the miss passed the dice
     await ws.disconnect()
 
 
-async def test_a_push_that_failed_on_its_way_makes_the_server_ask_its_screens(monkeypatch):
+async def test_a_push_that_failed_on_its_way_makes_the_server_ask_its_screens(monkeypatch, held):
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
@@ -105,26 +131,31 @@ async def test_a_push_that_failed_on_its_way_makes_the_server_ask_its_screens(mo
 
     monkeypatch.setattr(layer, "group_send", failing)
     await database_sync_to_async(roll)(night, 1, quick="hit1")
+    await until(lambda: watch.doubted)  # the push failed on its way, after the commit
     monkeypatch.undo()
-    assert await ws.receive_json_from(timeout=8) == {"type": "sync"}
+    await a_round(held, broadcast.SETTLE_SECONDS)  # what was pushed has had its time
+    assert await ws.receive_json_from(timeout=10) == {"type": "sync"}
     await ws.send_json_to({"type": "sync", "shows": first})
     assert score_of(await ws.receive_from(), 1) == [1, 0]
     await ws.disconnect()
 
 
-async def test_a_quiet_screen_hears_from_the_server_and_a_busy_one_needs_not(monkeypatch):
-    monkeypatch.setattr(limits, "HEARD_EVERY", 0.6)
+async def test_a_quiet_screen_hears_from_the_server_and_a_busy_one_needs_not(monkeypatch, held):
+    monkeypatch.setattr(limits, "HEARD_EVERY", 6)
     night, links, _ = await database_sync_to_async(make_night)()
     quiet = await connect(f"/ws/table/{links[2]}/")
     busy = await connect(f"/ws/table/{links[1]}/")
     await quiet.receive_from()
     await busy.receive_from()
-    assert await quiet.receive_nothing(timeout=0.4)  # not before it has been quiet a while
-    for _ in range(8):  # table 1 rolls every ~0.2 s: its screen always has news, nothing else
-        await database_sync_to_async(roll)(night, 1, quick="miss")
-        assert "table-1" in await busy.receive_from()
-        await asyncio.sleep(0.15)
-    assert await quiet.receive_json_from(timeout=2) == {"type": "here"}
-    assert await busy.receive_json_from(timeout=2) == {"type": "here"}  # quiet now in turn
+    await a_round(held, 4)
+    assert await quiet.told_nothing()  # not before it has been quiet a while
+    await database_sync_to_async(roll)(night, 1, quick="miss")  # table 1 has news
+    assert "table-1" in await busy.receive_from()
+    await a_round(held, 2)  # six seconds since the quiet screen heard anything
+    assert await quiet.receive_json_from(timeout=10) == {"type": "here"}
+    assert await busy.told_nothing()  # two since the busy one did
+    await a_round(held, 4)
+    assert await busy.receive_json_from(timeout=10) == {"type": "here"}  # quiet now in turn
+    assert await quiet.told_nothing()  # heard four seconds ago
     await quiet.disconnect()
     await busy.disconnect()
