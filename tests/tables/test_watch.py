@@ -14,6 +14,7 @@ from channels.layers import get_channel_layer
 from bunco import limits
 from bunco.live import broadcast, groups
 from bunco.night.selectors import folds
+from bunco.runtime import layers
 from tests.playing import roll
 
 from .test_consumers import connect, make_night, score_of, shows
@@ -26,6 +27,7 @@ def one_process(monkeypatch):
     """The look at the logs is one process's (on PostgreSQL too: ``make test-scale`` runs these
     with Redis as the layer, whose workers' pages sync on a timer instead)."""
     monkeypatch.setattr(groups, "shared_layer", lambda: False)
+    monkeypatch.setattr(layers, "shared_layer", lambda: False)  # the server's timer's
 
 
 def written_elsewhere(night, table, monkeypatch):

@@ -5,9 +5,10 @@ other workers), so no command writes for itself: each says only what its event i
 ``run`` does the rest the same way for all of them. Under the night's own lock it catches
 the fold up with the log, builds one event (refusing, with a message a guest can read, when it
 does not fit), applies it to the fold, writes the log row and any projection rows in one short
-transaction, renders what changed once, and pushes it after the commit. A repeated idempotency
-key is answered with the first acknowledgment, at any later time. A resend, a race between
-workers or a write that fails is then handled once, here, and not per command.
+transaction, and hands what it wrote to what the other layers registered (``hooks``: drawn
+once, pushed and copied after the commit). A repeated idempotency key is answered with the
+first acknowledgment, at any later time. A resend, a race between workers or a write that
+fails is then handled once, here, and not per command.
 
 A table's tap names the round, table and position its screen showed (a ``Claim``): a screen
 that fell behind is answered ("already recorded") or refused by name, never believed.
@@ -18,13 +19,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils.dateparse import parse_datetime
 
-from bunco.laptop import backup, disk
-from bunco.live import broadcast
 from bunco.models import Night, ScoreEvent
+from bunco.night import hooks
 from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight
 from bunco.night.selectors import caught_up, folds
 from bunco.night.versions import advance
@@ -153,8 +152,9 @@ def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack
 
     Commands on one night are serialised: the process's lock on the night's fold, then, in
     the command's transaction, the database's lock on the night (``_locked_last_seq``), so
-    workers racing for one night wait for each other instead of refusing. What changed is
-    rendered after the commit, outside the database's lock, and pushed."""
+    workers racing for one night wait for each other instead of refusing. What was written
+    goes to the hooks (``hooks.written``), outside the database's lock: drawn at once, pushed
+    and copied after the commit."""
     key = _key(key)
     for _attempt in range(3):
         with folds.lock(night.pk):
@@ -165,29 +165,12 @@ def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack
                 continue  # the fold was dropped: read the log again
             if isinstance(answer, Ack):
                 return answer
-            frames = broadcast.frames(night, answer.after, answer.event)
-            transaction.on_commit(lambda frames=frames: broadcast.send(frames))
-            transaction.on_commit(
-                lambda seq=answer.event.seq: broadcast.pushed(night.pk, seq))
-            ends = answer.closed_round or answer.event.kind == Kind.NIGHT_ENDED
-            if ends:
-                transaction.on_commit(
-                    lambda seq=answer.event.seq: backup.snapshot_soon(f"seq{seq}"))
-            if settings.BUNCO_COPY_TO or disk.FAILING:  # else a copy has nothing to do
-                transaction.on_commit(lambda ends=ends: backup.copy_soon(night.pk, now=ends))
-            return Ack(answer.row, applied=True, state=answer.after, frames=frames)
+            hooks.written(answer)
+            return Ack(answer.row, applied=True, state=answer.state, frames=answer.frames or [])
     raise RuntimeError(f"night {night.pk}'s log kept moving under its lock")
 
 
-@dataclass
-class _Written:
-    event: Event
-    row: ScoreEvent
-    after: LiveNight
-    closed_round: bool
-
-
-def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | _Written:
+def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | hooks.Written:
     """The command's transaction, under the night's locks: an Ack to answer without writing,
     or what was written."""
     state = caught_up(night, known_seq=_locked_last_seq(night))
@@ -232,7 +215,7 @@ def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | 
         setattr(night, name, value)
     after.created_at = night.created_at
     folds.put(night.pk, after)
-    return _Written(event, row, after, was_playing and after.room is None)
+    return hooks.Written(night, event, row, after, was_playing and after.room is None)
 
 
 # A tap writes one row and moves the night's last seq on: the ORM compiles each statement anew
