@@ -158,13 +158,19 @@ def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack
     key = _key(key)
     for _attempt in range(3):
         with folds.lock(night.pk):
+            answer = None
             try:
                 with transaction.atomic():
                     answer = _write(night, key, actor, command)
             except _Raced:
                 continue  # the fold was dropped: read the log again
+            except BaseException:
+                if isinstance(answer, hooks.Written):  # written, but the commit failed
+                    folds.drop(night.pk)
+                raise
             if isinstance(answer, Ack):
                 return answer
+            folds.put(night.pk, answer.state)  # committed: the fold moves on
             hooks.written(answer)
             return Ack(answer.row, applied=True, state=answer.state, frames=answer.frames or [])
     raise RuntimeError(f"night {night.pk}'s log kept moving under its lock")
@@ -172,7 +178,11 @@ def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack
 
 def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | hooks.Written:
     """The command's transaction, under the night's locks: an Ack to answer without writing,
-    or what was written."""
+    or what was written.
+
+    The command decides on the fold as it is; the event is applied to it only once its row is
+    in (a key already in the log fails there, the fold untouched), and a write that fails
+    after that drops the fold, to be read from the log again: it is never rewound."""
     state = caught_up(night, known_seq=_locked_last_seq(night))
     # A resend of a command already in the log gets its first answer. The log is only asked
     # when the command would not be written anew (refused, or nothing to do) or the write
@@ -183,39 +193,46 @@ def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | 
             return _earlier(night, key) or spec
         event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
         was_playing = state.room is not None
-        after = advance(state, event)
-    except (IllegalMove, RulesError) as exc:
+        with transaction.atomic():
+            row, after = _append_and_apply(night, key, state, event, command)
+    except (IllegalMove, RulesError, IntegrityError) as exc:
+        # Refused, or this key is in the log already (the same tap through another door at
+        # once): the fold is as it was.
         earlier = _earlier(night, key)
         if earlier is not None:
             return earlier
-        raise _refused(exc) from None
-    # ``state`` may have moved in place: from here on only the log can vouch for it.
-    try:
-        with transaction.atomic():
-            row = _append(ScoreEvent(
-                night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
-                table=event.table, set_number=event.set_number,
-                round_number=event.round_number, player=event.player,
-                ghost=event.ghost, position=event.position, data=event.data.to_data(),
-                actor=event.actor,
-            ))
-            columns = {"last_seq": event.seq, **_projection(event.kind, after)}
-            if not _moved_on(night.pk, event.seq, columns):
-                raise _Raced
-            command.write(night, row)
-    except BaseException as exc:
-        _undo_fold(night, state, after)
         if isinstance(exc, IntegrityError):
-            # This key is in the log already (the same tap through another door at once).
-            earlier = _earlier(night, key)
-            if earlier is not None:
-                return earlier
+            raise
+        raise _refused(exc) from None
+    after.created_at = night.created_at
+    return hooks.Written(night, event, row, after, was_playing and after.room is None)
+
+
+def _append_and_apply(night: Night, key: uuid.UUID, state: LiveNight, event: Event,
+                      command: Command) -> tuple[ScoreEvent, LiveNight]:
+    """The event's row appended, then the event applied to the fold (``advance``: a refusal
+    changes nothing), then the night's row moved on and the command's own rows written. A
+    failure after the fold moved drops it (a take-back's new night leaves it as it was)."""
+    row = _append(ScoreEvent(
+        night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
+        table=event.table, set_number=event.set_number,
+        round_number=event.round_number, player=event.player,
+        ghost=event.ghost, position=event.position, data=event.data.to_data(),
+        actor=event.actor,
+    ))
+    after = advance(state, event)
+    try:
+        columns = {"last_seq": event.seq, **_projection(event.kind, after)}
+        if not _moved_on(night.pk, event.seq, columns):
+            raise _Raced
+        command.write(night, row)
+    except BaseException:
+        if after is state:  # moved in place: only the log can vouch for the night now
+            folds.drop(night.pk)
         raise
     for name, value in columns.items():
         setattr(night, name, value)
-    after.created_at = night.created_at
-    folds.put(night.pk, after)
-    return hooks.Written(night, event, row, after, was_playing and after.room is None)
+    return row, after
 
 
 # A tap writes one row and moves the night's last seq on: the ORM compiles each statement anew
@@ -248,18 +265,6 @@ def _moved_on(night_id: int, seq: int, columns: dict) -> bool:
         cursor.execute(f"UPDATE {_NIGHTS} SET last_seq = %s WHERE id = %s AND last_seq = %s",
                        [seq, night_id, seq - 1])
         return cursor.rowcount == 1
-
-
-def _undo_fold(night: Night, state: LiveNight, after: LiveNight) -> None:
-    """A write that did not happen: step the fold back (one round's replay, not the night's)."""
-    rewound = after.rewound() if after is state else state  # a void: untouched
-    if rewound is None:
-        folds.drop(night.pk)
-    else:
-        rewound.created_at = night.created_at
-        if rewound is not state:  # a round replayed: it carries the screens' versions on
-            rewound.versions = after.versions
-        folds.put(night.pk, rewound)
 
 
 def _earlier(night: Night, key: uuid.UUID) -> Ack | None:
