@@ -1,12 +1,13 @@
-"""One core and three faces: imports run faces -> core -> scoring, never back and never between
-faces; the fold is pure; rules live only in scoring."""
+"""One core and three faces: imports run one way, scoring < night < live < faces, with the
+runtime and the laptop beside (docs/architecture.md); the fold is pure; rules live only in
+scoring."""
 
 import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FACES = {"host": "bunco.host", "tv": "bunco.tv", "phones": "tables"}
-WIRING = {"bunco.urls", "bunco.routing", "bunco.asgi", "bunco.settings"}
+WIRING = {"bunco.urls", "bunco.routing", "bunco.asgi", "bunco.settings", "bunco.apps"}
 
 
 def module_name(path: Path) -> str:
@@ -15,15 +16,28 @@ def module_name(path: Path) -> str:
 
 
 def imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    found = set()
-    for node in ast.walk(tree):
+    """Every module ``path`` imports, deferred imports inside functions included and relative
+    ones resolved; ``from a import b`` counts as ``a`` and ``a.b``."""
+    return {name for _, name in imports_by_line(path.read_text(), module_name(path),
+                                                path.name == "__init__.py")}
+
+
+def imports_by_line(source: str, module: str, package: bool = False):
+    """(line, module imported) for each import in ``source``, the code of ``module``."""
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = module.split(".") if package else module.split(".")[:-1]
+            if node.level:
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            yield node.lineno, target
+            for alias in node.names:
+                yield node.lineno, f"{target}.{alias.name}"
 
 
 def sources(package: str):
@@ -42,6 +56,72 @@ def face_of(module: str) -> str | None:
 
 def is_wiring(module: str) -> bool:
     return module in WIRING or module.startswith("bunco.management")
+
+
+def inside(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+#: The layers, each with what it may never import: scoring < night < live < faces, the runtime
+#: (how a push leaves) and the laptop beside, neither importing the live layer or a face; the
+#: night imports nothing of live, the laptop or the runtime; no face imports another.
+LAYERS = {
+    "scoring": ("bunco", "tables"),
+    "bunco.night": ("bunco.live", "bunco.laptop", "bunco.runtime", *FACES.values()),
+    "bunco.live": ("bunco.laptop", *FACES.values()),
+    "bunco.runtime": ("bunco.night", "bunco.live", "bunco.laptop", *FACES.values()),
+    "bunco.laptop": ("bunco.live", *FACES.values()),
+    "tables": ("bunco.host", "bunco.tv"),
+    "bunco.host": ("tables", "bunco.tv"),
+    "bunco.tv": ("tables", "bunco.host"),
+}
+
+
+def against_the_order(module: str, source: str, package: bool = False) -> list[str]:
+    """The imports of ``module`` (its code ``source``) that run against the layers' order,
+    one "line: module imported" per import statement."""
+    layer = max((name for name in LAYERS if inside(module, name)), key=len, default=None)
+    if layer is None or is_wiring(module):
+        return []
+    bad: dict[int, str] = {}
+    for line, name in imports_by_line(source, module, package):
+        if not inside(name, layer) and any(inside(name, banned) for banned in LAYERS[layer]):
+            bad[line] = max(bad.get(line, ""), name, key=len)
+    return [f"{line}: {name}" for line, name in sorted(bad.items())]
+
+
+def test_imports_run_one_way_between_the_layers():
+    """No module imports a layer above it or beside it (docs/architecture.md): the night's
+    runner hands what it wrote to hooks the live layer and the laptop register at start-up
+    (``bunco/apps.py``), and the runtime and the laptop take callbacks."""
+    found = []
+    for package in ("scoring", "bunco", "tables"):
+        for module, path in sources(package):
+            found += [f"{path.relative_to(ROOT)}:{bad}" for bad in against_the_order(
+                module, path.read_text(), path.name == "__init__.py")]
+    assert not found, f"{len(found)} imports against the layers' order: {found}"
+
+
+def test_the_layer_check_finds_an_import_against_the_order():
+    """The check above can fail: a deferred import, a relative one and one between faces, each
+    against the order, are found; the wiring and an import down the order are not."""
+    night = """
+from bunco.night.fold import LiveNight
+def run():
+    from bunco.live import broadcast
+"""
+    assert against_the_order("bunco.night.services.runner", night) == [
+        "4: bunco.live.broadcast"]
+    assert against_the_order("bunco.runtime.pushes", "from ..live import layers\n") == [
+        "1: bunco.live.layers"]
+    assert against_the_order("bunco.laptop", "from ..live import groups\n", package=True) == [
+        "1: bunco.live.groups"]
+    assert against_the_order("bunco.laptop", "from .live import groups\n", package=True) == []
+    assert against_the_order("tables.views", "import bunco.host.views\n") == [
+        "1: bunco.host.views"]
+    assert against_the_order("scoring.table", "from bunco.night import fold\n")
+    assert against_the_order("bunco.apps", "from bunco.live import broadcast\n") == []
+    assert against_the_order("bunco.live.broadcast", "from bunco.night import hooks\n") == []
 
 
 def test_the_core_never_imports_a_face():

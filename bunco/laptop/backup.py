@@ -1,10 +1,10 @@
 """Nothing entered is lost: a night as one file, and snapshots of the whole database.
 
-- ``night_file(night)`` is everything a night is (its rules, roster, the whole log and its
-  links: the TV's, the join link, each table's and each player's) as one JSON document the
-  host downloads; ``services.night_restore`` makes it a night again on any install, folding to
-  the identical state (same master sheet, same tally history), with the same links when they
-  are free there (a laptop that died: the phones carry on).
+- ``night_file(night)`` (``bunco/night/document.py``) is everything a night is (its rules,
+  roster, the whole log and its links) as one JSON document the host downloads;
+  ``services.night_restore`` makes it a night again on any install, folding to the identical
+  state, with the same links when they are free there (a laptop that died: the phones carry
+  on).
 - ``copy_soon(night)``: with a copy folder set (``bunco --copy-to``, ``BUNCO_COPY_TO``: a USB
   stick, a synced folder) each live night's file is kept there as it goes: written whole at
   a round's end and the night's end, and every command's entries appended to it as a line at
@@ -25,7 +25,6 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -34,45 +33,9 @@ from django.utils import timezone
 from bunco import clock
 from bunco.laptop import disk
 from bunco.models import Night, ScoreEvent
+from bunco.night.document import event_entry, night_file, night_head
 
-FORMAT = "bunco-night"
-#: 2: the night's links are in the file (1: without them; such a night opens with new links).
-VERSION = 2
-READS = (1, 2)
 KEEP = 48
-EVENT_FIELDS = ["seq", "key", "kind", "set_number", "round_number", "table", "player", "ghost",
-                "position", "data", "actor"]
-
-
-def night_file(night: Night) -> dict:
-    """The night as one JSON-ready document. It holds every link of the night (whoever has
-    the file can score and see it): it is the host's, like the host link."""
-    events = ScoreEvent.objects.filter(night=night).order_by("seq")
-    return {**night_head(night), "events": [event_entry(e) for e in events]}
-
-
-def night_head(night: Night) -> dict:
-    """Everything of a night's file but its log: the night, its players and its links."""
-    return {
-        "format": FORMAT, "version": VERSION, "saved_at": timezone.now().isoformat(),
-        "address": phones_address(),
-        "links": {"tv": night.tv_token, "join": night.join_token, "tv_code": night.tv_code,
-                  "tables": {str(t.number): t.token for t in night.table_links.all()}},
-        "night": {"name": night.name, "rules_id": night.rules_id, "rules": night.rules_json,
-                  "entry_fee_cents": night.entry_fee_cents, "pot_cents": night.pot_cents,
-                  "roll_offs": night.roll_offs, "revealed": night.revealed,
-                  "demo": night.demo, "created_at": night.created_at.isoformat()},
-        "players": [{"name": p.name, "token": p.token, "position": p.position,
-                     "left_early": p.left_early, "device": p.device, "expected": p.expected,
-                     "arrived_at": p.arrived_at.isoformat() if p.arrived_at else None,
-                     "drawn_table": p.drawn_table}
-                    for p in night.players.order_by("position", "pk")],
-    }
-
-
-def event_entry(e: ScoreEvent) -> dict:
-    return {**{f: _plain(getattr(e, f)) for f in EVENT_FIELDS},
-            "created_at": e.created_at.isoformat()}
 
 
 def read_night_file(text: str):
@@ -109,18 +72,6 @@ def read_night_file(text: str):
     while len(data["events"]) + 1 in later:
         data["events"].append(later[len(data["events"]) + 1])
     return data
-
-
-def phones_address() -> str:
-    """The host name phones reach the app at (their claims' cookies belong to it); "" when
-    not known (a laptop on no network yet)."""
-    if settings.PUBLIC_URL:
-        return urlsplit(settings.PUBLIC_URL).hostname or ""
-    return settings.LAN_ADDRESS if settings.LAN_FOUND else ""
-
-
-def _plain(value):
-    return str(value) if hasattr(value, "hex") and not isinstance(value, (int, str)) else value
 
 
 # -- database snapshots -------------------------------------------------------------------------

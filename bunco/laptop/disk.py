@@ -27,6 +27,8 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.template.loader import render_to_string
 
+from bunco.laptop import notes
+
 #: What a phone shows for a tap the laptop could not save: it keeps the tap and sends it again.
 PHONES = "The laptop cannot save right now: your rolls are kept"
 #: The free space a probe wants before it says the data folder has room again, and how long
@@ -212,13 +214,7 @@ def tell_host(night_ids: list[int]) -> None:
     """Push the note to those nights' host pages (from any thread)."""
     if not night_ids:
         return
-    from bunco.live import broadcast, groups  # the pushes' machinery, only when there is news
-
-    frames = broadcast.Frames()
-    html = trouble_html()
-    for night_id in night_ids:
-        frames.add(groups.host(night_id), 0, html)
     try:
-        broadcast.send(frames)
+        notes.to_hosts(night_ids, trouble_html())
     except Exception:  # a note lost: the host page shows it when loaded
         log.exception("telling the host about the disk failed")

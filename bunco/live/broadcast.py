@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from bunco import clock
 from bunco.live import groups, screens
 from bunco.models import Night
+from bunco.night import hooks
 from bunco.night.fold import Event, Kind, LiveNight
 from bunco.night.selectors import folds
 from bunco.runtime import pushes
@@ -302,6 +303,35 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
         return rest
 
     out.rest = parts
+
+
+def after_write(done: hooks.Written) -> None:
+    """After a command's commit (``bunco/night/hooks.py``): its frames pushed, and noted for
+    ``settled_seq``."""
+    send(done.frames)
+    pushed(done.night.pk, done.event.seq)
+
+
+def call_changed(night: Night, table: int) -> None:
+    """A table's call for the host was made or answered: the calls read again, and pushed."""
+    screens.calls_changed(night.pk)
+    send(call_frames(night, table))
+
+
+def to_hosts(night_ids: list[int], html: str) -> None:
+    """A note that is no event of a night (the laptop's) to those nights' host pages."""
+    out = Frames()
+    for night_id in night_ids:
+        out.add(groups.host(night_id), 0, html)
+    send(out)
+
+
+def to_group(group: str, draw: Callable[[], str]) -> None:
+    """A note drawn by ``draw`` (the laptop's room check card) to a group, if watched."""
+    if groups.watching(group):
+        out = Frames()
+        out.add(group, 0, draw())
+        send(out)
 
 
 def send(out: Frames) -> None:

@@ -12,12 +12,12 @@ from channels.generic.websocket import JsonWebsocketConsumer
 from django.db import DatabaseError
 
 from bunco import clock, limits
-from bunco.laptop import roomcheck
-from bunco.live import broadcast, groups, layers
-from bunco.live.watch import watch
+from bunco.live import broadcast, groups, reports
 from bunco.night import services
 from bunco.night.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
+from bunco.runtime import layers
 from bunco.runtime.consumer import screen_consumer_base
+from bunco.runtime.watch import watch
 
 NOT_UNDERSTOOD = "that message did not make sense; reload the page"
 #: A sync lists the fragments a screen shows by id (a phone: two or three; the TV: its
@@ -82,8 +82,8 @@ class PingConsumer(JsonWebsocketConsumer):
 
     def connect(self) -> None:
         self.accept()
-        if roomcheck.note_scope(self.scope):
-            roomcheck.push_card()  # on the sync thread: this consumer is a sync one
+        if reports.reached(self.scope):
+            reports.card_changed()  # on the sync thread: this consumer is a sync one
 
     def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         content, error = decode(text_data, bytes_data)
@@ -124,8 +124,8 @@ class ScreenConsumer(screen_consumer_base()):
     said = 0.0
 
     async def connect(self) -> None:
-        if roomcheck.note_scope(self.scope):  # a phone reached the laptop (the room check)
-            await database_sync_to_async(roomcheck.push_card)()
+        if reports.reached(self.scope):  # a phone reached the laptop (the room check)
+            await database_sync_to_async(reports.card_changed)()
         self.joined: list[str] = []
         self.bucket = limits.Bucket(limits.WS_RATE, limits.WS_BURST)
         self.refused = 0
@@ -343,12 +343,10 @@ class ScreenConsumer(screen_consumer_base()):
 
     async def note_net(self, net) -> None:
         """A phone at a table says how its connection fares (its reconnects, a round trip):
-        the host sees the tables whose phones struggle (``roomcheck.net_report``)."""
-        table = roomcheck.table_of(self.joined, self.night_id)
-        if table is None or not roomcheck.net_report(self.night_id, table, self.scope["path"],
-                                                     net):
+        the host sees the tables whose phones struggle (the room check's, ``reports.net``)."""
+        html = reports.net(self.night_id, self.joined, self.scope["path"], net)
+        if html is None:
             return
-        html = roomcheck.weak_html(self.night_id)
         try:
             await self.channel_layer.group_send(groups.host(self.night_id),
                                                 {"type": "screen.update", "seq": 0,

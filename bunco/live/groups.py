@@ -1,17 +1,14 @@
 """Channels groups: their names, in one place, and who is watching each. A process counts
 its screens in each group, so nothing is rendered for a group nobody is in. With several
 workers (a shared channel layer) a screen may be connected to another process, so then every
-group counts as watched."""
+group counts as watched (``shared_layer``, the runtime's)."""
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections import Counter
 
-from django.conf import settings
-from django.core.signals import setting_changed
-from django.dispatch import receiver
+from bunco.runtime.layers import shared_layer
 
 
 def host(night_id: int) -> str:
@@ -50,22 +47,6 @@ def leave(group: str) -> None:
         _counts[group] -= 1
         if _counts[group] <= 0:
             del _counts[group]
-
-
-@functools.cache
-def shared_layer() -> bool:
-    """Whether the channel layer is shared with other processes. Read once: a bell asks for
-    every table, phone and TV, and each read of a setting goes through Django's lazy
-    settings object (a tenth of a bell's drawing at 100 tables)."""
-    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
-    return backend not in ("bunco.runtime.layer.PartyChannelLayer",
-                           "channels.layers.InMemoryChannelLayer")
-
-
-@receiver(setting_changed)
-def _layer_changed(*, setting, **kwargs) -> None:
-    if setting == "CHANNEL_LAYERS":  # a test overriding the layer
-        shared_layer.cache_clear()
 
 
 def watching(group: str) -> bool:

@@ -19,7 +19,7 @@ themselves and no log is looked at; the heartbeat still goes.
 from __future__ import annotations
 
 from bunco.night.selectors import folds, logged_seq
-from bunco.runtime.watch import Watch
+from bunco.runtime.watch import watch
 
 
 def moved_elsewhere(night_id: int) -> bool:
@@ -38,4 +38,6 @@ def moved_elsewhere(night_id: int) -> bool:
         lock.release()
 
 
-watch = Watch(moved_elsewhere)
+def install() -> None:
+    """The server's timer looks with ``moved_elsewhere`` (at start-up: ``bunco/apps.py``)."""
+    watch.look = moved_elsewhere

@@ -65,19 +65,6 @@ class Corrections:
         new.seq = self.seq
         return new
 
-    def rewound(self) -> LiveNight | None:
-        """The state before its latest event, replayed from the round's checkpoint (for a
-        write that failed after the fold moved on); None when that event was not a round's."""
-        if len(self.round_events) < 2 or self.round_events[-1].seq != self.seq:
-            return None
-        last = self.round_events.pop()
-        try:
-            state = self.replayed(self.voided - {last.seq})
-        except IllegalMove:
-            return None
-        state.seq = self.round_events[-1].seq
-        return state
-
     def plan_void(self, seq: int) -> tuple[list[int], LiveNight]:
         """Taking back ``seq``: every event it takes back (``seq`` and any later bell, finish
         or roll that no longer fits without it) and the night after. Refuses when a later

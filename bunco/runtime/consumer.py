@@ -22,8 +22,7 @@ import random
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from bunco.live import layers
-from bunco.runtime import stock
+from bunco.runtime import layers, stock
 
 
 class KeepReading:

@@ -24,8 +24,8 @@ from typing import Protocol
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-from bunco.live import layers
-from bunco.live.watch import watch
+from bunco.runtime import layers
+from bunco.runtime.watch import watch
 
 log = logging.getLogger(__name__)
 Messages = list[tuple[str, dict]]

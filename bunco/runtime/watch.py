@@ -1,4 +1,5 @@
-"""The server's timer over its screens: what ``bunco/live/watch.py`` looks for, on the loop.
+"""The server's timer over its screens (``watch``): what ``bunco/live/watch.py`` looks for,
+on the loop.
 
 Every few seconds, once for the room rather than once a screen:
 
@@ -30,8 +31,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from bunco import clock, limits
-from bunco.live import groups
-from bunco.runtime import stock
+from bunco.runtime import layers, stock
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +54,9 @@ class Watch:
     #: Whether the server looks at its nights' logs (its pages then sync on no timer).
     looking = not stock("watch")
 
-    def __init__(self, look: Callable[[int], bool]) -> None:
-        #: Whether night ``id``'s log moved without this process (on the sync thread).
+    def __init__(self, look: Callable[[int], bool] = lambda night_id: False) -> None:
+        #: Whether night ``id``'s log moved without this process (on the sync thread): the
+        #: live layer's ``moved_elsewhere``, put in at start-up (``bunco/apps.py``).
         self.look = look
         self.loop: asyncio.AbstractEventLoop | None = None
         self.handle: asyncio.TimerHandle | None = None
@@ -112,7 +113,7 @@ class Watch:
             asked: set[int] = set(self.screens) if self.doubted else set()
             self.doubted = False  # the asks below all go after this
             if (self.looking and now - self.looked >= watch_every()
-                    and not groups.shared_layer()):
+                    and not layers.shared_layer()):
                 self.looked = now
                 moved = {night_id for night_id in list(self.screens)
                          if await self.moved_elsewhere(night_id)}
@@ -140,3 +141,7 @@ class Watch:
         except Exception as exc:  # the database restarting: looked at again next time
             log.warning("could not look at night %s's log: %r", night_id, exc)
             return False
+
+
+#: The server's one timer over its screens.
+watch = Watch()

@@ -36,6 +36,8 @@ ROAD = {
     "bunco/limits.py", "bunco/night/services/play.py",
     "bunco/night/services/runner.py", "bunco/night/selectors.py", "bunco/night/fold.py",
     "bunco/night/events.py", "bunco/night/payloads.py", "bunco/night/versions.py",
+    # what was written, handed to the layers above and beside (drawn and pushed, then copied)
+    "bunco/night/hooks.py", "bunco/laptop/keeping.py",
     # the rules
     "scoring/round.py", "scoring/table.py", "scoring/table_spec.py", "scoring/roll.py",
     # what the table's screens show, drawn once, and whom it goes to

@@ -12,8 +12,9 @@ from channels.layers import get_channel_layer
 
 from bunco import clock, limits
 from bunco.live import broadcast, groups
-from bunco.live.watch import watch
 from bunco.night.selectors import folds
+from bunco.runtime import layers
+from bunco.runtime.watch import watch
 from tests.playing import roll
 from tests.screens import PATIENCE
 
@@ -27,6 +28,7 @@ def one_process(monkeypatch):
     """The look at the logs is one process's (on PostgreSQL too: ``make test-scale`` runs these
     with Redis as the layer, whose workers' pages sync on a timer instead)."""
     monkeypatch.setattr(groups, "shared_layer", lambda: False)
+    monkeypatch.setattr(layers, "shared_layer", lambda: False)  # the server's timer's
 
 
 def written_elsewhere(night, table, monkeypatch):

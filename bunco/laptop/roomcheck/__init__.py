@@ -33,7 +33,7 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from bunco.laptop import lan
+from bunco.laptop import lan, notes
 from bunco.laptop.roomcheck.advice import Advice, advise, read_system
 
 log = logging.getLogger(__name__)
@@ -458,16 +458,19 @@ def weak_html(night_id: int) -> str:
         "minutes": WINDOW // 60})
 
 
+def net_note(night_id: int, joined: list[str], device: str, net) -> str | None:
+    """A phone's report of its connection (``net_report``), from a screen in these groups:
+    the host's note of the night's struggling tables when it changed, else None."""
+    table = table_of(joined, night_id)
+    if table is None or not net_report(night_id, table, device, net):
+        return None
+    return weak_html(night_id)
+
+
 def push_card() -> None:
     """Push the card to every host page that shows it (from any thread but the loop's)."""
-    from bunco.live import broadcast, groups
-
-    if not groups.watching(GROUP):
-        return
     try:
-        out = broadcast.Frames()
-        out.add(GROUP, 0, card_html())
-        broadcast.send(out)
+        notes.to_group(GROUP, card_html)
     except Exception:  # a page reloaded shows it anyway; never in a page's or socket's way
         log.exception("the room check's card could not be pushed")
 

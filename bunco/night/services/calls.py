@@ -1,9 +1,10 @@
 """A table calls the host over ("Host, please come to table 4"), and the host answers.
 
 A call is not an event of the night's log (it changes no score, seat or prize, and nothing
-folds it): it is its own small row, ``HostCall``, written in one transaction, and pushed to the
-host's page and the table's phones after the commit. Pressing twice is one call: a table has
-at most one call waiting (the database holds to it, whichever worker writes).
+folds it): it is its own small row, ``HostCall``, written in one transaction; after the commit
+the live layer pushes it to the host's page and the table's phones (``hooks.call_changed``).
+Pressing twice is one call: a table has at most one call waiting (the database holds to it,
+whichever worker writes).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bunco.live import broadcast, screens
 from bunco.models import HostCall, Night
+from bunco.night import hooks
 from bunco.night.selectors import live_state
 from bunco.night.services.runner import CommandRefused
 
@@ -42,8 +43,7 @@ def host_call(*, night: Night, table: int, by: str, now=None) -> tuple[HostCall,
                                            created_at=now, changed_at=now)
     except IntegrityError:  # another phone of the table called at the same instant
         return HostCall.objects.get(night=night, table=table, answered_at__isnull=True), False
-    screens.calls_changed(night.pk)
-    broadcast.send(broadcast.call_frames(night, table))
+    hooks.call_changed(night, table)
     return call, True
 
 
@@ -61,6 +61,5 @@ def host_call_answer(*, night: Night, call_id: int, answer: str, now=None) -> Ho
             return call
         call.answer, call.answered_at, call.changed_at = answer, now, now
         call.save(update_fields=["answer", "answered_at", "changed_at"])
-    screens.calls_changed(night.pk)
-    broadcast.send(broadcast.call_frames(night, call.table))
+    hooks.call_changed(night, call.table)
     return call

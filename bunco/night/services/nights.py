@@ -2,22 +2,20 @@
 
 None of these is a change of the night's game, so none is an event of its log: archiving moves
 the night off the main list (it stays in the season), and deleting takes the log with it, after
-the night's file (``backup.night_file``, what "Download the night" saves) is written to the
-backups folder, where ``Open a saved night`` brings it back.
+the night's file (``bunco/night/document.py``, what "Download the night" saves) is saved by
+the laptop into the backups folder (``hooks.keep``), where ``Open a saved night`` brings it
+back.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
-from bunco.laptop import backup
 from bunco.models import Night, Person
+from bunco.night import hooks
 from bunco.night.selectors import folds
 from bunco.night.services.runner import CommandRefused
 
@@ -44,7 +42,7 @@ def night_delete(*, night: Night, live_confirmed: bool = False) -> Path:
     if night_in_play(night) and not live_confirmed:
         raise CommandRefused(f"“{night.name}” is being played now: tick “Yes, delete it while "
                              "it is being played” to delete it anyway")
-    saved = _save_file(night)
+    saved = hooks.keep(night)
     with folds.lock(night.pk):
         with transaction.atomic():
             people = set(night.players.exclude(person=None).values_list("person_id", flat=True))
@@ -52,16 +50,3 @@ def night_delete(*, night: Night, live_confirmed: bool = False) -> Path:
             Person.objects.filter(pk__in=people, players__isnull=True).delete()
         folds.drop(night.pk)
     return saved
-
-
-def _save_file(night: Night) -> Path:
-    stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S")
-    name = slugify(night.name)[:40] or "night"
-    target = backup.folder() / f"deleted-night-{night.pk}-{name}-{stamp}.json"
-    partial = target.with_suffix(".partial")
-    with open(partial, "w", encoding="utf-8") as out:
-        json.dump(backup.night_file(night), out, ensure_ascii=False, indent=1)
-        out.flush()
-        os.fsync(out.fileno())
-    partial.replace(target)
-    return target

@@ -20,8 +20,8 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bunco.laptop import backup
 from bunco.models import Night, Player, ScoreEvent, TableLink, new_token, new_tv_code
+from bunco.night import document, hooks
 from bunco.night.fold import Kind
 from bunco.night.payloads import Released
 from bunco.night.selectors import as_event
@@ -120,7 +120,7 @@ def night_restore(*, data) -> Night:
         for row in logged:
             row.pk = None
         _write(night, logged, rows, info, names, players, len(state.tables), None)
-    backup.copy_soon(night.pk, now=True)
+    hooks.opened(night)
     night.refresh_from_db()
     night.links, night.freed = made_with, freed
     return night
@@ -130,9 +130,9 @@ def _read(data) -> tuple[dict, list, list, HouseRules, list[str]]:
     """The file's night, players, log rows, rules and names, or a refusal saying what is
     wrong with it (the names checked as typing them would check them)."""
     try:
-        if not isinstance(data, dict) or data.get("format") != backup.FORMAT:
+        if not isinstance(data, dict) or data.get("format") != document.FORMAT:
             raise _FileError("this is not a night downloaded from Bunco")
-        if data.get("version") not in backup.READS:
+        if data.get("version") not in document.READS:
             raise _FileError("this night file comes from a newer version of Bunco")
         info = _need(data, "night", dict)
         if not (data.get("address") is None or isinstance(data["address"], str)
@@ -170,7 +170,7 @@ def _claims_at(address, players: list, rows: list) -> tuple[list, list[str]]:
     that could show its claim, so every claim is released, in the log as the host's, and each
     guest picks their name again at the new address. At the same address (or one not known:
     a laptop on no network yet) the claims stay."""
-    here = backup.phones_address()
+    here = document.phones_address()
     if not (isinstance(address, str) and address and here and address != here):
         return players, []
     freed = [p["name"] for p in players if isinstance(p.get("device"), str) and p["device"]]

@@ -5,9 +5,10 @@ other workers), so no command writes for itself: each says only what its event i
 ``run`` does the rest the same way for all of them. Under the night's own lock it catches
 the fold up with the log, builds one event (refusing, with a message a guest can read, when it
 does not fit), applies it to the fold, writes the log row and any projection rows in one short
-transaction, renders what changed once, and pushes it after the commit. A repeated idempotency
-key is answered with the first acknowledgment, at any later time. A resend, a race between
-workers or a write that fails is then handled once, here, and not per command.
+transaction, and hands what it wrote to what the other layers registered (``hooks``: drawn
+once, pushed and copied after the commit). A repeated idempotency key is answered with the
+first acknowledgment, at any later time. A resend, a race between workers or a write that
+fails is then handled once, here, and not per command.
 
 A table's tap names the round, table and position its screen showed (a ``Claim``): a screen
 that fell behind is answered ("already recorded") or refused by name, never believed.
@@ -18,13 +19,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils.dateparse import parse_datetime
 
-from bunco.laptop import backup, disk
-from bunco.live import broadcast
 from bunco.models import Night, ScoreEvent
+from bunco.night import hooks
 from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight
 from bunco.night.selectors import caught_up, folds
 from bunco.night.versions import advance
@@ -153,43 +152,37 @@ def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack
 
     Commands on one night are serialised: the process's lock on the night's fold, then, in
     the command's transaction, the database's lock on the night (``_locked_last_seq``), so
-    workers racing for one night wait for each other instead of refusing. What changed is
-    rendered after the commit, outside the database's lock, and pushed."""
+    workers racing for one night wait for each other instead of refusing. What was written
+    goes to the hooks (``hooks.written``), outside the database's lock: drawn at once, pushed
+    and copied after the commit."""
     key = _key(key)
     for _attempt in range(3):
         with folds.lock(night.pk):
+            answer = None
             try:
                 with transaction.atomic():
                     answer = _write(night, key, actor, command)
             except _Raced:
                 continue  # the fold was dropped: read the log again
+            except BaseException:
+                if isinstance(answer, hooks.Written):  # written, but the commit failed
+                    folds.drop(night.pk)
+                raise
             if isinstance(answer, Ack):
                 return answer
-            frames = broadcast.frames(night, answer.after, answer.event)
-            transaction.on_commit(lambda frames=frames: broadcast.send(frames))
-            transaction.on_commit(
-                lambda seq=answer.event.seq: broadcast.pushed(night.pk, seq))
-            ends = answer.closed_round or answer.event.kind == Kind.NIGHT_ENDED
-            if ends:
-                transaction.on_commit(
-                    lambda seq=answer.event.seq: backup.snapshot_soon(f"seq{seq}"))
-            if settings.BUNCO_COPY_TO or disk.FAILING:  # else a copy has nothing to do
-                transaction.on_commit(lambda ends=ends: backup.copy_soon(night.pk, now=ends))
-            return Ack(answer.row, applied=True, state=answer.after, frames=frames)
+            folds.put(night.pk, answer.state)  # committed: the fold moves on
+            hooks.written(answer)
+            return Ack(answer.row, applied=True, state=answer.state, frames=answer.frames or [])
     raise RuntimeError(f"night {night.pk}'s log kept moving under its lock")
 
 
-@dataclass
-class _Written:
-    event: Event
-    row: ScoreEvent
-    after: LiveNight
-    closed_round: bool
-
-
-def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | _Written:
+def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | hooks.Written:
     """The command's transaction, under the night's locks: an Ack to answer without writing,
-    or what was written."""
+    or what was written.
+
+    The command decides on the fold as it is; the event is applied to it only once its row is
+    in (a key already in the log fails there, the fold untouched), and a write that fails
+    after that drops the fold, to be read from the log again: it is never rewound."""
     state = caught_up(night, known_seq=_locked_last_seq(night))
     # A resend of a command already in the log gets its first answer. The log is only asked
     # when the command would not be written anew (refused, or nothing to do) or the write
@@ -200,39 +193,46 @@ def _write(night: Night, key: uuid.UUID, actor: str, command: Command) -> Ack | 
             return _earlier(night, key) or spec
         event = Event(seq=state.seq + 1, actor=actor[:60], **spec)
         was_playing = state.room is not None
-        after = advance(state, event)
-    except (IllegalMove, RulesError) as exc:
+        with transaction.atomic():
+            row, after = _append_and_apply(night, key, state, event, command)
+    except (IllegalMove, RulesError, IntegrityError) as exc:
+        # Refused, or this key is in the log already (the same tap through another door at
+        # once): the fold is as it was.
         earlier = _earlier(night, key)
         if earlier is not None:
             return earlier
-        raise _refused(exc) from None
-    # ``state`` may have moved in place: from here on only the log can vouch for it.
-    try:
-        with transaction.atomic():
-            row = _append(ScoreEvent(
-                night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
-                table=event.table, set_number=event.set_number,
-                round_number=event.round_number, player=event.player,
-                ghost=event.ghost, position=event.position, data=event.data.to_data(),
-                actor=event.actor,
-            ))
-            columns = {"last_seq": event.seq, **_projection(event.kind, after)}
-            if not _moved_on(night.pk, event.seq, columns):
-                raise _Raced
-            command.write(night, row)
-    except BaseException as exc:
-        _undo_fold(night, state, after)
         if isinstance(exc, IntegrityError):
-            # This key is in the log already (the same tap through another door at once).
-            earlier = _earlier(night, key)
-            if earlier is not None:
-                return earlier
+            raise
+        raise _refused(exc) from None
+    after.created_at = night.created_at
+    return hooks.Written(night, event, row, after, was_playing and after.room is None)
+
+
+def _append_and_apply(night: Night, key: uuid.UUID, state: LiveNight, event: Event,
+                      command: Command) -> tuple[ScoreEvent, LiveNight]:
+    """The event's row appended, then the event applied to the fold (``advance``: a refusal
+    changes nothing), then the night's row moved on and the command's own rows written. A
+    failure after the fold moved drops it (a take-back's new night leaves it as it was)."""
+    row = _append(ScoreEvent(
+        night_id=night.pk, seq=event.seq, key=key, kind=event.kind,
+        table=event.table, set_number=event.set_number,
+        round_number=event.round_number, player=event.player,
+        ghost=event.ghost, position=event.position, data=event.data.to_data(),
+        actor=event.actor,
+    ))
+    after = advance(state, event)
+    try:
+        columns = {"last_seq": event.seq, **_projection(event.kind, after)}
+        if not _moved_on(night.pk, event.seq, columns):
+            raise _Raced
+        command.write(night, row)
+    except BaseException:
+        if after is state:  # moved in place: only the log can vouch for the night now
+            folds.drop(night.pk)
         raise
     for name, value in columns.items():
         setattr(night, name, value)
-    after.created_at = night.created_at
-    folds.put(night.pk, after)
-    return _Written(event, row, after, was_playing and after.room is None)
+    return row, after
 
 
 # A tap writes one row and moves the night's last seq on: the ORM compiles each statement anew
@@ -265,18 +265,6 @@ def _moved_on(night_id: int, seq: int, columns: dict) -> bool:
         cursor.execute(f"UPDATE {_NIGHTS} SET last_seq = %s WHERE id = %s AND last_seq = %s",
                        [seq, night_id, seq - 1])
         return cursor.rowcount == 1
-
-
-def _undo_fold(night: Night, state: LiveNight, after: LiveNight) -> None:
-    """A write that did not happen: step the fold back (one round's replay, not the night's)."""
-    rewound = after.rewound() if after is state else state  # a void: untouched
-    if rewound is None:
-        folds.drop(night.pk)
-    else:
-        rewound.created_at = night.created_at
-        if rewound is not state:  # a round replayed: it carries the screens' versions on
-            rewound.versions = after.versions
-        folds.put(night.pk, rewound)
 
 
 def _earlier(night: Night, key: uuid.UUID) -> Ack | None:

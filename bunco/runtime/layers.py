@@ -1,4 +1,5 @@
-"""What a shared channel layer's failures mean for this process (``failed``).
+"""The channel layer as this process sees it: whether it is shared with other processes
+(``shared_layer``), and what a shared layer's failures mean here (``failed``).
 
 With several workers the layer is Redis, which keeps every group's members. Redis restarted
 without its files comes back empty: a screen still connected to its worker gets no push.
@@ -10,10 +11,31 @@ The party's own layer (one process) is ``bunco.runtime.layer.PartyChannelLayer``
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import time
 
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+
 log = logging.getLogger(__name__)
+
+
+@functools.cache
+def shared_layer() -> bool:
+    """Whether the channel layer is shared with other processes. Read once: a bell asks for
+    every table, phone and TV, and each read of a setting goes through Django's lazy
+    settings object (a tenth of a bell's drawing at 100 tables)."""
+    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    return backend not in ("bunco.runtime.layer.PartyChannelLayer",
+                           "channels.layers.InMemoryChannelLayer")
+
+
+@receiver(setting_changed)
+def _layer_changed(*, setting, **kwargs) -> None:
+    if setting == "CHANNEL_LAYERS":  # a test overriding the layer
+        shared_layer.cache_clear()
 
 
 def _layer_errors() -> tuple[type[BaseException], ...]:
@@ -47,5 +69,3 @@ def failed(what: str, exc: BaseException) -> None:
         log.warning("channel layer failing at a %s: %s: %s (%d failures in this process so "
                     "far); screens join their groups again at their next sync", what,
                     type(exc).__name__, exc, failures)
-
-
