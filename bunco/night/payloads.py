@@ -132,9 +132,10 @@ class Payload:
         kind = cls.__dict__.get("kind")
         if kind:
             known = KINDS.get(kind)
-            if known is not None and known.__qualname__ != cls.__qualname__:
-                raise TypeError(f"{cls.__qualname__} and {known.__qualname__} are both {kind!r}")
-            KINDS[kind] = cls  # dataclass(slots=True) makes the class again: the last one
+            # dataclass(slots=True) makes each class again: the one it makes replaces the first
+            if known and (known.__module__, known.__name__) != (cls.__module__, cls.__name__):
+                raise TypeError(f"{cls.__name__} and {known.__name__} are both {kind!r}")
+            KINDS[kind] = cls
 
     def to_data(self) -> dict:
         """The JSON its log row stores, its keys in the order of its fields."""

@@ -59,6 +59,8 @@ WRITTEN = [
     (p.CheckedIn, {"name": "Ann", "at": "2026-03-01T19:00:00+00:00", "ghost": "Ghost 1"}),
     (p.Desk, {"closes_at": "2026-03-01T20:00:00+00:00"}),
     (p.Desk, {"closes_at": None}),
+    (p.Finish, {}),
+    (p.NightEnded, {}),
 ]
 
 
