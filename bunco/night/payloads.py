@@ -28,19 +28,14 @@ FLAGS = ("at_table", "correctable", "reopen_takes", "quiet", "seats_kept")
 
 
 def tables_to_data(tables: Iterable[TableSpec]) -> list[dict]:
-    return [
-        {"number": t.number, "individuals": t.individuals,
-         "seats": [{"name": s.name, "ghost": s.ghost} for s in t.seats]}
-        for t in tables
-    ]
+    return [{"number": t.number, "individuals": t.individuals,
+             "seats": [{"name": s.name, "ghost": s.ghost} for s in t.seats]} for t in tables]
 
 
 def tables_from_data(data: list[dict]) -> list[TableSpec]:
-    return [
-        TableSpec(number=t["number"], individuals=t["individuals"],
-                  seats=tuple(Seat(s["name"], ghost=s["ghost"]) for s in t["seats"]))
-        for t in data
-    ]
+    return [TableSpec(number=t["number"], individuals=t["individuals"],
+                      seats=tuple(Seat(s["name"], ghost=s["ghost"]) for s in t["seats"]))
+            for t in data]
 
 
 def _when(text: Any) -> datetime | None:
@@ -89,9 +84,10 @@ def _codec(cls: type) -> tuple[Callable, Callable]:
         writes.append(f"    {_written(f, n, env)}")
         reads.append(_read(f, n, env))
     older = "older(data)" if cls._older is not Payload._older else "data"
-    exec("\n".join(["def to_data(self):", "    data = {}", *writes, "    return data",
-                     "def from_data(data):", f"    data = {older}",
-                     f"    return cls({', '.join(reads)})"]), env)
+    source = "\n".join(["def to_data(self):", "    data = {}", *writes, "    return data",
+                        "def from_data(data):", f"    data = {older}",
+                        f"    return cls({', '.join(reads)})"])
+    exec(compile(source, f"<the JSON of {cls.__name__}>", "exec"), env)
     codec = _CODECS[cls] = (env["to_data"], env["from_data"])
     return codec
 
