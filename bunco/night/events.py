@@ -1,87 +1,76 @@
-"""The rows of a night's score log as the fold reads them: every kind of event, an event, a roll
-that counts, and the latest round's rolls and events indexed by table. Pure Python, like the
-fold (``bunco/fold.py``)."""
+"""The rows of a night's score log as the fold reads them: every kind of event (``Kind``, one per
+class in ``bunco/night/payloads.py``, and the sets their flags make), an event, a roll that
+counts, the fold's handlers by kind, and the latest round's rolls and events indexed by table.
+Pure Python, like the fold (``bunco/night/fold.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bunco.night.payloads import (
-    NO_DATA,
-    Added,
-    Arrived,
-    Bell,
-    Break,
-    CheckedIn,
-    Claimed,
-    Created,
-    Desk,
-    Left,
-    Paused,
-    Payload,
-    Prizes,
-    Released,
-    Removed,
-    Renamed,
-    Resumed,
-    Revealed,
-    Roll,
-    RollOff,
-    RoundStarted,
-    RulesChanged,
-    Seated,
-    Void,
-)
+from bunco.night.payloads import KINDS, NO_DATA, Payload
 from scoring import IllegalMove
 
 
-class Kind(StrEnum):
-    """Every kind of event the log holds: everything that changes a night."""
+class _Stored(StrEnum):
+    """A kind's name as the log stores it."""
 
-    CREATED = "created"  # name, rules id, rules, entry fee
-    RULES = "rules"  # the house rules (and name, entry fee) changed before play
-    PRIZES = "prizes"  # the prize list, tie policy and typed pot
-    ADDED = "added"  # players checked in before seating
-    REMOVED = "removed"  # a player removed before seating
-    SEATED = "seated"
-    ROUND_STARTED = "round_started"
-    ROLL = "roll"
-    FINISH = "finish"
-    BELL = "bell"
-    VOID = "void"
-    ARRIVED = "arrived"
-    LEFT = "left"
-    RENAMED = "renamed"
-    PAUSED = "paused"
-    RESUMED = "resumed"
-    NIGHT_ENDED = "night_ended"
-    ROLL_OFF = "roll_off"  # a tied prize's winner, or {"split": true}: its tied players share it
-    REVEALED = "revealed"  # how many prizes the TV shows
-    CLAIMED = "claimed"  # a phone picked a player's name (the phone's hash)
-    RELEASED = "released"  # the host freed a player's name for another phone
-    BREAK = "break"  # between rounds: minutes and when it ends (epoch ms); 0 minutes ends it
-    CHECKED_IN = "checked_in"  # a guest at the desk: the table drawn, or the ghost's chair taken
-    DESK = "desk"  # when the desk stops checking guests in (ISO time; none: open)
+    @property
+    def cls(self) -> type[Payload]:
+        """The kind's class (``bunco/night/payloads.py``): its data, flags and projection."""
+        return KINDS[self]
+
+
+#: Every kind of event the log holds, everything that changes a night: one per class in
+#: ``KINDS``, named by its stored name in capitals (``Kind.ROLL_OFF == "roll_off"``).
+Kind = _Stored("Kind", [(name.upper(), name) for name in KINDS], module=__name__)
+
+
+def _flagged(flag: str) -> frozenset[Kind]:
+    return frozenset(Kind(name) for name, cls in KINDS.items() if getattr(cls, flag))
 
 
 #: The set number a practice round is played under (real sets count from 1).
 PRACTICE_SET = 0
-#: What a table's scorekeeper or the host can take back.
-CORRECTABLE = frozenset({Kind.ROLL, Kind.FINISH, Kind.BELL})
+#: What a table's scorekeeper or the host can take back (a roll, a finish, a bell).
+CORRECTABLE = _flagged("correctable")
 #: Between-round events that a reopened round takes back with it: a break.
-REOPEN_TAKES = frozenset({Kind.BREAK})
+REOPEN_TAKES = _flagged("reopen_takes")
 #: Recorded in the log, but no screen shows them: who holds which phone, the desk's closing
 #: time, a guest checked in (one who takes a ghost's chair changes the room, and says so).
-QUIET_KINDS = frozenset({Kind.CLAIMED, Kind.RELEASED, Kind.CHECKED_IN, Kind.DESK})
+QUIET_KINDS = _flagged("quiet")
 #: Commands made at a table: each moves the table's position on by one.
-TABLE_KINDS = frozenset({Kind.ROLL, Kind.FINISH})
+TABLE_KINDS = _flagged("at_table")
 #: Room-wide events that leave every player's own seat, result and scorecard (the phone's
 #: ``me`` fragment) and the TV's standings, races and movement board as they were: the
 #: banner and the tables say all of it.
-SEATS_KEPT = frozenset({Kind.BELL, Kind.PAUSED, Kind.RESUMED})
+SEATS_KEPT = _flagged("seats_kept")
+
+
+def handles(cls: type[Payload]) -> Callable:
+    """Marks a fold method as the one that applies events of ``cls``'s kind (``handlers``)."""
+
+    def mark(method: Callable) -> Callable:
+        method.handles = cls
+        return method
+
+    return mark
+
+
+def handlers(fold: type) -> dict[str, Callable]:
+    """The methods of ``fold`` marked by ``handles``, by the stored name of their kind: worked
+    out once, so applying an event is one lookup."""
+    found: dict[str, Callable] = {}
+    for name in dir(fold):
+        cls = getattr(getattr(fold, name), "handles", None)
+        if cls is None:
+            continue
+        if cls.kind in found:
+            raise TypeError(f"{fold.__name__} has two handlers for {cls.kind!r}")
+        found[cls.kind] = getattr(fold, name)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,23 +110,10 @@ class RollEntry:
     quick: str = ""  # the button it was entered with (its dice only stand for it), or ""
 
 
-#: The typed data of each kind that carries some (``bunco/night/payloads.py``).
-#: A table's "done" and the night's end carry none (``NO_DATA``).
-PAYLOADS: dict[str, type[Payload]] = {
-    Kind.CREATED: Created, Kind.RULES: RulesChanged, Kind.PRIZES: Prizes,
-    Kind.ADDED: Added, Kind.REMOVED: Removed, Kind.SEATED: Seated,
-    Kind.ROUND_STARTED: RoundStarted, Kind.ROLL: Roll, Kind.BELL: Bell, Kind.VOID: Void,
-    Kind.ARRIVED: Arrived, Kind.LEFT: Left, Kind.RENAMED: Renamed, Kind.PAUSED: Paused,
-    Kind.RESUMED: Resumed, Kind.ROLL_OFF: RollOff, Kind.REVEALED: Revealed,
-    Kind.CLAIMED: Claimed, Kind.RELEASED: Released, Kind.BREAK: Break,
-    Kind.CHECKED_IN: CheckedIn, Kind.DESK: Desk,
-}
-
-
 def payload(kind: str, data: Mapping[str, Any] | None) -> Payload:
-    """A log row's ``data`` (its JSON) as its kind's typed value; ``NO_DATA`` for a kind that
-    carries none (or one this version does not know: the fold refuses it)."""
-    cls = PAYLOADS.get(kind)
+    """A log row's ``data`` (its JSON) as its kind's typed value; ``NO_DATA`` for a kind this
+    version does not know (the fold refuses it)."""
+    cls = KINDS.get(kind)
     return NO_DATA if cls is None else cls.from_data(data or {})
 
 

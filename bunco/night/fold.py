@@ -23,11 +23,27 @@ from bunco.night.events import (
     Kind,
     RollEntry,
     TableIndex,
+    handlers,
+    handles,
     void_targets,
 )
 from bunco.night.fold_corrections import Corrections
 from bunco.night.fold_people import PeopleFold
-from bunco.night.payloads import Created, tables_from_data, tables_to_data
+from bunco.night.payloads import (
+    Bell,
+    Break,
+    Created,
+    Finish,
+    NightEnded,
+    Paused,
+    Resumed,
+    Roll,
+    RoundStarted,
+    RulesChanged,
+    Seated,
+    tables_from_data,
+    tables_to_data,
+)
 from scoring import HouseRules, IllegalMove, Night, RoomRound, TableSpec
 from scoring.night import fuzzy_die_holder
 from scoring.seating import ghost_names
@@ -215,17 +231,12 @@ class LiveNight(PeopleFold, Corrections):
         changes nothing) if the event does not fit."""
         if event.seq <= self.seq:
             raise IllegalMove(f"event #{event.seq} is already in the fold")
-        if event.kind == Kind.VOID:
-            if self.ended:
-                raise IllegalMove("the night has ended; its rounds can no longer be changed")
-            seqs = set(void_targets(event))
-            state = self._planned_replay(self.voided | seqs) or self.replayed(self.voided | seqs)
-            state.round_events.append(event)
-            state._touch({e.table for e in self.round_events
-                          if e.seq in seqs and e.table is not None})
-            state.seq = event.seq
-            return state
-        self._apply(event)
+        handler = HANDLERS.get(event.kind)
+        if handler is None:
+            raise IllegalMove(f"unknown event {event.kind!r}")
+        replayed = handler(self, event)
+        if replayed is not None:  # a correction: the new state
+            return replayed
         if self.round_events and event.kind != Kind.ROUND_STARTED:
             self.round_events.append(event)
         self.seq = event.seq
@@ -234,22 +245,18 @@ class LiveNight(PeopleFold, Corrections):
     def pods_rung(self) -> tuple[bool, ...]:
         return tuple(self.room.pod_rung) if self.room else ()
 
-    def _apply(self, event: Event) -> None:
-        handler = getattr(self, f"_on_{event.kind}", None)
-        if handler is None:
-            raise IllegalMove(f"unknown event {event.kind!r}")
-        handler(event)
-
     def _touch(self, tables: Iterable[int] = ()) -> None:
         """A command entered at each of these tables: its position moves on by one."""
         for number in tables:
             self.positions[number] = self.positions.get(number, 0) + 1
 
-    # -- the handlers ------------------------------------------------------------------------
+    # -- the handlers (``@handles``: one per kind; ``HANDLERS`` below) -------------------------
 
+    @handles(Created)
     def _on_created(self, event: Event) -> None:
         self._setup(event.data)
 
+    @handles(RulesChanged)
     def _on_rules(self, event: Event) -> None:
         if self.started or self.ended:
             raise IllegalMove("the house rules are fixed once the first round has started")
@@ -265,12 +272,14 @@ class LiveNight(PeopleFold, Corrections):
             if (value := getattr(data, key)) is not None:
                 setattr(self, key, value)
 
+    @handles(Seated)
     def _on_seated(self, event: Event) -> None:
         if self.started or self.ended:
             raise IllegalMove("seats can only change before the first round starts")
         self.night = Night.from_tables(self.rules, list(event.data.tables))
         self.waiting = [n for n in self.waiting if n not in self.night.stats]
 
+    @handles(RoundStarted)
     def _on_round_started(self, event: Event) -> None:
         if self.ended:
             raise IllegalMove("the night has ended")
@@ -316,6 +325,7 @@ class LiveNight(PeopleFold, Corrections):
             raise IllegalMove(f"there is no table {event.table} tonight")
         return room.tables[event.table - 1]
 
+    @handles(Roll)
     def _on_roll(self, event: Event) -> None:
         table = self._table(event)
         data = event.data
@@ -347,11 +357,13 @@ class LiveNight(PeopleFold, Corrections):
             self.bell_by = event.seq  # the roll rang the room's bell
         self._close_if_done(event)
 
+    @handles(Finish)
     def _on_finish(self, event: Event) -> None:
         self._table(event).finish()
         self._touch([event.table])
         self._close_if_done(event)
 
+    @handles(Bell)
     def _on_bell(self, event: Event) -> None:
         room = self._playing()
         if room.bell_rung:
@@ -361,6 +373,7 @@ class LiveNight(PeopleFold, Corrections):
         self.horn = event.data.horn
         self._close_if_done(event)
 
+    @handles(NightEnded)
     def _on_night_ended(self, event: Event) -> None:
         if self.ended:
             raise IllegalMove("the night has already ended")
@@ -378,6 +391,7 @@ class LiveNight(PeopleFold, Corrections):
                               "round")
         return self.night
 
+    @handles(Break)
     def _on_break(self, event: Event) -> None:
         """The host's break between rounds (a set's end, say). The event carries when it ends,
         so the fold needs no clock; the next bell ends it, or a break of 0 minutes."""
@@ -390,6 +404,7 @@ class LiveNight(PeopleFold, Corrections):
         else:
             self.break_minutes, self.break_ends = 0, None
 
+    @handles(Paused)
     def _on_paused(self, event: Event) -> None:
         self._playing()
         if self.paused:
@@ -397,6 +412,7 @@ class LiveNight(PeopleFold, Corrections):
         self.paused = True
         self.paused_at = event.data.at
 
+    @handles(Resumed)
     def _on_resumed(self, event: Event) -> None:
         if not self.paused:
             raise IllegalMove("the game is not paused")
@@ -425,3 +441,7 @@ class LiveNight(PeopleFold, Corrections):
             self.night.finish_round(self.room)
             self.last_room, self.room = self.room, None
             self.closed_by = event.seq
+
+
+#: Each kind's handler, by its stored name.
+HANDLERS = handlers(LiveNight)

@@ -6,7 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bunco.night.events import CORRECTABLE, REOPEN_TAKES, TABLE_KINDS, Conflict, Kind, void_targets
+from bunco.night.events import (
+    CORRECTABLE,
+    REOPEN_TAKES,
+    TABLE_KINDS,
+    Conflict,
+    Event,
+    Kind,
+    handles,
+    void_targets,
+)
+from bunco.night.payloads import Void
 from scoring import IllegalMove
 
 if TYPE_CHECKING:
@@ -15,6 +25,19 @@ if TYPE_CHECKING:
 
 class Corrections:
     """The corrections part of ``LiveNight``."""
+
+    @handles(Void)
+    def _on_void(self, event: Event) -> LiveNight:
+        """A take-back: the round replayed without the entries it names, into a new state."""
+        if self.ended:
+            raise IllegalMove("the night has ended; its rounds can no longer be changed")
+        seqs = set(void_targets(event))
+        state = self._planned_replay(self.voided | seqs) or self.replayed(self.voided | seqs)
+        state.round_events.append(event)
+        state._touch({e.table for e in self.round_events
+                      if e.seq in seqs and e.table is not None})
+        state.seq = event.seq
+        return state
 
     def replayed(self, skip: set[int]) -> LiveNight:
         """The latest round replayed from its checkpoint without the events in ``skip``.

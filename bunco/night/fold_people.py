@@ -4,7 +4,21 @@ arrivals, departures and renames, which phone holds a name, and the prizes settl
 
 from __future__ import annotations
 
-from bunco.night.events import Event
+from bunco.night.events import Event, handles
+from bunco.night.payloads import (
+    Added,
+    Arrived,
+    CheckedIn,
+    Claimed,
+    Desk,
+    Left,
+    Prizes,
+    Released,
+    Removed,
+    Renamed,
+    Revealed,
+    RollOff,
+)
 from scoring import IllegalMove, Seat
 from scoring.awards import set_key
 
@@ -12,6 +26,7 @@ from scoring.awards import set_key
 class PeopleFold:
     """The people and prizes part of ``LiveNight``."""
 
+    @handles(Prizes)
     def _on_prizes(self, event: Event) -> None:
         if self.ended:
             raise IllegalMove("the night has ended: its prizes are settled")
@@ -22,6 +37,7 @@ class PeopleFold:
         if self.night is not None:
             self.night.rules = self.rules
 
+    @handles(Added)
     def _on_added(self, event: Event) -> None:
         if self.seated:
             raise IllegalMove("players are already seated; clear the seating to add players")
@@ -34,6 +50,7 @@ class PeopleFold:
         if event.data.expected:  # pre-registered: they check in at the desk
             self.expected.update(event.data.names)
 
+    @handles(Removed)
     def _on_removed(self, event: Event) -> None:
         if self.seated:
             raise IllegalMove("players are already seated")
@@ -44,6 +61,7 @@ class PeopleFold:
         self.expected.discard(name)
         self.drawn.pop(name, None)
 
+    @handles(Arrived)
     def _on_arrived(self, event: Event) -> None:
         name = event.data.name
         if name in self.expected:
@@ -54,6 +72,7 @@ class PeopleFold:
         else:
             self.roster.append(name)
 
+    @handles(CheckedIn)
     def _on_checked_in(self, event: Event) -> None:
         """A guest at the desk: a pre-registered one (``new``: a walk-in, added to the list).
         Before the seating they draw a table (``table``); after it they take a ghost's chair
@@ -81,9 +100,11 @@ class PeopleFold:
         if self.seated and not ghost:
             self.waiting.append(name)
 
+    @handles(Desk)
     def _on_desk(self, event: Event) -> None:
         self.check_in_closes = event.data.closes_at
 
+    @handles(Left)
     def _on_left(self, event: Event) -> None:
         name = event.data.name
         if name in self.waiting:  # never had a chair: nobody takes it
@@ -94,12 +115,15 @@ class PeopleFold:
         night.substitute(name, Seat(event.data.ghost, ghost=True))
         self.left.add(name)
 
+    @handles(Claimed)
     def _on_claimed(self, event: Event) -> None:
         pass  # which phone a player is on changes no score, seat or screen
 
+    @handles(Released)
     def _on_released(self, event: Event) -> None:
         pass
 
+    @handles(Renamed)
     def _on_renamed(self, event: Event) -> None:
         old, new = event.data.old, event.data.new
         if self.night is None or (old not in self.night.stats and old in self.roster):
@@ -140,6 +164,7 @@ class PeopleFold:
         if not self.ended:
             raise IllegalMove("roll-offs for prizes come after the night has ended")
 
+    @handles(RollOff)
     def _on_roll_off(self, event: Event) -> None:
         category = event.data.category
         self._tie_decidable(category)
@@ -155,6 +180,7 @@ class PeopleFold:
             self.splits = self.splits - {category}
             self.split_shares = {k: v for k, v in self.split_shares.items() if k != category}
 
+    @handles(Revealed)
     def _on_revealed(self, event: Event) -> None:
         if not self.ended:
             raise IllegalMove("prizes are revealed after the night has ended")

@@ -112,21 +112,7 @@ class _Raced(Exception):
 
 #: Night columns that mirror the fold, written in the same transaction as the event.
 def _projection(kind: str, state: LiveNight) -> dict:
-    if kind == Kind.ROUND_STARTED:
-        return {"status": Night.Status.PLAYING}
-    if kind == Kind.NIGHT_ENDED:
-        return {"status": Night.Status.FINISHED}
-    if kind in (Kind.RULES, Kind.PRIZES):
-        return {"rules_json": state.rules.to_dict(), "rules_id": state.rules_id,
-                "name": state.name, "entry_fee_cents": state.entry_fee_cents,
-                "pot_cents": state.pot_cents}
-    if kind == Kind.ROLL_OFF:
-        return {"roll_offs": state.roll_offs}
-    if kind == Kind.REVEALED:
-        return {"revealed": state.revealed}
-    if kind == Kind.DESK:
-        return {"check_in_closes_at": _when(state.check_in_closes)}
-    return {}
+    return Kind(kind).cls.projection(state)
 
 
 def _locked_last_seq(night: Night) -> int:

@@ -55,7 +55,7 @@ class ChangeRules(Command):
 
     def event(self, state: LiveNight) -> dict:
         return {"kind": Kind.RULES, "data": RulesChanged(
-            self.name, self.rules_id, self.rules, self.entry_fee_cents)}
+            self.rules, self.entry_fee_cents, self.name, self.rules_id)}
 
 
 @_refuse_on_domain_errors
