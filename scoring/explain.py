@@ -195,8 +195,11 @@ def _round_end(rules: HouseRules) -> str:
     elif rules.round_end is RoundEnd.EACH_TABLE and rules.layout is Layout.ONE_TABLE:
         text = f"The round plays until {_targets(rules)}."
     elif rules.round_end is RoundEnd.EACH_TABLE:
-        text = (f"There is no bell: each table plays its own game until {_targets(rules)}, "
-                "then waits for the others.")
+        # Seed 000: "ring the bell as each table winner is declared" and "three times to
+        # declare the round over after the third table completes the round".
+        text = (f"Each table plays its own game until {_targets(rules)}, then waits for the "
+                "others. The head table rings the bell as each table's winner is declared, "
+                "and three times when the last table finishes: the round is over.")
     elif rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO:
         text = (f"The round ends when, at the head table, {_targets(rules)} or someone rolls a "
                 f"bunco: the head table rings the bell for {every}.")
@@ -348,8 +351,8 @@ def _ghosts(rules: HouseRules) -> str:
              if rules.layout is Layout.WM_LAYOUTS
              else "A ghost fills each empty seat at a table of four")
     text = (f"{where}, and takes the chair of anyone who goes home early. The ghost's partner "
-            "rolls for it; its points go to the team only, and nobody is credited a bunco or "
-            "a win for a ghost's roll.")
+            "rolls for it; its points go to the team only: nobody is credited a bunco for a "
+            "ghost's roll, and a round its points win is its partner's win.")
     return _join([text, _ghost_bunco(rules)])
 
 
@@ -365,12 +368,14 @@ def _ghost_bunco(rules: HouseRules) -> str:
     counts_as_bunco = (rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
                        or rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE)
     if ghost_bunco_ends_head_round(rules):
+        wins = (" (its partner's team wins the round, as with anyone's)"
+                if rules.head_table_winner is HeadTableWinner.TRIGGER_WINS else "")
         if counts_as_bunco:
             return (f"A ghost's bunco is not a bunco that ends the round, but at the head table "
                     f"its {_points(rules.bunco_points)} reach the {rules.team_target} and end the "
-                    "round all the same.")
+                    f"round all the same{wins}.")
         return (f"At the head table a ghost's bunco ends the round: its "
-                f"{_points(rules.bunco_points)} reach the {rules.team_target}.")
+                f"{_points(rules.bunco_points)} reach the {rules.team_target}{wins}.")
     if counts_as_bunco:
         return "A ghost's bunco does not end the round for the room; its points still count."
     return ""

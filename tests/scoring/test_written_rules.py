@@ -17,6 +17,7 @@ from scoring import (
     TablePlay,
     award,
     decide_awards,
+    how_we_play,
     night_to_json,
     rotate,
     sample_names,
@@ -439,3 +440,48 @@ def test_two_thousand_players_are_seated_rotated_and_awarded(rules_id):
     assert all(a.winners or not a.value for a in sim.awards)
     with pytest.raises(ValueError, match="to 2000 players, not 2001"):
         rules.check_player_count(2001)
+
+
+# -- 7. the card's last statements, played ------------------------------------------------------
+
+def test_babz_a_ghosts_bunco_at_the_head_table_wins_the_round_for_its_partner():
+    """Seed 004: "If you are on a team with the person who got a bunco or 21 points, your team
+    automatically wins that round": at the head table the ghost's partner rolls it a bunco, the
+    round ends and the partner is credited the win (never the bunco), as the card says."""
+    rules = PRESETS["babz"]
+    night = Night.from_tables(rules, [spec("ABCZ", 1, ghosts="Z"), spec("EFGH", 2)])
+    play = night.start_round()
+    head = play.tables[0]
+    play.roll(1, hits(1))  # E: table 2 leads 1-0 when the gong stops it
+    play.roll(1, MISS)
+    for _ in range(10):
+        play.roll(0, TWO)  # A: 20
+    play.roll(0, MISS)
+    play.roll(0, MISS)  # B
+    play.roll(0, MISS)  # C
+    play.roll(0, BUNCO1)  # B rolls Z's bunco: 21 for B and Z, against 20
+    assert play.bell_rung and head.done and head.winners == (1, 3)
+    night.finish_round(play)
+    assert night.stats["B"].wins == 1 and night.stats["B"].buncos == 0
+    assert night.stats["A"].losses == 1
+    ghosts = dict(how_we_play(rules))["Ghosts"]
+    assert ("nobody is credited a bunco for a ghost's roll, and a round its points win is its "
+            "partner's win") in ghosts
+    assert "(its partner's team wins the round, as with anyone's)" in ghosts
+    assert "a win for a ghost's roll" not in ghosts
+
+
+def test_winning_moves_rings_the_bell_at_the_head_table_as_each_table_wins():
+    """Seed 000: "ring the bell as each table winner is declared. Ring the bell three times to
+    declare the round over after the third table completes the round": each table plays to 21
+    on its own, and the card says who rings, not "There is no bell"."""
+    rules = PRESETS["winning-moves"]
+    r = room(rules, 1, "ABCD", "EFGH")
+    for _ in range(10):
+        r.roll(1, TWO)  # E: 20 at table 2
+    r.roll(1, hits(1))  # E: 21, table 2 has its winner; table 1 plays on
+    assert r.tables[1].done and not r.tables[0].done
+    ends = dict(how_we_play(rules))["What ends the round"]
+    assert "There is no bell" not in ends
+    assert ("The head table rings the bell as each table's winner is declared, and three times "
+            "when the last table finishes: the round is over.") in ends
