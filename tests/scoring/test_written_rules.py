@@ -17,6 +17,7 @@ from scoring import (
     TablePlay,
     award,
     decide_awards,
+    house_choices,
     how_we_play,
     night_to_json,
     rotate,
@@ -485,3 +486,48 @@ def test_winning_moves_rings_the_bell_at_the_head_table_as_each_table_wins():
     assert "There is no bell" not in ends
     assert ("The head table rings the bell as each table's winner is declared, and three times "
             "when the last table finishes: the round is over.") in ends
+
+
+def house_card(preset_id: str) -> dict[str, str]:
+    rules = PRESETS[preset_id]
+    return dict(how_we_play(rules, house_choices(preset_id, rules)))
+
+
+def test_head_table_plays_four_sets_a_house_rule_of_six_rounds_each():
+    """Seed 001: "There are six rounds in each set of Bunco": how many sets, it does not say."""
+    rules = PRESETS["head-table"]
+    sim = simulate_night(rules, sample_names(12), random.Random(3))
+    assert {r.set_number for r in sim.night.history} == {1, 2, 3, 4}
+    night = house_card("head-table")["The night"]
+    assert night.startswith("House rule: We play 4 sets of 6 rounds. Each round has its number")
+    assert night.count("House rule") == 1  # the head table's bell is the seed's own
+
+
+def test_ladders_one_prize_for_the_most_buncos_is_a_house_rule():
+    """Seed 002: "Either the player with the most buncos is declared the winner, or the player
+    with the most buncos and wins ... depending on the initial agreement\""""
+    stats = {"Ann": PlayerStats("Ann", wins=9, buncos=1), "Bea": PlayerStats("Bea", buncos=2)}
+    assert by_category(decide_awards(PRESETS["ladder"], stats))["most_buncos"].winners == (
+        "Bea",)
+    assert house_card("ladder")["Tonight's prizes"].startswith(
+        "House rule: Tonight's prizes: Winner for the most buncos.")
+
+
+@pytest.mark.parametrize("preset_id", ["fuzzy-die", "winning-moves", "head-table", "ladder",
+                                       "clockwise", "babz"])
+def test_ghosts_and_a_ghost_in_a_leavers_chair_are_house_rules_where_no_seed_has_them(
+        preset_id):
+    """Only seed 004 has ghosts ("A "ghost" is used when we don't have enough players"), and no
+    seed puts a ghost in the chair of one who goes home."""
+    rules = PRESETS[preset_id]
+    night = Night.seat(rules, sample_names(14), random.Random(2))
+    assert any(s.ghost for t in night.tables for s in t.seats)
+    night.substitute(sample_names(14)[0], Seat("Ghost 9", ghost=True))
+    assert night.stats[sample_names(14)[0]].left
+    ghosts = house_card(preset_id)["Ghosts"]
+    if preset_id == "babz":  # the seed's own ghosts; the leaver's chair is the app's
+        assert not ghosts.startswith("House rule")
+        assert ghosts.endswith("House rule: A ghost also takes the chair of anyone who goes "
+                               "home early.")
+    else:
+        assert ghosts.startswith("House rule: ") and ghosts.count("House rule") == 1
