@@ -412,7 +412,8 @@ def _winning(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) 
     elif rules.awards:
         parts.append("Tonight's prizes (below) each go by their own count.")
     parts.append(HOUSE + "the standings on the TV and the phones put the most wins first, "
-                 "then the most buncos, then the most points.")
+                 "then the most buncos, then the most points; players level on all three "
+                 "share a place (3rd=), listed by name.")
     return _join(parts)
 
 

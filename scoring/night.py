@@ -50,6 +50,17 @@ def ranked(stats) -> list[PlayerStats]:
     return rows
 
 
+def placed(rows: Sequence[PlayerStats]) -> list[tuple[int, bool]]:
+    """Each of ``ranked``'s rows' place and whether it is shared: players level on wins, buncos
+    and points share a place, listed by name, and the next place counts them all (1, 2, 3=,
+    3=, 5)."""
+    levels = [standing_key(s.wins, s.buncos, s.points, "") for s in rows]
+    first = {}
+    for i, level in enumerate(levels):
+        first.setdefault(level, i + 1)
+    return [(first[level], levels.count(level) > 1) for level in levels]
+
+
 def totals(rows: Sequence[dict]) -> dict[str, int]:
     """A scorecard's totals (rows as ``Night.scorecards`` gives them): wins and losses
     counted from the W/L results, points, buncos and baby buncos added up."""

@@ -3,6 +3,7 @@ set's winner on the master sheet and the TV, and ties the tied players settle th
 
 import html
 import random
+import re
 
 import pytest
 
@@ -10,7 +11,7 @@ from bunco.host.auth import host_secret
 from bunco.live import broadcast, screens
 from bunco.night import services
 from bunco.night.selectors import live_state
-from scoring import sample_names
+from scoring import how_we_play, sample_names
 from tests.playing import finish_night, roll
 
 
@@ -169,3 +170,30 @@ def test_a_bad_value_for_a_new_dimension_is_explained_and_changes_nothing(host_c
     assert "Whose points reach the target: pick one of the choices" in response.content.decode()
     night.refresh_from_db()
     assert night.rules.target_reached_by.value == "player"
+
+
+@pytest.mark.django_db
+def test_guests_level_on_everything_share_a_place_on_every_screen(client, host_client):
+    """Two guests level on wins, buncos and points read "3=" on the TV and the host's page and
+    "3rd=" on their own phones, as the card says (not "3rd" and "4th" by their names)."""
+    night = night_of("babz", count=4)
+    services.round_start(night=night)
+    roll(night, 1, quick="bunco")  # the first roller's own 21: their team wins, 21-0
+    state = live_state(night)
+    winner = state.night.history[-1].tables[0].winners
+    losers = [n for n in sample_names(4) if n not in winner]
+    rows = {s["name"]: s for s in screens.standings(state)}
+    assert [rows[n]["place_label"] for n in losers] == ["3=", "3="]
+    assert sorted(rows[n]["place_label"] for n in winner) == ["1.", "2."]
+    tv = html.unescape(broadcast.tv_room_html(night, state))
+    host = html.unescape(host_client.get(f"/host/nights/{night.pk}/").content.decode())
+    for page in (tv, host):
+        for name in losers:
+            assert f"3= <bdi>{name}</bdi>" in page
+    services.night_end(night=night)
+    for name in losers:
+        token = night.players.get(name=name).token
+        phone = html.unescape(client.get(f"/p/{token}/").content.decode())
+        assert re.search(r"<strong>3rd=</strong>\s+of 4 in the standings", phone)
+    card = dict(how_we_play(night.rules))["Who wins"]
+    assert "players level on all three share a place (3rd=), listed by name" in card

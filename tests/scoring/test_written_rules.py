@@ -20,6 +20,8 @@ from scoring import (
     house_choices,
     how_we_play,
     night_to_json,
+    placed,
+    ranked,
     rotate,
     sample_names,
     seat_night,
@@ -531,3 +533,15 @@ def test_ghosts_and_a_ghost_in_a_leavers_chair_are_house_rules_where_no_seed_has
                                "home early.")
     else:
         assert ghosts.startswith("House rule: ") and ghosts.count("House rule") == 1
+
+
+def test_players_level_on_everything_share_a_place_and_the_next_counts_them():
+    """No seed ranks the players: the standings' order is a house rule, and two players level
+    on wins, buncos and points share a place (1, 2, 3=, 3=, 5), listed by name."""
+    stats = {n: PlayerStats(n, wins=w, buncos=1, points=p) for n, w, p in (
+        ("Eve", 1, 5), ("dee", 3, 9), ("Cat", 3, 9), ("Bo", 4, 0), ("Al", 3, 10))}
+    rows = ranked(stats)
+    assert [s.name for s in rows] == ["Bo", "Al", "Cat", "dee", "Eve"]
+    assert placed(rows) == [(1, False), (2, False), (3, True), (3, True), (5, False)]
+    assert "players level on all three share a place (3rd=), listed by name." in house_card(
+        "babz")["Who wins"]
