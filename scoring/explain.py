@@ -359,7 +359,9 @@ def _ghosts(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) -
     text = ("The ghost's partner rolls for it; its points go to the team only: nobody is "
             "credited a bunco for a ghost's roll, and a round its points win is its partner's "
             "win.")
-    leaves = "A ghost also takes the chair of anyone who goes home early."
+    leaves = ("A ghost also takes the chair of anyone who goes home early; where that would "
+              "leave one player with three ghosts, a ghost changes chairs with a player of the "
+              "table with the fewest ghosts.")
     if "ghosts" not in house:  # else the whole part says it once
         leaves = _said(leaves, house, "ghost_takes_chair")
     return _join([where, text, _ghost_bunco(rules), leaves])

@@ -12,7 +12,7 @@ from bunco.live import broadcast, screens
 from bunco.night import services
 from bunco.night.selectors import live_state
 from scoring import how_we_play, sample_names
-from tests.playing import finish_night, roll
+from tests.playing import finish_night, play_round, roll
 
 
 @pytest.fixture
@@ -197,3 +197,34 @@ def test_guests_level_on_everything_share_a_place_on_every_screen(client, host_c
         assert re.search(r"<strong>3rd=</strong>\s+of 4 in the standings", phone)
     card = dict(how_we_play(night.rules))["Who wins"]
     assert "players level on all three share a place (3rd=), listed by name" in card
+
+
+@pytest.mark.django_db
+def test_a_guest_at_a_table_with_two_ghosts_can_go_home(client, host_client):
+    """Ten guests, two ghosts: one guest of a table with a ghost goes home, then their partner's
+    tablemate too. The host is not refused ("would have only one real player"): a ghost changes
+    chairs with a guest of another table, whose phone shows where to sit."""
+    night = night_of("babz", count=10, seed=3)
+    play_round(night)
+    state = live_state(night)
+    spec = next(t for t in state.tables if any(s.ghost for s in t.seats))
+    real = [s.name for s in spec.seats if not s.ghost]
+    services.player_leave(night=night, player=night.players.get(name=real[0]))
+    before = {n: live_state(night).seat_of(n) for n in sample_names(10)}
+    leaver = night.players.get(name=real[1])
+    answer = host_client.post(f"/host/nights/{night.pk}/players/{leaver.pk}/leave/",
+                              follow=True)
+    assert "only one real player" not in answer.content.decode()
+    state = live_state(night)
+    assert real[1] in state.left and state.seat_of(real[1]) is None
+    assert all(sum(s.ghost for s in t.seats) <= 2 for t in state.tables)
+    moved = [n for n, seat in before.items()
+             if n not in real[:2] and seat[0] != state.seat_of(n)[0]]
+    assert len(moved) == 1 and state.seat_of(moved[0])[0] == spec.number
+    phone = client.get(f"/p/{night.players.get(name=moved[0]).token}/").content.decode()
+    seat = state.seat_of(moved[0])[1] + 1
+    assert re.search(rf"Next round:</strong> (Stay at|Move from table \d+ to) <strong>table "
+                     rf"{spec.number}</strong>, seat {seat}\.", phone)
+    play_round(night)  # and the night plays on
+    assert live_state(night).night.stats[moved[0]].wins + live_state(night).night.stats[
+        moved[0]].losses == 2
