@@ -122,7 +122,7 @@ def test_babz_ties_wait_for_the_tied_players_and_a_named_prize_is_never_split(ho
     assert ties["highest_points"]["can_split"] and len(ties["highest_points"]["contenders"]) == 12
     assert not ties["lowest_points"]["can_split"]
     page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
-    assert "split the money" in page
+    assert "Split the money" in page
     refused = host_client.post(f"/host/nights/{night.pk}/tie-split/",
                                {"category": "lowest_points"}, follow=True)
     assert "cannot be split" in refused.content.decode()

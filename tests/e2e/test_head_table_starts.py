@@ -12,7 +12,7 @@ from bunco.night import services
 from scoring import sample_names
 from tests.playing import play_round
 
-from .base import BrowserTestCase, in_thread
+from .base import HOST_SECRET, BrowserTestCase, in_thread
 
 PHONE = {"width": 390, "height": 844}
 
@@ -59,13 +59,15 @@ class HeadTableStarts(BrowserTestCase):
         head = self.open(f"{self.live_server_url}/t/{token}/")
         bell = head.get_by_test_id("head-start")
         expect(bell).to_be_visible()
-        in_thread(lambda: services.break_start(night=Night.objects.get(pk=night.pk),
-                                               minutes=10))
+        host = self.browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.get_by_role("button", name="Start a break").click()
         expect(head.locator("#banner .headline")).to_contain_text("Break")
         expect(head.locator("#banner")).to_contain_text("when the break is over")
         expect(bell).to_be_hidden()
         head.screenshot(path="test-artifacts/phone-head-on-break.png")
-        in_thread(lambda: services.break_end(night=Night.objects.get(pk=night.pk)))
+        host.get_by_role("button", name="End the break").click()
         expect(bell).to_be_visible()  # the host ended it: no reload
         bell.click()
         expect(head.locator("#banner .headline")).to_contain_text("Round 2")
@@ -84,3 +86,14 @@ class HeadTableStarts(BrowserTestCase):
         expect(bell).to_be_visible()
         bell.click()
         expect(head.locator("#banner .headline")).to_contain_text("Round 2")
+
+    def test_how_we_play_tonight_shows_that_it_opens(self):
+        night = in_thread(seated)
+        token = TableLink.objects.get(night=night, number=1).token
+        head = self.open(f"{self.live_server_url}/t/{token}/")
+        summary = head.locator(".how-we-play summary")
+        arrow = "el => getComputedStyle(el, '::before').content"
+        assert summary.evaluate(arrow) == '"\u25b8"'  # closed: an arrow, as My scorecard has
+        summary.click()
+        expect(head.locator(".how-we-play")).to_have_attribute("open", "")
+        assert summary.evaluate(arrow) == '"\u25be"'
