@@ -45,7 +45,7 @@ def _plural(n: int, word: str) -> str:
 
 #: The card's parts, and the settings each part reads (a part reading a house choice says so).
 PART_SETTINGS = {
-    "The night": {"sets", "seating", "head_table_starts"},
+    "The night": {"seating", "head_table_starts"},  # and "sets", said by its sentence
     "What scores": {"points_per_hit", "bunco_points", "bunco_effect", "triples",
                     "bunco_must_be_called",
                     "mini_bunco_points", "low_bunco_points", "high_bunco_points",
@@ -58,7 +58,7 @@ PART_SETTINGS = {
                        "head_table_winner"},
     "Ties": {"tie_break", "roll_off_points", "roll_off_order"},
     "How you move": {"rotation", "partners"},
-    "Ghosts": set(),
+    "Ghosts": {"ghosts"},
     "The fuzzy die": {"fuzzy_die"},
     "Who wins": {"set_awards"},
     "Tonight's prizes": PRIZE_SETTINGS,
@@ -72,14 +72,14 @@ def how_we_play(rules: HouseRules, house: frozenset[str] | set[str] = frozenset(
     ``house``: the settings that are tonight's house choices rather than the group's written
     rules (``presets.house_choices``); a part that reads one starts with "House rule:"."""
     parts = [
-        ("The night", _night(rules)),
+        ("The night", _night(rules, house)),
         ("What scores", _scores(rules)),
         ("What ends your turn", _turn(rules)),
         ("What ends the round", _round_end(rules)),
         ("After the bell", _after_bell(rules)),
         ("Ties", _ties(rules)),
         ("How you move", _moves(rules)),
-        ("Ghosts", _ghosts(rules)),
+        ("Ghosts", _ghosts(rules, house)),
         *([("The fuzzy die", _fuzzy_die())] if rules.fuzzy_die else []),
         ("Who wins", _winning(rules, house)),
         ("Tonight's prizes", _prizes(rules, house)),
@@ -87,16 +87,22 @@ def how_we_play(rules: HouseRules, house: frozenset[str] | set[str] = frozenset(
     return [(h, HOUSE + t if PART_SETTINGS[h] & set(house) else t) for h, t in parts]
 
 
-def _night(rules: HouseRules) -> str:
+def _said(text: str, house: frozenset[str] | set[str], setting: str) -> str:
+    """One sentence of a part, marked when its ``setting`` is a house choice tonight."""
+    return HOUSE + text if setting in house else text
+
+
+def _night(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) -> str:
     seats = ("For the first round, four starred score sheets are drawn: whoever gets one starts "
              "at the head table; everyone else's seat is drawn at random."
              if rules.seating is Seating.STARRED_SHEETS
              else "Everyone's first seat is drawn at random.")
     start = (" The head table rings the bell to start each round (its phone has the button)."
              if rules.head_table_starts else " The host rings the bell to start each round.")
-    return (f"We play {_plural(rules.sets, 'set')} of {ROUNDS_PER_SET} rounds. Each round has "
-            f"its number, 1 to {ROUNDS_PER_SET}: that is the number you roll for. {seats}"
-            f"{start}")
+    sets = _said(f"We play {_plural(rules.sets, 'set')} of {ROUNDS_PER_SET} rounds.", house,
+                 "sets")
+    return (f"{sets} Each round has its number, 1 to {ROUNDS_PER_SET}: that is the number you "
+            f"roll for. {seats}{start}")
 
 
 def _keeps(after: AfterMini) -> str:
@@ -195,8 +201,11 @@ def _round_end(rules: HouseRules) -> str:
     elif rules.round_end is RoundEnd.EACH_TABLE and rules.layout is Layout.ONE_TABLE:
         text = f"The round plays until {_targets(rules)}."
     elif rules.round_end is RoundEnd.EACH_TABLE:
-        text = (f"There is no bell: each table plays its own game until {_targets(rules)}, "
-                "then waits for the others.")
+        # Seed 000: "ring the bell as each table winner is declared" and "three times to
+        # declare the round over after the third table completes the round".
+        text = (f"Each table plays its own game until {_targets(rules)}, then waits for the "
+                "others. The head table rings the bell as each table's winner is declared, "
+                "and three times when the last table finishes: the round is over.")
     elif rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO:
         text = (f"The round ends when, at the head table, {_targets(rules)} or someone rolls a "
                 f"bunco: the head table rings the bell for {every}.")
@@ -341,16 +350,21 @@ def _wm_layouts() -> str:
             "included.")
 
 
-def _ghosts(rules: HouseRules) -> str:
+def _ghosts(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) -> str:
     if rules.layout is Layout.ONE_TABLE:
         return "No ghosts: one table of 2 to 4 players."
-    where = ("With more than 12 players, a ghost fills each empty seat at a table of four"
+    where = ("With more than 12 players, a ghost fills each empty seat at a table of four."
              if rules.layout is Layout.WM_LAYOUTS
-             else "A ghost fills each empty seat at a table of four")
-    text = (f"{where}, and takes the chair of anyone who goes home early. The ghost's partner "
-            "rolls for it; its points go to the team only, and nobody is credited a bunco or "
-            "a win for a ghost's roll.")
-    return _join([text, _ghost_bunco(rules)])
+             else "A ghost fills each empty seat at a table of four.")
+    text = ("The ghost's partner rolls for it; its points go to the team only: nobody is "
+            "credited a bunco for a ghost's roll, and a round its points win is its partner's "
+            "win.")
+    leaves = ("A ghost also takes the chair of anyone who goes home early; where that would "
+              "leave one player with three ghosts, a ghost changes chairs with a player of the "
+              "table with the fewest ghosts.")
+    if "ghosts" not in house:  # else the whole part says it once
+        leaves = _said(leaves, house, "ghost_takes_chair")
+    return _join([where, text, _ghost_bunco(rules), leaves])
 
 
 def ghost_bunco_ends_head_round(rules: HouseRules) -> bool:
@@ -365,12 +379,14 @@ def _ghost_bunco(rules: HouseRules) -> str:
     counts_as_bunco = (rules.round_end is RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO
                        or rules.bunco_effect is BuncoEffect.ENDS_ROUND_EVERYWHERE)
     if ghost_bunco_ends_head_round(rules):
+        wins = (" (its partner's team wins the round, as with anyone's)"
+                if rules.head_table_winner is HeadTableWinner.TRIGGER_WINS else "")
         if counts_as_bunco:
             return (f"A ghost's bunco is not a bunco that ends the round, but at the head table "
                     f"its {_points(rules.bunco_points)} reach the {rules.team_target} and end the "
-                    "round all the same.")
+                    f"round all the same{wins}.")
         return (f"At the head table a ghost's bunco ends the round: its "
-                f"{_points(rules.bunco_points)} reach the {rules.team_target}.")
+                f"{_points(rules.bunco_points)} reach the {rules.team_target}{wins}.")
     if counts_as_bunco:
         return "A ghost's bunco does not end the round for the room; its points still count."
     return ""
@@ -398,7 +414,8 @@ def _winning(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) 
     elif rules.awards:
         parts.append("Tonight's prizes (below) each go by their own count.")
     parts.append(HOUSE + "the standings on the TV and the phones put the most wins first, "
-                 "then the most buncos, then the most points.")
+                 "then the most buncos, then the most points; players level on all three "
+                 "share a place (3rd=), listed by name.")
     return _join(parts)
 
 

@@ -87,8 +87,8 @@ def _prizes(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) -
         if any(a.named for a in rules.awards):
             ties += " " + said(f"A named prize always goes to one player, by "
                                f"{_roll_off(rules)}.", "prize_roll_off")
-    passes = ("A prize nobody wins passes its share of the pot to the first prize listed "
-              "above that has a winner." if rules.pays_money else "")
+    passes = (said("A prize nobody wins passes its share of the pot to the first prize listed "
+                   "above that has a winner.", "unwon_share") if rules.pays_money else "")
     once = "Nobody wins more than one prize." if rules.one_prize_per_person else ""
     left = ("" if rules.left_early_win_awards
             else said("Players who go home early cannot win a prize.", "left_early_win_awards"))

@@ -10,7 +10,7 @@ from .errors import IllegalMove
 from .rotation import TableOutcome, first_seats, rotate
 from .round import RoomRound
 from .rules import HouseRules
-from .seating import ghosts_partnered, seat_night
+from .seating import ghosts_partnered, pods_of, seat_night
 from .table import TableRound
 from .table_spec import Seat, TableSpec
 
@@ -48,6 +48,17 @@ def ranked(stats) -> list[PlayerStats]:
     rows = [s for s in stats.values() if not s.ghost]
     rows.sort(key=lambda s: standing_key(s.wins, s.buncos, s.points, s.name))
     return rows
+
+
+def placed(rows: Sequence[PlayerStats]) -> list[tuple[int, bool]]:
+    """Each of ``ranked``'s rows' place and whether it is shared: players level on wins, buncos
+    and points share a place, listed by name, and the next place counts them all (1, 2, 3=,
+    3=, 5)."""
+    levels = [standing_key(s.wins, s.buncos, s.points, "") for s in rows]
+    first = {}
+    for i, level in enumerate(levels):
+        first.setdefault(level, i + 1)
+    return [(first[level], levels.count(level) > 1) for level in levels]
 
 
 def totals(rows: Sequence[dict]) -> dict[str, int]:
@@ -310,9 +321,33 @@ def _keep_ghosts_apart(spec: TableSpec) -> TableSpec:
     return TableSpec(spec.number, tuple(seats), spec.individuals)
 
 
+def _reseat_lone_player(self: Night, t: int, seats: list[Seat]) -> None:
+    """Table ``t`` (its ``seats`` as they would be) would keep one real player among three
+    ghosts: one of its ghosts changes chairs with a real player of the table with the fewest
+    ghosts (in its pod; the last such table), so both keep two real players at least. Refused
+    only when every other table already has two ghosts."""
+    pods = pods_of(self.rules.pod_tables, len(self.tables))
+    pod = next(p for p in pods if t in p)
+    options = [u for u in pod if u != t and not self.tables[u].individuals
+               and sum(s.ghost for s in self.tables[u].seats) < 2]
+    if not options:
+        raise IllegalMove(f"table {self.tables[t].number} would have only one real player, "
+                          "and no other table has a chair to spare: keep them playing, or "
+                          "seat the room again")
+    u = min(options, key=lambda i: (sum(s.ghost for s in self.tables[i].seats), -i))
+    there = list(self.tables[u].seats)
+    mover = max(i for i, s in enumerate(there) if not s.ghost)
+    ghost = max(i for i, s in enumerate(seats) if s.ghost)
+    seats[ghost], there[mover] = there[mover], seats[ghost]
+    other = self.tables[u]
+    self.tables[u] = _keep_ghosts_apart(TableSpec(other.number, tuple(there), False))
+
+
 def _substitute(self: Night, old: str, new: Seat) -> None:
     """Before the next round, ``new`` takes ``old``'s chair: a late arrival takes a ghost's
-    chair, or a ghost takes the chair of a player who left. What ``old`` earned is kept."""
+    chair, or a ghost takes the chair of a player who left (and where that would leave one
+    real player among three ghosts, a ghost changes tables: ``_reseat_lone_player``). What
+    ``old`` earned is kept."""
     if new.name in self.stats and not self.stats[new.name].ghost:
         raise IllegalMove(f"{new.name} is already playing")
     for t, spec in enumerate(self.tables):
@@ -320,6 +355,8 @@ def _substitute(self: Night, old: str, new: Seat) -> None:
         if old in names:
             seats = list(spec.seats)
             seats[names.index(old)] = new
+            if not spec.individuals and sum(s.ghost for s in seats) > 2:
+                _reseat_lone_player(self, t, seats)
             self.tables[t] = _keep_ghosts_apart(
                 TableSpec(spec.number, tuple(seats), spec.individuals))
             self.stats.setdefault(new.name, PlayerStats(

@@ -147,17 +147,28 @@ _PRESETS = {
 
 PRESETS = MappingProxyType(_PRESETS)
 
+#: House choices the app makes that are no setting: the card marks them as it marks a setting.
+#: ``ghosts``: ghosts fill a table (only seed 004 has them); ``ghost_takes_chair``: a ghost
+#: takes the chair of one who goes home (no seed says); ``unwon_share``: a prize nobody wins
+#: passes its money to the prize above (no seed says).
+APP_CHOICES = frozenset({"ghosts", "ghost_takes_chair", "unwon_share"})
+
 #: Where a preset's written rules are silent, the app chose; the "How we play tonight" card
-#: says so ("House rule:"). Every preset: the standings' order, and that late arrivals win no
-#: prize. A setting the host changed tonight is a house choice too (``house_choices``).
-_SILENT_EVERYWHERE = frozenset({"late_arrivals_win_awards"})
+#: says so ("House rule:"). Every preset: the standings' order, that late arrivals win no
+#: prize, a ghost in the chair of one who goes home, an unwon prize's money. A setting the host
+#: changed tonight is a house choice too (``house_choices``).
+_SILENT_EVERYWHERE = frozenset({"late_arrivals_win_awards", "ghost_takes_chair",
+                                "unwon_share"})
 _SEEDS_SILENT = {
-    "fuzzy-die": {"tie_break", "prize_roll_off", "award_ties"},  # seed 000 names no tie rule
-    "winning-moves": set(),
+    # seed 000 names no tie rule, and no ghosts
+    "fuzzy-die": {"tie_break", "prize_roll_off", "award_ties", "ghosts"},
+    "winning-moves": {"ghosts"},  # seed 000's layouts stop at 12 players: no ghosts
     "winning-moves-solo": set(),
-    "head-table": set(),
-    "ladder": {"prize_roll_off"},  # seed 002: no tie rule for the prize
-    "clockwise": {"prize_roll_off"},  # seed 003: no tie rule for the medals
+    "head-table": {"sets", "ghosts"},  # seed 001: six rounds a set, not how many sets
+    # seed 002: no tie rule for the prize, and the winner has "the most buncos" or "the most
+    # buncos and wins", "depending on the initial agreement"
+    "ladder": {"prize_roll_off", "awards", "ghosts"},
+    "clockwise": {"prize_roll_off", "ghosts"},  # seed 003: no tie rule for the medals
     "babz": {"left_early_win_awards"},  # seed 004: silent on who goes home early
 }
 
@@ -167,7 +178,7 @@ def house_choices(preset_id: str, rules: HouseRules) -> frozenset[str]:
     preset it started from say: where that write-up is silent, and whatever the host changed."""
     source = _PRESETS.get(preset_id)
     if source is None:
-        return frozenset(f.name for f in dataclasses.fields(rules))
+        return frozenset(f.name for f in dataclasses.fields(rules)) | APP_CHOICES
     changed = {f.name for f in dataclasses.fields(rules)
                if getattr(rules, f.name) != getattr(source, f.name) and f.name != "name"}
     return frozenset(_SILENT_EVERYWHERE | _SEEDS_SILENT.get(preset_id, set()) | changed)

@@ -262,7 +262,7 @@ def _head_start(request: HttpRequest, night, table: int | None, actor: str, back
         try:
             ack = services.round_start(night=night, actor=actor,
                                        round_number=form.cleaned_data["round"],
-                                       set_number=form.cleaned_data["set"])
+                                       set_number=form.cleaned_data["set"], phone=True)
             error = ack.message if ack.duplicate else ""
         except CommandRefused as exc:
             error = str(exc)

@@ -90,8 +90,8 @@ def data_trouble() -> Trouble | None:
         f"Its data folder ({data_folder()}) is full or failing, so nothing new is saved. The "
         "phones keep every roll and send it again by themselves.",
         "Free some space on the laptop (empty the bin, delete big downloads): play goes on by "
-        "itself. Or stop Bunco, copy that folder to a disk with room, and start Bunco again "
-        "with BUNCO_DATA_DIR set to the copy.")
+        "itself. If none can be freed, press Save the night file on the night's page and open "
+        "that file on another laptop (Open a saved night): the night goes on there.")
 
 
 def copy_trouble() -> Trouble | None:

@@ -228,6 +228,9 @@
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("over", !left);
       if (!left && el.dataset.clock) clockDue(el);
+      // the host's break is over when its time is: the head table's bell comes back
+      var banner = el.closest("#banner");
+      if (banner && !el.dataset.clock) banner.dataset.breakOver = left ? "" : "1";
     });
     // a note that holds only for a while ("The host is on the way"): gone when its time is up
     document.querySelectorAll("[data-hide-at]").forEach(function (el) {

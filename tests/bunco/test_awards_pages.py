@@ -125,7 +125,7 @@ def test_a_tied_prize_is_rolled_off_by_the_app_or_entered_by_the_host(host_clien
 
     tied = [a for a in screens.final_awards(live_state(night)) if a["roll_off"]]
     assert tied, "eight players over six rounds always tie somewhere"
-    assert "roll the dice for them" in page
+    assert "Roll the dice for them" in page
     first = tied[0]
     host_client.post(f"/host/nights/{night.pk}/roll-off/",
                      {"category": first["category"], "winner": first["roll_off"][-1]})

@@ -3,6 +3,7 @@ set's winner on the master sheet and the TV, and ties the tied players settle th
 
 import html
 import random
+import re
 
 import pytest
 
@@ -10,8 +11,8 @@ from bunco.host.auth import host_secret
 from bunco.live import broadcast, screens
 from bunco.night import services
 from bunco.night.selectors import live_state
-from scoring import sample_names
-from tests.playing import finish_night, roll
+from scoring import how_we_play, sample_names
+from tests.playing import finish_night, play_round, roll
 
 
 @pytest.fixture
@@ -121,7 +122,7 @@ def test_babz_ties_wait_for_the_tied_players_and_a_named_prize_is_never_split(ho
     assert ties["highest_points"]["can_split"] and len(ties["highest_points"]["contenders"]) == 12
     assert not ties["lowest_points"]["can_split"]
     page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
-    assert "split the money" in page
+    assert "Split the money" in page
     refused = host_client.post(f"/host/nights/{night.pk}/tie-split/",
                                {"category": "lowest_points"}, follow=True)
     assert "cannot be split" in refused.content.decode()
@@ -169,3 +170,61 @@ def test_a_bad_value_for_a_new_dimension_is_explained_and_changes_nothing(host_c
     assert "Whose points reach the target: pick one of the choices" in response.content.decode()
     night.refresh_from_db()
     assert night.rules.target_reached_by.value == "player"
+
+
+@pytest.mark.django_db
+def test_guests_level_on_everything_share_a_place_on_every_screen(client, host_client):
+    """Two guests level on wins, buncos and points read "3=" on the TV and the host's page and
+    "3rd=" on their own phones, as the card says (not "3rd" and "4th" by their names)."""
+    night = night_of("babz", count=4)
+    services.round_start(night=night)
+    roll(night, 1, quick="bunco")  # the first roller's own 21: their team wins, 21-0
+    state = live_state(night)
+    winner = state.night.history[-1].tables[0].winners
+    losers = [n for n in sample_names(4) if n not in winner]
+    rows = {s["name"]: s for s in screens.standings(state)}
+    assert [rows[n]["place_label"] for n in losers] == ["3=", "3="]
+    assert sorted(rows[n]["place_label"] for n in winner) == ["1.", "2."]
+    tv = html.unescape(broadcast.tv_room_html(night, state))
+    host = html.unescape(host_client.get(f"/host/nights/{night.pk}/").content.decode())
+    for page in (tv, host):
+        for name in losers:
+            assert f"3= <bdi>{name}</bdi>" in page
+    services.night_end(night=night)
+    for name in losers:
+        token = night.players.get(name=name).token
+        phone = html.unescape(client.get(f"/p/{token}/").content.decode())
+        assert re.search(r"<strong>3rd=</strong>\s+of 4 in the standings", phone)
+    card = dict(how_we_play(night.rules))["Who wins"]
+    assert "players level on all three share a place (3rd=), listed by name" in card
+
+
+@pytest.mark.django_db
+def test_a_guest_at_a_table_with_two_ghosts_can_go_home(client, host_client):
+    """Ten guests, two ghosts: one guest of a table with a ghost goes home, then their partner's
+    tablemate too. The host is not refused ("would have only one real player"): a ghost changes
+    chairs with a guest of another table, whose phone shows where to sit."""
+    night = night_of("babz", count=10, seed=3)
+    play_round(night)
+    state = live_state(night)
+    spec = next(t for t in state.tables if any(s.ghost for s in t.seats))
+    real = [s.name for s in spec.seats if not s.ghost]
+    services.player_leave(night=night, player=night.players.get(name=real[0]))
+    before = {n: live_state(night).seat_of(n) for n in sample_names(10)}
+    leaver = night.players.get(name=real[1])
+    answer = host_client.post(f"/host/nights/{night.pk}/players/{leaver.pk}/leave/",
+                              follow=True)
+    assert "only one real player" not in answer.content.decode()
+    state = live_state(night)
+    assert real[1] in state.left and state.seat_of(real[1]) is None
+    assert all(sum(s.ghost for s in t.seats) <= 2 for t in state.tables)
+    moved = [n for n, seat in before.items()
+             if n not in real[:2] and seat[0] != state.seat_of(n)[0]]
+    assert len(moved) == 1 and state.seat_of(moved[0])[0] == spec.number
+    phone = client.get(f"/p/{night.players.get(name=moved[0]).token}/").content.decode()
+    seat = state.seat_of(moved[0])[1] + 1
+    assert re.search(rf"Next round:</strong> (Stay at|Move from table \d+ to) <strong>table "
+                     rf"{spec.number}</strong>, seat {seat}\.", phone)
+    play_round(night)  # and the night plays on
+    assert live_state(night).night.stats[moved[0]].wins + live_state(night).night.stats[
+        moved[0]].losses == 2

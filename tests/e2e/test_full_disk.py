@@ -131,7 +131,8 @@ def test_a_full_data_folder_is_said_and_play_resumes_by_itself_when_space_is_bac
             expect(trouble).to_be_visible()
             expect(trouble).to_contain_text("Bunco cannot save on this laptop")
             expect(trouble).to_contain_text("Free some space on the laptop")
-            expect(trouble).to_contain_text("BUNCO_DATA_DIR")
+            expect(trouble).to_contain_text("open that file on another laptop")
+            expect(trouble).not_to_contain_text("BUNCO_DATA_DIR")
             # And again when the page is loaded: the page, not an error.
             assert host.reload().status == 200
             expect(trouble).to_be_visible()

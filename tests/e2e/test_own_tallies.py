@@ -40,8 +40,8 @@ class OwnTallies(BrowserTestCase):
         tv = self.open(f"/tv/{night.tv_token}/", TV)
         for page in (phone, tv):
             teams = page.locator("#table-1 .tally > li")
-            expect(teams.nth(1).get_by_test_id("own-tally")).to_have_text(["20", "16"])
-            expect(teams.nth(1).locator(".own.close")).to_have_text("20")  # B is close
+            expect(teams.nth(1).get_by_test_id("own-tally")).to_have_text(["20 pts", "16 pts"])
+            expect(teams.nth(1).locator(".own.close")).to_have_text("20 pts")  # B is close
             expect(teams.nth(1).locator(".name").first).to_contain_text(b)
             expect(teams.nth(1).get_by_test_id("score")).to_have_text("36")
             expect(page.get_by_test_id("won-by")).to_have_count(0)
@@ -51,7 +51,7 @@ class OwnTallies(BrowserTestCase):
         for page in (phone, tv):
             page.reload()  # this test's taps reach the live server's screens by their resync
             teams = page.locator("#table-1 .tally > li")
-            expect(teams.nth(0).get_by_test_id("own-tally")).to_have_text(["22", "0"])
+            expect(teams.nth(0).get_by_test_id("own-tally")).to_have_text(["22 pts", "0 pts"])
             expect(teams.nth(0)).to_have_class(re.compile(r"\bwinner\b"))
             expect(page.locator("#table-1").get_by_test_id("won-by")).to_have_text(
                 f"{a} reached 21, so that team wins.")

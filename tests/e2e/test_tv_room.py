@@ -204,8 +204,8 @@ class TvForAnyRoom(BrowserTestCase):
         expect(clock).to_have_text(re.compile(r"^[45]:[0-5]\d$"))
         first = clock.inner_text()
         expect(clock).not_to_have_text(first, timeout=3000)  # it counts down
-        expect(board).to_contain_text(
-            "Up next: round 2 of set 1, when the head table rings the bell")
+        expect(board).to_contain_text("Up next: round 2 of set 1, when the break is over and "
+                                      "the head table rings the bell")
         expect(tv.locator("#banner .headline")).to_contain_text("Break")
         expect(tv.locator("[data-pages=tv-standings-rows] tr").first).to_be_visible()
         self.fits(tv)

@@ -55,7 +55,7 @@ def test_winning_moves():
     assert "ends the round at every table" in c["What scores"]
     assert "A bunco at any table ends the round at every table at once." in c[
         "What ends the round"]
-    assert "each table plays its own game until a team's points together reach 21" in c[
+    assert "Each table plays its own game until a team's points together reach 21" in c[
         "What ends the round"]
     assert "low bunco (7 points) and above it a high bunco (5 points)" in c["What scores"]
     assert "a bunco (it ends the round)" in c["What ends your turn"]

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from scoring import PRESETS, IllegalMove, Night, Seat, sample_names
+from scoring.seating import ghosts_partnered
 from scoring.simulate import play_round
 
 
@@ -52,13 +53,38 @@ def test_two_ghosts_never_end_up_partners():
     assert not any(spec.seats[i].ghost and spec.seats[i + 2].ghost for i in range(2))
 
 
-def test_a_table_cannot_be_left_with_one_real_player():
+def test_a_guest_at_a_table_with_two_ghosts_goes_home_and_a_ghost_changes_tables():
+    """A table is never left with one real player: the guest goes home, and one of its ghosts
+    changes chairs with a real player of the table with the fewest ghosts."""
     night = night_with(10)  # two ghosts, at different tables
     spec = night.tables[-1]
     real = [s.name for s in spec.seats if not s.ghost]
     night.substitute(real[0], Seat("Ghost 8", ghost=True))
-    with pytest.raises(IllegalMove, match="only one real player"):
-        night.substitute(real[1], Seat("Ghost 9", ghost=True))
+    before = {s.name for t in night.tables for s in t.seats if not s.ghost}
+    night.substitute(real[1], Seat("Ghost 9", ghost=True))
+    assert night.stats[real[1]].left
+    after = {s.name for t in night.tables for s in t.seats if not s.ghost}
+    assert after == before - {real[1]}
+    for table in night.tables:
+        assert sum(s.ghost for s in table.seats) <= 2, table
+        assert not ghosts_partnered(table), table
+    room = night.start_round()  # and the night plays on
+    play_round(room, random.Random(3), seconds_per_roll=6)
+    night.finish_round(room)
+    assert night.stats[real[1]].wins + night.stats[real[1]].losses == 0
+
+
+def test_a_table_left_with_one_real_player_is_refused_only_with_no_chair_to_spare():
+    night = night_with(8)  # two full tables
+    for name in sample_names(8):
+        spec = next(t for t in night.tables if name in [s.name for s in t.seats])
+        if sum(s.ghost for s in spec.seats) == 2 and all(
+                sum(s.ghost for s in t.seats) == 2 for t in night.tables):
+            with pytest.raises(IllegalMove, match="no other table has a chair to spare"):
+                night.substitute(name, Seat(f"Ghost {name}", ghost=True))
+            return
+        night.substitute(name, Seat(f"Ghost {name}", ghost=True))
+    raise AssertionError("the room never ran out of chairs to spare")
 
 
 def test_a_typo_is_fixed_everywhere_including_rounds_played():

@@ -17,7 +17,11 @@ from scoring import (
     TablePlay,
     award,
     decide_awards,
+    house_choices,
+    how_we_play,
     night_to_json,
+    placed,
+    ranked,
     rotate,
     sample_names,
     seat_night,
@@ -439,3 +443,106 @@ def test_two_thousand_players_are_seated_rotated_and_awarded(rules_id):
     assert all(a.winners or not a.value for a in sim.awards)
     with pytest.raises(ValueError, match="to 2000 players, not 2001"):
         rules.check_player_count(2001)
+
+
+# -- 7. the card's last statements, played ------------------------------------------------------
+
+def test_babz_a_ghosts_bunco_at_the_head_table_wins_the_round_for_its_partner():
+    """Seed 004: "If you are on a team with the person who got a bunco or 21 points, your team
+    automatically wins that round": at the head table the ghost's partner rolls it a bunco, the
+    round ends and the partner is credited the win (never the bunco), as the card says."""
+    rules = PRESETS["babz"]
+    night = Night.from_tables(rules, [spec("ABCZ", 1, ghosts="Z"), spec("EFGH", 2)])
+    play = night.start_round()
+    head = play.tables[0]
+    play.roll(1, hits(1))  # E: table 2 leads 1-0 when the gong stops it
+    play.roll(1, MISS)
+    for _ in range(10):
+        play.roll(0, TWO)  # A: 20
+    play.roll(0, MISS)
+    play.roll(0, MISS)  # B
+    play.roll(0, MISS)  # C
+    play.roll(0, BUNCO1)  # B rolls Z's bunco: 21 for B and Z, against 20
+    assert play.bell_rung and head.done and head.winners == (1, 3)
+    night.finish_round(play)
+    assert night.stats["B"].wins == 1 and night.stats["B"].buncos == 0
+    assert night.stats["A"].losses == 1
+    ghosts = dict(how_we_play(rules))["Ghosts"]
+    assert ("nobody is credited a bunco for a ghost's roll, and a round its points win is its "
+            "partner's win") in ghosts
+    assert "(its partner's team wins the round, as with anyone's)" in ghosts
+    assert "a win for a ghost's roll" not in ghosts
+
+
+def test_winning_moves_rings_the_bell_at_the_head_table_as_each_table_wins():
+    """Seed 000: "ring the bell as each table winner is declared. Ring the bell three times to
+    declare the round over after the third table completes the round": each table plays to 21
+    on its own, and the card says who rings, not "There is no bell"."""
+    rules = PRESETS["winning-moves"]
+    r = room(rules, 1, "ABCD", "EFGH")
+    for _ in range(10):
+        r.roll(1, TWO)  # E: 20 at table 2
+    r.roll(1, hits(1))  # E: 21, table 2 has its winner; table 1 plays on
+    assert r.tables[1].done and not r.tables[0].done
+    ends = dict(how_we_play(rules))["What ends the round"]
+    assert "There is no bell" not in ends
+    assert ("The head table rings the bell as each table's winner is declared, and three times "
+            "when the last table finishes: the round is over.") in ends
+
+
+def house_card(preset_id: str) -> dict[str, str]:
+    rules = PRESETS[preset_id]
+    return dict(how_we_play(rules, house_choices(preset_id, rules)))
+
+
+def test_head_table_plays_four_sets_a_house_rule_of_six_rounds_each():
+    """Seed 001: "There are six rounds in each set of Bunco": how many sets, it does not say."""
+    rules = PRESETS["head-table"]
+    sim = simulate_night(rules, sample_names(12), random.Random(3))
+    assert {r.set_number for r in sim.night.history} == {1, 2, 3, 4}
+    night = house_card("head-table")["The night"]
+    assert night.startswith("House rule: We play 4 sets of 6 rounds. Each round has its number")
+    assert night.count("House rule") == 1  # the head table's bell is the seed's own
+
+
+def test_ladders_one_prize_for_the_most_buncos_is_a_house_rule():
+    """Seed 002: "Either the player with the most buncos is declared the winner, or the player
+    with the most buncos and wins ... depending on the initial agreement\""""
+    stats = {"Ann": PlayerStats("Ann", wins=9, buncos=1), "Bea": PlayerStats("Bea", buncos=2)}
+    assert by_category(decide_awards(PRESETS["ladder"], stats))["most_buncos"].winners == (
+        "Bea",)
+    assert house_card("ladder")["Tonight's prizes"].startswith(
+        "House rule: Tonight's prizes: Winner for the most buncos.")
+
+
+@pytest.mark.parametrize("preset_id", ["fuzzy-die", "winning-moves", "head-table", "ladder",
+                                       "clockwise", "babz"])
+def test_ghosts_and_a_ghost_in_a_leavers_chair_are_house_rules_where_no_seed_has_them(
+        preset_id):
+    """Only seed 004 has ghosts ("A "ghost" is used when we don't have enough players"), and no
+    seed puts a ghost in the chair of one who goes home."""
+    rules = PRESETS[preset_id]
+    night = Night.seat(rules, sample_names(14), random.Random(2))
+    assert any(s.ghost for t in night.tables for s in t.seats)
+    night.substitute(sample_names(14)[0], Seat("Ghost 9", ghost=True))
+    assert night.stats[sample_names(14)[0]].left
+    ghosts = house_card(preset_id)["Ghosts"]
+    if preset_id == "babz":  # the seed's own ghosts; the leaver's chair is the app's
+        assert not ghosts.startswith("House rule")
+        assert ("House rule: A ghost also takes the chair of anyone who goes home early; "
+                "where that would leave one player with three ghosts, a ghost changes chairs "
+                "with a player of the table with the fewest ghosts.") in ghosts
+    else:
+        assert ghosts.startswith("House rule: ") and ghosts.count("House rule") == 1
+
+
+def test_players_level_on_everything_share_a_place_and_the_next_counts_them():
+    """No seed ranks the players: the standings' order is a house rule, and two players level
+    on wins, buncos and points share a place (1, 2, 3=, 3=, 5), listed by name."""
+    stats = {n: PlayerStats(n, wins=w, buncos=1, points=p) for n, w, p in (
+        ("Eve", 1, 5), ("dee", 3, 9), ("Cat", 3, 9), ("Bo", 4, 0), ("Al", 3, 10))}
+    rows = ranked(stats)
+    assert [s.name for s in rows] == ["Bo", "Al", "Cat", "dee", "Eve"]
+    assert placed(rows) == [(1, False), (2, False), (3, True), (3, True), (5, False)]
+    assert "players level on all three share a place (3rd=), listed by name." in house_card(
+        "babz")["Who wins"]

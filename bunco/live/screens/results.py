@@ -12,7 +12,7 @@ from django.contrib.staticfiles import finders
 
 from bunco.live.screens.prizes import final_awards, pot_unpaid
 from bunco.night.fold import LiveNight
-from scoring import ranked
+from scoring import placed, ranked
 
 
 def ordinal(n: int) -> str:
@@ -21,10 +21,14 @@ def ordinal(n: int) -> str:
 
 
 def standings(state: LiveNight) -> list[dict]:
-    """Every player (never a ghost) in standings order, numbered from 1."""
+    """Every player (never a ghost) in standings order, numbered from 1; players level on
+    everything the standings count share a place ("3=", ``shared``)."""
     if not state.night:
         return []
-    return [vars(s) | {"place": i + 1} for i, s in enumerate(ranked(state.night.stats))]
+    rows = ranked(state.night.stats)
+    return [vars(s) | {"place": place, "shared": shared,
+                       "place_label": f"{place}=" if shared else f"{place}."}
+            for s, (place, shared) in zip(rows, placed(rows), strict=True)]
 
 
 class EndOfNight:
@@ -73,7 +77,8 @@ def my_night(state: LiveNight, name: str, end: EndOfNight | None = None) -> dict
     prizes = [_my_prize(a, name) for a in end.awards]
     prizes = [p for p in prizes if p]
     story = _story(state, name)
-    return {"name": name, "place": mine["place"], "place_text": ordinal(mine["place"]),
+    place_text = ordinal(mine["place"]) + ("=" if mine["shared"] else "")
+    return {"name": name, "place": mine["place"], "place_text": place_text,
             "of": len(rows), "level_with": level, "stats": mine, "prizes": prizes,
             "winners": end.winners, "unpaid": end.unpaid, "story": story,
             "no_prize_why": _no_prize_why(state, name) if not prizes else "",

@@ -85,7 +85,9 @@ def up_next(state: LiveNight) -> str:
         what = f"round {n} of set {s}"
     else:
         what = f"round {n}"
-    return f"{what}, when {_starter(state)} rings the bell"
+    if state.rules.head_table_starts:  # the break is the host's: no phone rings during it
+        return f"{what}, when the break is over and the head table rings the bell"
+    return f"{what}, when the host rings the bell"
 
 
 def _starter(state: LiveNight) -> str:

@@ -117,16 +117,22 @@ class StartRound(Command):
     """The head table's bell that starts a round. ``round_number``/``set_number`` name the
     round the host's page offered: a second press for a round that has started is answered,
     not applied. A ``practice`` round, before round 1, is played like round 1 and counts for
-    nothing (the night is as it was before it)."""
+    nothing (the night is as it was before it). The break is the host's: a ``phone``'s bell
+    starts nothing until the host ends it or its time is up (the host's own bell ends it)."""
 
     round_number: int | None = None
     set_number: int | None = None
     practice: bool = False
     now: float | None = None
+    phone: bool = False
 
     def event(self, state: LiveNight) -> dict | Ack:
         if self.practice:
             return self._practice(state)
+        if (self.phone and state.break_ends is not None
+                and _epoch_ms(self.now) + CLOCK_SLACK_MS < state.break_ends):
+            raise IllegalMove("The host has called a break: ring the bell when the break is "
+                              "over.")
         if state.practice:
             raise IllegalMove("the practice round is still being played: ring the bell to "
                               "end it, then start round 1")
@@ -157,8 +163,8 @@ class StartRound(Command):
 @_refuse_on_domain_errors
 def round_start(*, night: Night, key=None, actor: str = "host",
                 round_number: int | None = None, set_number: int | None = None,
-                practice: bool = False, now: float | None = None) -> Ack:
-    return run(night, StartRound(round_number, set_number, practice, now), key=key,
+                practice: bool = False, now: float | None = None, phone: bool = False) -> Ack:
+    return run(night, StartRound(round_number, set_number, practice, now, phone), key=key,
                actor=actor)
 
 
