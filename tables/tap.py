@@ -34,6 +34,8 @@ NUMBERS = {"set": (0, 99, False), "round": (1, ROUNDS_PER_SET, True),  # set 0: 
            # spell offline, keeps its own time in the tally history.
            "tapped": (0, 10**14, False)}
 MAX_DICE_TEXT = 20
+#: The most digits a tap's number is read with (leading zeros included).
+MAX_DIGITS = 20
 
 
 class Unreadable(ValueError):
@@ -49,7 +51,9 @@ def _number(fields, name: str) -> int | None:
             raise Unreadable(OUT_OF_DATE)
         return None
     digits = text[1:] if text[0] in "+-" else text
-    if not (digits.isascii() and digits.isdigit()) or not low <= int(text) <= high:
+    # Its length bounded before it is parsed: Python refuses to read over 4,300 digits.
+    if (len(digits) > MAX_DIGITS or not (digits.isascii() and digits.isdigit())
+            or not low <= int(text) <= high):
         raise Unreadable(f"that tap's {name} is not a number from {low} to {high}; "
                          "reload the page")
     return int(text)
