@@ -165,8 +165,16 @@ class PrivateRedis:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
+    def freeze(self) -> None:
+        """Stopped, not killed: its sockets open, nothing answered (a machine swapping)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
     def remove(self) -> None:
         if self.proc and self.proc.poll() is None:
+            self.thaw()
             self.kill()
 
 
@@ -559,4 +567,55 @@ def test_a_redis_restart_mid_taps_loses_no_tap_and_screens_come_back(
     # No screen was cut off (every page reconnecting at once, a snapshot each), and no worker
     # failed: the layer's failures are warnings.
     assert not [s.name for s in played.screens if s.closed], [s.closed for s in played.screens]
+    assert not tracebacks(workers), tracebacks(workers)
+
+
+def test_a_frozen_redis_holds_no_taps_answer_and_healthz_answers(
+        tmp_path, shared_stack, redis_of_its_own):
+    """Redis frozen for 4 s (stopped, its sockets open: no error, no answer). A push waits
+    ``PUSH_WAIT`` at most, once, and is not waited for while one is out: every tap is counted
+    once, none sent again, each answered within PUSH_WAIT (most at once); ``/healthz`` on
+    both workers answers (the layer failed) within its own limit meanwhile."""
+    from django.conf import settings
+
+    redis = redis_of_its_own
+    env = {**shared_stack, "REDIS_URL": redis.url}
+    night = setup_night(tmp_path, env)
+    workers = start_both(tmp_path, env)
+    health: list[tuple[int, float]] = []
+
+    def frozen():
+        redis.freeze()
+        down = time.monotonic()
+        try:
+            with httpx.Client(trust_env=False, timeout=10) as http:
+                while time.monotonic() < down + 4:
+                    for server in workers:
+                        asked = time.monotonic()
+                        status = http.get(f"{server.base}/healthz").status_code
+                        health.append((status, time.monotonic() - asked))
+        finally:
+            redis.thaw()
+        return down, time.monotonic()
+
+    try:
+        played = asyncio.run(play(workers, night, [("Redis frozen 4 s", frozen)],
+                                  before=3, after=SYNC_EVERY + 3))
+    finally:
+        for server in workers:
+            server.stop()
+    print(report(played))
+    print(f"  /healthz while frozen: {len(health)} answers {sorted({s for s, _ in health})}, "
+          f"the slowest in {max(t for _, t in health):.2f} s")
+    check_log(tmp_path, env, night, played)
+    (fault,) = played.faults
+    assert not [t for t in played.taps if t.resent], "a tap had to be sent again"
+    during = [t.answered - t.sent for t in played.taps
+              if fault.down - 1 < t.sent < fault.back]
+    # One wait of PUSH_WAIT per worker (its first push or health check of the freeze; a tap
+    # may queue behind it), the rest at once: bounds with room for a busy machine.
+    assert during and max(during) < 2 * settings.PUSH_WAIT + 0.5, during
+    assert sum(took > 0.5 for took in during) <= 2 * len(workers), during
+    assert len(health) > 2 * len(workers), health  # asked again and again while frozen
+    assert all(took < settings.PUSH_WAIT + 1 for _, took in health), health
     assert not tracebacks(workers), tracebacks(workers)
