@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import sys
 import time
 
 import segno
@@ -26,6 +27,8 @@ from bunco.runtime import pushes
 
 #: How long each part of the health check may take before the worker counts as unwell.
 HEALTH_TIMEOUT = 2.0
+#: A phone's tap the app failed on for another reason than the disk: kept, sent again.
+KEPT = "The app had a problem: your rolls are kept and sent again"
 log = logging.getLogger(__name__)
 
 
@@ -128,7 +131,16 @@ def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """The error page (Django's handler500): in words, the data folder's trouble when that is
     what failed, answered 503 then (the laptop cannot save: try again later, nothing lost). If
-    the page's own parts fail too (its files not collected, the disk), a plain one."""
+    the page's own parts fail too (its files not collected, the disk), a plain one. A phone's
+    tap (or anything asking for JSON) is answered in JSON, as the phone's outbox reads it: a
+    5xx, so it keeps the tap and sends it again."""
+    failed = sys.exc_info()[1]
+    if failed is not None and disk.is_disk_error(failed):
+        disk.data_failed(failed)
+    if inputs.JSON_PATH.match(request.path) or "json" in request.META.get("HTTP_ACCEPT", ""):
+        if disk.data_trouble() is not None:
+            return JsonResponse(disk.PHONES_ANSWER, status=503)
+        return JsonResponse({"ok": False, "error": KEPT}, status=500)
     try:
         html = render_to_string("500.html", request=request)
     except Exception:  # never a second traceback instead of a page

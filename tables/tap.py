@@ -210,7 +210,7 @@ def unknown_link() -> Answer:
 def cannot_save() -> Answer:
     """The laptop could not write the tap (its disk full or failing): not a decision of the
     game either. The phone keeps the tap and sends it again; the host's page says why."""
-    return Answer(503, {"ok": False, "retry": True, "disk": True, "error": disk.PHONES})
+    return Answer(503, dict(disk.PHONES_ANSWER))
 
 
 def saved_or_kept(night_id: int, run, *args, **kwargs) -> Answer:
