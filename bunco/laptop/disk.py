@@ -198,6 +198,22 @@ def data_probe(sync: bool = True) -> Trouble | None:
     return data_trouble()
 
 
+#: A ``.partial`` file untouched this long (seconds) was left by a snapshot or a copy the
+#: laptop died (or the disk filled) in the middle of; one being written is newer.
+STALE_AFTER = 600
+
+
+def clean_partials(path: Path) -> None:
+    """Remove what snapshots or copies interrupted long ago left in ``path``."""
+    now = time.time()
+    for left in path.glob("*.partial"):
+        try:
+            if now - left.stat().st_mtime > STALE_AFTER:
+                left.unlink()
+        except OSError:  # gone meanwhile, or the stick: next time
+            continue
+
+
 def copy_failed(folder: Path, why: str, night_id: int) -> None:
     """The copy folder could not be written (``why``, in words)."""
     with _lock:
