@@ -17,11 +17,14 @@ from django.core.exceptions import RequestAborted  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 
 from bunco import inputs, limits, proxies, runtime  # noqa: E402
+from bunco.runtime import body as bodies  # noqa: E402
 from bunco.runtime import collector, handler, pushes  # noqa: E402
 
 # Everything the server runs beyond the stock path, installed once, in order
 # (bunco/runtime/__init__.py); BUNCO_STOCK leaves any piece out.
 TUNED = runtime.install()
+# A body past the limit is refused as it arrives, before the server keeps any of it.
+bodies.install(inputs.MAX_BODY, lambda path: refused_body(path))
 log = logging.getLogger(__name__)
 GC_TUNED = TUNED["collector"]
 
@@ -81,9 +84,10 @@ class PartyASGIHandler(handler.handler_class()):
 
 
     async def read_body(self, receive):
-        """The body, as Django reads it, but never more than ``inputs.MAX_BODY`` of it kept
-        (one sent without a length): past it the rest is read and dropped, and the request
-        answered 413 (``create_request``)."""
+        """The body, as Django reads it, but never more than ``inputs.MAX_BODY`` of it (one
+        sent without a length): the moment what has come in passes it, what came is dropped,
+        the rest left unread, and the request answered 413 (``create_request``). Under Daphne
+        the server itself refuses it first (``bunco/runtime/body.py``)."""
         body = tempfile.SpooledTemporaryFile(  # noqa: SIM115 (Django closes it)
             max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE,
             mode="w+b")
@@ -94,11 +98,14 @@ class PartyASGIHandler(handler.handler_class()):
                 body.close()
                 raise RequestAborted()
             size += len(message.get("body", b""))
-            if size <= inputs.MAX_BODY:
-                body.write(message.get("body", b""))
+            if size > inputs.MAX_BODY:
+                body.close()
+                break
+            body.write(message.get("body", b""))
             if not message.get("more_body", False):
                 break
-        body.seek(0)
+        if not body.closed:
+            body.seek(0)
         body.bunco_size = size
         return body
 
@@ -116,6 +123,13 @@ class PartyASGIHandler(handler.handler_class()):
         if request is None and refused.status_code == 400:  # Django's says nothing
             refused = inputs.refusal(None, 400, inputs.NOT_A_REQUEST, scope.get("path", ""))
         return request, refused
+
+
+def refused_body(path: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """The answer to a body past ``inputs.MAX_BODY``, as the server sends it unread."""
+    refused = inputs.refusal(None, *too_big(inputs.MAX_BODY + 1), path)
+    return refused.status_code, [(b"Content-Type", refused["Content-Type"].encode())], \
+        refused.content
 
 
 def too_big(length: int) -> tuple[int, str]:

@@ -127,8 +127,11 @@ def _refused(request: HttpRequest, status: int, sentence: str) -> HttpResponse:
 
 
 def content_length(scope) -> int | None:
-    """The body's declared length, -1 if the header is not a number, None if absent."""
+    """The body's declared length, -1 if the header is not a number, None if absent (a
+    length of more digits than any body has reads as too big, unparsed)."""
     for name, value in scope.get("headers") or ():
         if name.lower() == b"content-length":
-            return int(value) if value.strip().isdigit() else -1
+            if not value.strip().isdigit():
+                return -1
+            return int(value) if len(value.strip()) <= 18 else MAX_BODY + 1
     return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import sys
 import time
 
 import segno
@@ -22,9 +23,12 @@ from django.views.decorators.http import require_GET
 from bunco import inputs
 from bunco.laptop import disk
 from bunco.laptop.lan import public_url
+from bunco.runtime import pushes
 
 #: How long each part of the health check may take before the worker counts as unwell.
 HEALTH_TIMEOUT = 2.0
+#: A phone's tap the app failed on for another reason than the disk: kept, sent again.
+KEPT = "The app had a problem: your rolls are kept and sent again"
 log = logging.getLogger(__name__)
 
 
@@ -62,6 +66,15 @@ async def _layer_round_trip() -> None:
         raise RuntimeError("the channel layer returned another message")
 
 
+async def _layer_probe() -> None:
+    """The round trip, waited for as a push is (``pushes.within``: the request holds the one
+    sync thread meanwhile): a frozen Redis holds no tap behind the health check."""
+    done = await pushes.within(_layer_round_trip())
+    if done is None:
+        raise TimeoutError("the channel layer did not answer in time")
+    done.result()
+
+
 def _check(name: str, check, report: dict) -> bool:
     start = time.perf_counter()
     try:
@@ -90,7 +103,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     served all the same."""
     report: dict = {}
     healthy = _check("database", _database, report)
-    healthy = _check("channel_layer", async_to_sync(_layer_round_trip), report) and healthy
+    healthy = _check("channel_layer", async_to_sync(_layer_probe), report) \
+        and healthy
     problems = []
     if connection.vendor == "sqlite":  # its file is in the data folder: can it be written?
         trouble = disk.data_probe()
@@ -117,7 +131,16 @@ def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """The error page (Django's handler500): in words, the data folder's trouble when that is
     what failed, answered 503 then (the laptop cannot save: try again later, nothing lost). If
-    the page's own parts fail too (its files not collected, the disk), a plain one."""
+    the page's own parts fail too (its files not collected, the disk), a plain one. A phone's
+    tap (or anything asking for JSON) is answered in JSON, as the phone's outbox reads it: a
+    5xx, so it keeps the tap and sends it again."""
+    failed = sys.exc_info()[1]
+    if failed is not None and disk.is_disk_error(failed):
+        disk.data_failed(failed)
+    if inputs.JSON_PATH.match(request.path) or "json" in request.META.get("HTTP_ACCEPT", ""):
+        if disk.data_trouble() is not None:
+            return JsonResponse(disk.PHONES_ANSWER, status=503)
+        return JsonResponse({"ok": False, "error": KEPT}, status=500)
     try:
         html = render_to_string("500.html", request=request)
     except Exception:  # never a second traceback instead of a page

@@ -34,6 +34,8 @@ NUMBERS = {"set": (0, 99, False), "round": (1, ROUNDS_PER_SET, True),  # set 0: 
            # spell offline, keeps its own time in the tally history.
            "tapped": (0, 10**14, False)}
 MAX_DICE_TEXT = 20
+#: The most digits a tap's number is read with (leading zeros included).
+MAX_DIGITS = 20
 
 
 class Unreadable(ValueError):
@@ -49,7 +51,9 @@ def _number(fields, name: str) -> int | None:
             raise Unreadable(OUT_OF_DATE)
         return None
     digits = text[1:] if text[0] in "+-" else text
-    if not (digits.isascii() and digits.isdigit()) or not low <= int(text) <= high:
+    # Its length bounded before it is parsed: Python refuses to read over 4,300 digits.
+    if (len(digits) > MAX_DIGITS or not (digits.isascii() and digits.isdigit())
+            or not low <= int(text) <= high):
         raise Unreadable(f"that tap's {name} is not a number from {low} to {high}; "
                          "reload the page")
     return int(text)
@@ -206,7 +210,7 @@ def unknown_link() -> Answer:
 def cannot_save() -> Answer:
     """The laptop could not write the tap (its disk full or failing): not a decision of the
     game either. The phone keeps the tap and sends it again; the host's page says why."""
-    return Answer(503, {"ok": False, "retry": True, "disk": True, "error": disk.PHONES})
+    return Answer(503, dict(disk.PHONES_ANSWER))
 
 
 def saved_or_kept(night_id: int, run, *args, **kwargs) -> Answer:

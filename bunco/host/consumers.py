@@ -51,7 +51,7 @@ class HostConsumer(ScreenConsumer):
         """"On my way" or "Dismiss" on a table's call: the push brings every host page the
         new list; a refusal is answered to this page only."""
         call, answer = content.get("call"), content.get("answer")
-        if isinstance(call, str) and call.isdigit():
+        if isinstance(call, str) and call.isascii() and call.isdigit() and len(call) <= 12:
             call = int(call)
         if not isinstance(call, int) or isinstance(call, bool) or not isinstance(answer, str):
             await self.send_json({"type": "error", "message": "that answer did not make sense"})

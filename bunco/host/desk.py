@@ -102,8 +102,9 @@ def host_desk(request: HttpRequest, pk: int) -> HttpResponse:
         results, page = paginate(found, query, "page", DESK_RESULTS)
         exact = find([p.name for p in everyone], search)
     guest = None
-    if str(query.get("guest", "")).isdigit():
-        player = next((p for p in everyone if p.pk == int(query["guest"])), None)
+    wanted = str(query.get("guest", ""))
+    if wanted.isascii() and wanted.isdigit() and len(wanted) <= 12:  # bounded, then read
+        player = next((p for p in everyone if p.pk == int(wanted)), None)
         if player is not None and player.arrived_at:
             guest = check_in_status(player, state)
     closes = night.check_in_closes_at

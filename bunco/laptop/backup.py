@@ -44,7 +44,9 @@ def read_night_file(text: str):
     since (with what a command other than a tap changed of the night, its links and its
     players: the whole list when one came or went, else the players changed). A line cut
     short (the laptop died while writing it) and what follows a gap in the log are left out
-    (lines may come in any order). Raises ValueError when the first line is not JSON."""
+    (lines may come in any order). A byte order mark before it (Notepad's UTF-8) is no part
+    of it. Raises ValueError when the first line is not JSON."""
+    text = text.removeprefix("\ufeff")
     try:
         return json.loads(text)
     except ValueError:
@@ -101,14 +103,23 @@ def snapshot(reason: str = "manual", source: Path | None = None) -> Path | None:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(seconds)) + f"-{nanos:09d}"
     target = folder() / f"{source.stem}-{stamp}-{reason}.sqlite3"
     partial = target.with_suffix(".partial")
+    disk.clean_partials(folder())
+    try:
+        _copy_database(source, partial)
+        partial.replace(target)  # a snapshot is whole or absent
+    except (OSError, sqlite3.Error):
+        partial.unlink(missing_ok=True)  # a full disk gets its room back
+        raise
+    for old in snapshots(source.stem)[KEEP:]:
+        old.unlink(missing_ok=True)
+    return target
+
+
+def _copy_database(source: Path, partial: Path) -> None:
     with sqlite3.connect(source, timeout=20) as src, sqlite3.connect(partial) as dst:
         src.backup(dst, pages=256)  # in steps: writers are never held up for long
     src.close()
     dst.close()
-    partial.replace(target)  # a snapshot is whole or absent
-    for old in snapshots(source.stem)[KEEP:]:
-        old.unlink(missing_ok=True)
-    return target
 
 
 def snapshots(stem: str | None = None) -> list[Path]:
@@ -207,6 +218,7 @@ def write_copy(night: Night, path: Path) -> tuple[dict, int]:
     its size in bytes)"""
     target = path / copy_name(night)
     partial = path / f".{target.name}.{os.getpid()}.partial"  # a worker's own: never shared
+    disk.clean_partials(path)
     data = night_file(night)
     text = json.dumps(data, separators=(",", ":")) + "\n"
     try:

@@ -31,6 +31,8 @@ from bunco.laptop import notes
 
 #: What a phone shows for a tap the laptop could not save: it keeps the tap and sends it again.
 PHONES = "The laptop cannot save right now: your rolls are kept"
+#: A tap's answer then, full or failing alike (the phone's outbox keeps it: docs/protocol.md).
+PHONES_ANSWER = {"ok": False, "retry": True, "disk": True, "error": PHONES}
 #: The free space a probe wants before it says the data folder has room again, and how long
 #: after the last failed write (a write that works says so at once).
 ROOM = 1024 * 1024
@@ -39,22 +41,29 @@ SETTLE = 10.0
 DISK_ERRNOS = {errno.ENOSPC, errno.EIO, errno.EROFS, errno.EDQUOT}
 DISK_WORDS = ("disk is full", "disk i/o error", "readonly database", "read-only file system",
               "no space left", "unable to open database file")
+FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
+FULL_WORDS = ("disk is full", "no space left")
 log = logging.getLogger(__name__)
 
 
-def is_disk_error(exc: BaseException | None) -> bool:
+def is_disk_error(exc: BaseException | None, errnos=DISK_ERRNOS, words=DISK_WORDS) -> bool:
     """Whether ``exc`` (or what caused it) says the disk is full or failing: SQLite's
     "database or disk is full" and "disk I/O error", or an OSError ENOSPC, EIO, EROFS."""
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        if isinstance(exc, OSError) and exc.errno in DISK_ERRNOS:
+        if isinstance(exc, OSError) and exc.errno in errnos:
             return True
         if isinstance(exc, sqlite3.Error | DatabaseError) and any(
-                word in str(exc).lower() for word in DISK_WORDS):
+                word in str(exc).lower() for word in words):
             return True
         exc = exc.__cause__ or exc.__context__
     return False
+
+
+def is_full(exc: BaseException | None) -> bool:
+    """Whether the disk error ``exc`` says the disk is full (not failing: I/O errors)."""
+    return is_disk_error(exc, FULL_ERRNOS, FULL_WORDS)
 
 
 @dataclass(frozen=True)
@@ -82,9 +91,20 @@ def data_folder() -> Path:
 
 
 def data_trouble() -> Trouble | None:
+    """The data folder's trouble as the host is told it (its path, what to do), or None."""
     with _lock:
         if not FAILING:
             return None
+        full = FAILING.get("full", True)
+    if not full:
+        return Trouble(
+            "Bunco cannot save on this laptop",
+            f"The laptop's disk reports errors reading or writing Bunco's data folder "
+            f"({data_folder()}): nothing new is saved. The phones keep every roll and send it "
+            "again by themselves.",
+            "Freeing space will not help. Stop Bunco and start it again; if this stays, the "
+            "disk is failing: carry on from the night's file on another laptop (README, "
+            "\u201cIf the laptop dies\u201d).")
     return Trouble(
         "Bunco cannot save on this laptop",
         f"Its data folder ({data_folder()}) is full or failing, so nothing new is saved. The "
@@ -107,6 +127,20 @@ def copy_trouble() -> Trouble | None:
         "and this message goes.")
 
 
+#: What anyone but the host (a phone, the TV, a guest's page) is told: no folder, no advice.
+GUESTS = Trouble("The laptop cannot save right now",
+                 "The host's page says what is wrong.", "Wait a moment.")
+
+
+def trouble_for(path: str) -> Trouble | None:
+    """The data folder's trouble as the page at ``path`` says it: in full on the host's
+    pages, in the phones' words anywhere else (never the laptop's folders)."""
+    trouble = data_trouble()
+    if trouble is None or path.startswith("/host/"):
+        return trouble
+    return GUESTS
+
+
 def troubles() -> list[Trouble]:
     return [t for t in (data_trouble(), copy_trouble()) if t is not None]
 
@@ -118,6 +152,7 @@ def data_failed(exc: BaseException, night_id: int | None = None) -> None:
         if new:
             FAILING.update(since=time.monotonic(), nights=set())
         FAILING["last"] = time.monotonic()
+        FAILING["full"] = is_full(exc)
         told = night_id is None or night_id in FAILING["nights"]
         if not told:
             FAILING["nights"].add(night_id)
@@ -163,6 +198,22 @@ def data_probe(sync: bool = True) -> Trouble | None:
     if room and settled:
         data_saved()
     return data_trouble()
+
+
+#: A ``.partial`` file untouched this long (seconds) was left by a snapshot or a copy the
+#: laptop died (or the disk filled) in the middle of; one being written is newer.
+STALE_AFTER = 600
+
+
+def clean_partials(path: Path) -> None:
+    """Remove what snapshots or copies interrupted long ago left in ``path``."""
+    now = time.time()
+    for left in path.glob("*.partial"):
+        try:
+            if now - left.stat().st_mtime > STALE_AFTER:
+                left.unlink()
+        except OSError:  # gone meanwhile, or the stick: next time
+            continue
 
 
 def copy_failed(folder: Path, why: str, night_id: int) -> None:

@@ -115,8 +115,10 @@ SEATS_PARTS = frozenset({"me", "tv-room", "tv-standings", "host-room"})
 
 def expected_seq(state: LiveNight, element: str) -> int:
     """The seq of the last event that changed ``element`` (a fragment's id)."""
-    if element.startswith("table-") and element[6:].isdigit():
-        return state.versions.table(int(element[6:]))
+    number = element[6:]
+    if element.startswith("table-") and number.isascii() and number.isdigit() \
+            and len(number) <= 6:  # bounded before it is parsed
+        return state.versions.table(int(number))
     if element == "tv-bunco":
         return screens.tv_bunco(state)["seq"]
     if element in SEATS_PARTS:

@@ -6,7 +6,8 @@ loop and waits for them (``async_to_sync(layer.group_send)``); a room-wide event
 drawn once its banners are out, and sent too. One command's pushes are out before the next
 command runs (commands on a night run one at a time, under its lock), so every screen gets
 them in commit order; and the sync thread, busy until a bell's frames are out, takes no tap
-meanwhile.
+meanwhile. It waits ``settings.PUSH_WAIT`` seconds at most (``send_within``): a shared
+layer that stopped answering (a frozen Redis) holds no answer longer.
 
 (An outbox that handed the pushes to the loop without waiting, a tap's before the rest of a
 bell's, and a lane that held taps back from the sync thread while a bell's went out, each
@@ -23,6 +24,7 @@ from typing import Protocol
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from bunco.runtime import layers
 from bunco.runtime.watch import watch
@@ -59,6 +61,36 @@ async def send_all(messages: Messages) -> None:
             failed(exc)
 
 
+#: Work on the layer still out past its wait (a frozen Redis): while any is, none is waited for.
+_stalled: set[asyncio.Future] = set()
+
+
+async def within(work) -> asyncio.Future | None:
+    """``work`` (a coroutine on the channel layer) run on this loop and waited for
+    ``settings.PUSH_WAIT`` seconds at most: the finished task, or None. One still out then goes
+    on by itself, and while it is out nothing else is waited for, so a frozen Redis holds a
+    thread (a tap's answer, ``/healthz``) for one PUSH_WAIT, not one each."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())  # read
+    _stalled.difference_update([t for t in _stalled if t.done()])
+    if not _stalled:
+        try:
+            await asyncio.wait_for(asyncio.shield(task), settings.PUSH_WAIT)
+            return task
+        except TimeoutError:
+            pass
+    _stalled.add(task)
+    task.add_done_callback(_stalled.discard)
+    return None
+
+
+async def send_within(messages: Messages) -> None:
+    """``send_all``, waited for as ``within`` says: a push still out is counted as failed
+    now (the screens' resync catches up) and goes on by itself."""
+    if await within(send_all(messages)) is None:
+        failed(TimeoutError(f"the channel layer did not answer in {settings.PUSH_WAIT} s"))
+
+
 _loop: asyncio.AbstractEventLoop | None = None
 
 
@@ -91,9 +123,9 @@ def _send_now(messages: Messages) -> None:
         running.create_task(send_all(messages))
     elif loop is not None and loop.is_running() and known is not loop:
         # A thread of its own (a copy's, a disk check's): asgiref knows no loop for it.
-        asyncio.run_coroutine_threadsafe(send_all(messages), loop).result()
+        asyncio.run_coroutine_threadsafe(send_within(messages), loop).result()
     else:  # the sync thread (a command's commit), or no server here: as Channels says
-        async_to_sync(send_all)(messages)
+        async_to_sync(send_within)(messages)
 
 
 def _drawn(rest: Callable[[], Frames | None]) -> Frames | None:

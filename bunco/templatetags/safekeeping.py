@@ -20,10 +20,11 @@ def laptop_trouble() -> str:
 
 
 @register.simple_tag
-def disk_trouble_now():
+def disk_trouble_now(path: str = ""):
     """On the error page: the data folder's trouble, when the error being answered is the
-    disk's (noted for the host's page and the health check), or one noted before."""
+    disk's (noted for the host's page and the health check), or one noted before; as the
+    page at ``path`` says it (in full to the host only: ``disk.trouble_for``)."""
     failed = sys.exc_info()[1]
     if failed is not None and disk.is_disk_error(failed):
         disk.data_failed(failed)
-    return disk.data_trouble()
+    return disk.trouble_for(path)

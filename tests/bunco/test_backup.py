@@ -197,3 +197,40 @@ def test_snapshot_names_sort_by_time_even_across_a_second(settings, tmp_path, mo
         backup.snapshot(f"at{ns % 10}", source)
     assert [p.name.rsplit("-", 1)[-1] for p in backup.snapshots("bunco")] == [
         "at1.sqlite3", "at9.sqlite3"]
+
+
+def stale(path: Path) -> Path:
+    """A file left by a snapshot or copy the laptop died in the middle of (an hour ago)."""
+    path.write_bytes(b"half a database")
+    hour_ago = path.stat().st_mtime - 3600
+    os.utime(path, (hour_ago, hour_ago))
+    return path
+
+
+def test_a_snapshot_interrupted_leaves_nothing_and_old_partial_files_are_cleaned(
+        settings, tmp_path, monkeypatch):
+    settings.BUNCO_BACKUP_DIR = tmp_path / "backups"
+    source = tmp_path / "bunco.sqlite3"
+    sqlite3.connect(source).close()
+    left = stale(backup.folder() / "bunco-20261101-200000-000000000-round.partial")
+    writing = backup.folder() / "bunco-20261129-200000-000000000-round.partial"
+    writing.write_bytes(b"")  # another snapshot's, being written now: left alone
+    backup.snapshot("round", source)
+    assert not left.exists() and writing.exists()
+    assert len(backup.snapshots("bunco")) == 1
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(backup, "_copy_database", full)
+    with pytest.raises(sqlite3.OperationalError):
+        backup.snapshot("round", source)
+    assert sorted(p.name for p in backup.folder().iterdir() if p.suffix == ".partial") == [
+        writing.name]
+
+
+def test_a_copy_interrupted_long_ago_is_cleaned_from_the_copy_folder(tmp_path, seated_night):
+    left = stale(tmp_path / f".{backup.copy_name(seated_night)}.4242.partial")
+    backup.write_copy(seated_night, tmp_path)
+    assert not left.exists()
+    assert [p.name for p in tmp_path.iterdir()] == [backup.copy_name(seated_night)]

@@ -76,6 +76,7 @@ JUNK = [
     json.dumps({"type": "tap", "action": "roll", "fields": {str(i): i for i in range(50)}}),
     "[" * 5000 + "]" * 5000,  # nested deeper than the parser goes
     "9" * 5000,               # a number longer than Python reads from text
+    json.dumps({"type": "tap", "action": "roll", "fields": {"pos": "9" * 4301}}),
     "x" * (limits.WS_MAX_BYTES + 1),
 ]
 
@@ -118,6 +119,19 @@ async def test_junk_from_a_screen_gets_an_error_and_the_screen_stays_connected()
     assert await ws.receive_nothing()
     rolls = await database_sync_to_async(lambda: night.events.filter(kind="roll").count())()
     assert rolls == 0
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("element", ["table-" + "9" * 4301, "table-\u00b2"])
+async def test_a_sync_naming_a_table_no_number_reads_as_is_answered_on(element):
+    """A table's id past Python's 4,300 digits, or in a digit int() cannot read: the screen
+    is served on (before, the consumer failed and the socket closed)."""
+    _, ws = await table_screen()
+    await ws.send_json_to({"type": "sync", "shows": {element: 1}})
+    await ws.send_json_to({"type": "tap", "action": "roll", "fields": {"round": "x"}})
+    answer = json.loads(await ws.receive_from())
+    assert answer["type"] == "ack" and answer["refused"] is True
     await ws.disconnect()
 
 

@@ -107,6 +107,13 @@ def test_bad_input_at_the_desk_is_explained_and_changes_nothing(host_client, typ
     assert ScoreEvent.objects.count() == events and night.players.here().count() == 0
 
 
+@pytest.mark.parametrize("guest", ["9" * 4301, "\u00b2"])
+def test_the_desk_with_a_guest_number_no_number_reads_is_the_desk(host_client, guest):
+    night = gala(3)
+    response = host_client.get(desk(night), {"guest": guest})
+    assert response.status_code == 200 and "0 of 3 here" in text(response)
+
+
 def test_another_nights_card_is_refused(host_client):
     night, other = gala(3), gala(3)
     card = other.players.first()

@@ -167,3 +167,50 @@ def test_the_hosts_page_still_loads_and_says_so_while_the_laptop_cannot_save(
     page = host.get(f"/host/nights/{seated_night.pk}/")
     assert page.status_code == 200
     assert "Bunco cannot save on this laptop" in page.content.decode()
+
+
+def failing_disk(*args, **kwargs):
+    """The disk reporting errors (a bad sector, a dying stick): not full."""
+    raise wrapped(sqlite3.OperationalError("disk I/O error"))
+
+
+@pytest.mark.parametrize("where", ["table", "player"])
+def test_a_failing_disk_answers_a_tap_in_json_with_the_full_disks_sentence(
+        seated_night, monkeypatch, where):
+    """Wherever the error comes from (here: reading the link before the tap is run), the
+    phone reads the same answer as for a full disk: kept, sent again; no page, no folder."""
+    import tables.views
+
+    services.round_start(night=seated_night)
+    token = (TableLink.objects.get(night=seated_night, number=1).token if where == "table"
+             else seated_night.players.first().token)
+    monkeypatch.setattr(tables.views, f"{where}_by_token" if where == "player"
+                        else "table_link_by_token", failing_disk)
+    prefix = "t" if where == "table" else "p"
+    answer = Client(raise_request_exception=False).post(
+        f"/{prefix}/{token}/roll/", {**TAP, "key": str(uuid.uuid4())})
+    assert answer.status_code == 503
+    assert answer.json() == {"ok": False, "retry": True, "disk": True,
+                             "error": "The laptop cannot save right now: your rolls are kept"}
+
+
+def test_a_guest_is_never_shown_the_laptops_folders(seated_night, monkeypatch, settings):
+    import tables.views
+
+    monkeypatch.setattr(tables.views, "player_by_token", failing_disk)
+    page = Client(raise_request_exception=False).get(
+        f"/p/{seated_night.players.first().token}/")
+    text = page.content.decode()
+    assert page.status_code == 503 and "The laptop cannot save right now" in text
+    assert str(settings.DATA_DIR) not in text and "BUNCO_DATA_DIR" not in text
+
+
+def test_the_host_is_told_plainly_that_the_disk_is_failing_not_full(host, seated_night):
+    disk.data_failed(wrapped(sqlite3.OperationalError("disk I/O error")), seated_night.pk)
+    page = host.get(f"/host/nights/{seated_night.pk}/").content.decode()
+    assert "Bunco cannot save on this laptop" in page
+    assert "reports errors" in page and "Freeing space will not help" in page
+    assert "Free some space" not in page
+    disk.data_failed(full_disk_error())  # then full: the advice follows the latest
+    page = host.get(f"/host/nights/{seated_night.pk}/").content.decode()
+    assert "Free some space" in page and "reports errors" not in page

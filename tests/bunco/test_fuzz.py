@@ -3,6 +3,8 @@ changes nothing. Hypothesis draws the junk; BUNCO_FUZZ_EXAMPLES runs more of it 
 docs/reliability.md)."""
 
 import os
+import uuid
+from urllib.parse import urlencode
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,10 +31,18 @@ SOMETIMES_VALID = [
     "1,1,1", "6,6,6", "bell", "close", "split", "roll_off", "on", "Ann", "=SUM(1,2)",
     "00000000-0000-0000-0000-000000000000", "10", "$7.50", "babz", "ladder",
 ]
+#: Digits of several scripts (ASCII, Arabic-Indic, Devanagari, fullwidth): Python turns any
+#: of them into an int, but none past 4,300 of them.
+DIGITS = ["9", "1", "\u0663", "\u0967", "\uff19"]
+huge_numbers = st.builds(lambda digit, n: digit * n, st.sampled_from(DIGITS),
+                         st.integers(4301, 6000))
 junk = st.one_of(st.sampled_from(NEVER_VALID), st.sampled_from(SOMETIMES_VALID),
-                 st.text(max_size=30), st.integers(-10**30, 10**30).map(str))
+                 st.text(max_size=30), st.integers(-10**30, 10**30).map(str), huge_numbers)
 
 TAP_FIELDS = ["key", "set", "round", "table", "pos", "quick", "dice"]
+NUMBER_FIELDS = ["set", "round", "table", "pos", "tapped"]
+#: The charsets a form may say it is in (``bunco/inputs.py`` reads each).
+CHARSETS = ["utf-8", "utf-16", "utf-32", "latin-1", "cp1252", "shift_jis"]
 HOST_POSTS = {
     "": ["name", "rules_id", "entry_fee", "players"],  # /host/nights/ (a new night)
     "rules/": ["night_name", "entry_fee", "team_target", "rotation", "wipeout", "sets"],
@@ -47,7 +57,7 @@ HOST_POSTS = {
     "awards/": ["rows", "award_ties", "pot", "category_0", "share_0", "order_0", "prize_0"],
     "roll-off/": ["category", "winner"],
 }
-HOST_GETS = ["", "sheet/", "sheet.csv", "log/", "rules/", "awards/"]
+HOST_GETS = ["", "sheet/", "sheet.csv", "log/", "rules/", "awards/", "desk/"]
 
 
 @pytest.fixture
@@ -109,7 +119,7 @@ def test_a_host_form_with_junk_never_fails_the_server(live, data):
 def test_host_pages_and_links_with_junk_never_fail_the_server(live, data):
     night, client = live
     where = data.draw(st.sampled_from(HOST_GETS))
-    query = fields_for(["page", "seq", "what", "round", "set", "url"], data)
+    query = fields_for(["page", "seq", "what", "round", "set", "url", "guest"], data)
     assert client.get(f"/host/nights/{night.pk}/{where}", query).status_code < 500
     token = data.draw(junk.filter(lambda s: "/" not in s and "\x00" not in s))
     for prefix in ("/j/", "/p/", "/t/", "/tv/", "/host/"):
@@ -133,6 +143,78 @@ def test_the_junk_a_fuzzer_found_is_explained(live, fields, message):
                            {"set": 1, "round": 1, "table": 1, "pos": 2, **fields})
     assert response.status_code == 409
     assert message in response.json()["error"]
+    assert log_of(night) == before
+
+
+def good_tap() -> dict:
+    return {"key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1", "pos": "2",
+            "quick": "miss"}
+
+
+@pytest.mark.parametrize("digit", ["9", "\u0663"])
+@pytest.mark.parametrize("name", NUMBER_FIELDS)
+def test_a_tap_naming_a_number_of_4301_digits_is_refused_with_a_sentence(live, name, digit):
+    night, client = live
+    link = TableLink.objects.get(night=night, number=1)
+    before = log_of(night)
+    response = client.post(f"/t/{link.token}/roll/", {**good_tap(), name: digit * 4301})
+    assert response.status_code == 409
+    body = response.json()
+    assert body["refused"] is True and f"that tap's {name} is not a number" in body["error"]
+    assert log_of(night) == before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("name", NUMBER_FIELDS)
+def test_a_tap_over_the_socket_naming_a_huge_number_is_refused_not_kept(seated_night, name):
+    from asgiref.sync import async_to_sync
+    from channels.testing import WebsocketCommunicator
+
+    from bunco.asgi import application
+
+    services.round_start(night=seated_night)
+    link = TableLink.objects.get(night=seated_night, number=1)
+    before = log_of(seated_night)
+
+    async def exchange():
+        ws = WebsocketCommunicator(application, f"/ws/table/{link.token}/", headers=[
+            (b"origin", b"http://localhost"), (b"host", b"localhost")])
+        assert (await ws.connect())[0]
+        await ws.receive_from()  # the snapshot
+        await ws.send_json_to({"type": "tap", "action": "roll",
+                               "fields": {**good_tap(), name: "9" * 4301}})
+        answer = await ws.receive_json_from(timeout=5)
+        await ws.disconnect()
+        return answer
+
+    ack = async_to_sync(exchange)()
+    assert ack["type"] == "ack" and ack["status"] == 409 and ack["refused"] is True
+    assert f"that tap's {name} is not a number" in ack["error"]
+    assert log_of(seated_night) == before
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_tap_with_a_huge_number_in_any_field_and_charset_is_refused(live, data):
+    night, client = live
+    limits.TAPS.clear()
+    link = TableLink.objects.get(night=night, number=1)
+    charset = data.draw(st.sampled_from(CHARSETS), label="charset")
+    fields = good_tap()
+    for name in data.draw(st.lists(st.sampled_from(TAP_FIELDS + ["tapped"]), min_size=1,
+                                   unique=True), label="huge"):
+        number = data.draw(huge_numbers, label=name)
+        try:
+            number.encode(charset)
+        except UnicodeEncodeError:
+            number = "9" * len(number)
+        fields[name] = number
+    body = urlencode(fields, encoding=charset)  # the client sends it in ``charset``
+    before = log_of(night)
+    response = client.post(f"/t/{link.token}/roll/", body,
+                           content_type=f"application/x-www-form-urlencoded; charset={charset}")
+    assert 400 <= response.status_code < 500 and response.status_code != 429
+    assert response.json()["error"]
     assert log_of(night) == before
 
 

@@ -110,6 +110,14 @@ HOSTILE = {
         "shares", {RLO: 100}), "a name in entry 5 of the log"),
     "an agreed split of 1,000%": (lambda d: d["events"][-1]["data"].__setitem__(
         "shares", {"Ava": 1000}), "entry 5 of the log is damaged (its shares)"),
+    "a night's date that is no date": (night("created_at", "yesterday-ish"),
+                                       "the night's date is not a date"),
+    "a night's date of month 13": (night("created_at", "2026-13-01T20:00:00+00:00"),
+                                   "the night's date is not a date"),
+    "an arrival that is no date": (lambda d: d["players"][0].__setitem__("arrived_at", "soon"),
+                                   "time of arrival is not a date"),
+    "an entry's time that is no date": (first_event("created_at", "2026-02-30T25:61:00"),
+                                        "entry 5 of the log is damaged (its time)"),
 }
 
 
@@ -138,6 +146,13 @@ def test_a_file_that_is_not_a_whole_night_is_refused(client, night_file, content
     page = opened(client, content(json.dumps(night_file)).encode())
     assert message in page, page[page.find("could not be opened"):][:300]
     assert nothing_made()
+
+
+def test_a_night_file_starting_with_a_byte_order_mark_opens(client, night_file):
+    """Notepad on Windows saves UTF-8 with a BOM: the file is the same night."""
+    page = opened(client, b"\xef\xbb\xbf" + json.dumps(night_file).encode())
+    assert "is back, exactly as it was" in page
+    assert Night.objects.count() == 1
 
 
 def test_the_same_file_undamaged_opens(client, night_file):

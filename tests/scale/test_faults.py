@@ -165,8 +165,16 @@ class PrivateRedis:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
+    def freeze(self) -> None:
+        """Stopped, not killed: its sockets open, nothing answered (a machine swapping)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
     def remove(self) -> None:
         if self.proc and self.proc.poll() is None:
+            self.thaw()
             self.kill()
 
 
@@ -560,3 +568,4 @@ def test_a_redis_restart_mid_taps_loses_no_tap_and_screens_come_back(
     # failed: the layer's failures are warnings.
     assert not [s.name for s in played.screens if s.closed], [s.closed for s in played.screens]
     assert not tracebacks(workers), tracebacks(workers)
+

@@ -104,6 +104,17 @@ async def test_a_call_reaches_the_host_and_every_phone_of_the_table_at_once():
 
 
 @pytestmark_ws
+@pytest.mark.parametrize("call", ["9" * 4301, "\u00b2"])
+async def test_an_answer_to_a_call_no_number_reads_is_explained(call):
+    night, _, session_key = await database_sync_to_async(make_night)()
+    host_ws = await connect(f"/ws/host/{night.pk}/", cookie=session_key)
+    await host_ws.receive_from()  # the snapshot
+    await host_ws.send_json_to({"type": "answer", "call": call, "answer": "coming"})
+    assert "did not make sense" in await host_ws.receive_from()
+    await host_ws.disconnect()
+
+
+@pytestmark_ws
 async def test_a_reconnecting_screen_gets_the_waiting_call_in_its_snapshot():
     night, links, session_key = await database_sync_to_async(make_night)()
     await database_sync_to_async(services.host_call)(night=night, table=3, by="Ava's phone")

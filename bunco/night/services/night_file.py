@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import uuid
 
+from django.utils.dateparse import parse_datetime
+
 from bunco.forms import MAX_CENTS
 from bunco.night.events import Kind
 from bunco.night.names import GHOST, looks, new_names, normalise
@@ -103,6 +105,8 @@ def check_night(info: dict) -> None:
         raise FileError("the night's prizes shown or its demo mark are damaged")
     if not isinstance(info.get("created_at"), (str, type(None))):
         raise FileError("the night's date is damaged")
+    if not _date(info.get("created_at")):
+        raise FileError("the night's date is not a date")
 
 
 PLAYER_FIELDS = {"position": lambda v: _whole(v), "left_early": lambda v: isinstance(v, bool),
@@ -121,6 +125,8 @@ def check_players(players: list) -> list[str]:
         bad = [k for k, ok in PLAYER_FIELDS.items() if k in player and not ok(player[k])]
         if bad:
             raise FileError(f"{name}'s {bad[0].replace('_', ' ')} is damaged")
+        if not _date(player.get("arrived_at")):
+            raise FileError(f"{name}'s time of arrival is not a date")
     return names
 
 
@@ -130,9 +136,22 @@ EVENT_FIELDS = {
     "ghost": lambda v: v is None or _text(v, NAME_CHARS),
     "actor": lambda v: v is None or _text(v, 60) and normalise(v) == v,
     "data": lambda v: v is None or isinstance(v, dict),
-    "created_at": lambda v: v is None or _text(v, 40),
+    "created_at": lambda v: _date(v),
     "key": lambda v: v is None or v == "" or _uuid(v),
 }
+#: How a refusal names a field of a log entry (else its name, "_" a space).
+EVENT_WORDS = {"created_at": "time"}
+
+
+def _date(value) -> bool:
+    """None, or a date and time as the app writes them (ISO 8601): never text that only
+    looks like one ("2026-02-30"), which would be taken as the moment the file is opened."""
+    if value is None:
+        return True
+    try:
+        return _text(value, 40) and parse_datetime(value) is not None
+    except ValueError:
+        return False
 
 
 def _uuid(value) -> bool:
@@ -148,7 +167,8 @@ def check_event(i: int, entry: dict) -> None:
     (who rolled, who came, left, was renamed, won a roll-off) a name as typed."""
     bad = [k for k, ok in EVENT_FIELDS.items() if k in entry and not ok(entry[k])]
     if bad:
-        raise FileError(f"entry {i} of the log is damaged (its {bad[0].replace('_', ' ')})")
+        what = EVENT_WORDS.get(bad[0], bad[0].replace("_", " "))
+        raise FileError(f"entry {i} of the log is damaged (its {what})")
     if entry.get("player"):
         check_name(entry["player"], f"the player in entry {i} of the log")
     data = entry.get("data") or {}
