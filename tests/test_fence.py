@@ -209,11 +209,6 @@ EXTENSION_POINTS = {
 ANY_CLASS = {"__init__", "__str__", "__repr__"}
 #: Overrides still outside the runtime, each with where it goes.
 KNOWN = {
-    # moves into bunco/runtime/ with the body reader
-    "bunco.asgi.PartyASGIHandler.read_body",
-    "bunco.asgi.PartyASGIHandler.create_request",
-    # the door's limits: an ASGI wrapper around the handler, when the body reader moves
-    "bunco.asgi.PartyASGIHandler.__call__",
     # when a screen was last written to, for the watch's "here" (bunco/runtime/watch.py):
     # moves into bunco/runtime/consumer.py beside PartyLayer
     "bunco.live.consumers.ScreenConsumer.send",

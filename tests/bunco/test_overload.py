@@ -11,7 +11,7 @@ from asgiref.testing import ApplicationCommunicator
 
 from bunco import asgi, limits
 from bunco.live import broadcast
-from bunco.runtime import pushes
+from bunco.runtime import door, pushes
 from bunco.runtime.layer import PartyChannelLayer
 from tests.asgi_http import asgi_request
 
@@ -43,7 +43,7 @@ def record_pushes(monkeypatch, record, pause: float = 0.0) -> None:
 
 @pytest.fixture
 def behind(monkeypatch):
-    monkeypatch.setattr(asgi.PartyASGIHandler, "in_flight", limits.SERVER_QUEUE)
+    monkeypatch.setattr(door.PartyASGIHandler, "in_flight", limits.SERVER_QUEUE)
 
 
 async def test_a_tap_posted_while_the_server_is_behind_is_answered_busy_and_kept(behind):
@@ -59,10 +59,10 @@ async def test_the_hosts_posts_are_not_turned_away_while_the_server_is_behind(be
 
 
 async def test_a_tap_goes_through_when_the_server_keeps_up():
-    assert asgi.PartyASGIHandler.in_flight == 0
+    assert door.PartyASGIHandler.in_flight == 0
     status, _ = await post("/t/sometoken/roll/")
     assert status != 429
-    assert asgi.PartyASGIHandler.in_flight == 0  # counted out again
+    assert door.PartyASGIHandler.in_flight == 0  # counted out again
 
 
 async def test_a_link_over_its_share_is_told_to_slow_down_late_and_without_django(
@@ -82,7 +82,7 @@ async def test_a_link_over_its_share_is_told_to_slow_down_late_and_without_djang
     status, answer = await post("/t/flooded/roll/")
     assert status == 429 and answer == limits.RETRY_LATER
     assert loop.time() - start >= 0.3
-    assert asgi.PartyASGIHandler.in_flight == 0  # a refused tap holds no place in the queue
+    assert door.PartyASGIHandler.in_flight == 0  # a refused tap holds no place in the queue
     status, _ = await post("/t/another/roll/")
     assert status != 429
 
@@ -91,14 +91,14 @@ async def test_pages_in_flight_never_make_a_tap_busy(monkeypatch):
     """Twenty-four page loads (and their static files) waiting on the server leave a tap's
     place in the queue alone: only taps are counted."""
     gate = asyncio.Event()
-    handle = asgi.PartyASGIHandler.handle
+    handle = door.PartyASGIHandler.handle
 
     async def slow_page(self, scope, receive, send):
         if scope["method"] == "GET":
             await gate.wait()
         await handle(self, scope, receive, send)
 
-    monkeypatch.setattr(asgi.PartyASGIHandler, "handle", slow_page)
+    monkeypatch.setattr(door.PartyASGIHandler, "handle", slow_page)
 
     async def get(path):
         scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
@@ -284,7 +284,7 @@ async def test_a_hundred_taps_in_flight_from_one_link_never_make_another_links_t
     down and an honest table's tap meanwhile is never told "busy"."""
     monkeypatch.setattr(limits, "REFUSE_AFTER", 0.2)
     gate = asyncio.Event()
-    handle = asgi.PartyASGIHandler.handle
+    handle = door.PartyASGIHandler.handle
     reached = []
 
     async def slow_tap(self, scope, receive, send):
@@ -293,21 +293,21 @@ async def test_a_hundred_taps_in_flight_from_one_link_never_make_another_links_t
             await gate.wait()
         await handle(self, scope, receive, send)
 
-    monkeypatch.setattr(asgi.PartyASGIHandler, "handle", slow_tap)
+    monkeypatch.setattr(door.PartyASGIHandler, "handle", slow_tap)
     flood = [asyncio.create_task(post("/t/flood/roll/")) for _ in range(100)]
     await asyncio.sleep(0.3)
     assert 1 <= len(reached) <= limits.LINK_QUEUE
-    assert asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE
+    assert door.PartyASGIHandler.in_flight == limits.LINK_QUEUE
     honest = asyncio.create_task(post("/t/honest/roll/"))  # queued behind at most 4 taps
     await asyncio.sleep(0.05)
     # on its way to the view, not told "busy"
-    assert honest.done() or asgi.PartyASGIHandler.in_flight == limits.LINK_QUEUE + 1
+    assert honest.done() or door.PartyASGIHandler.in_flight == limits.LINK_QUEUE + 1
     gate.set()
     status, answer = await honest
     assert status != 429, answer  # it reached the view (here: an unknown link)
     answers = [status for status, _ in await asyncio.gather(*flood)]
     assert answers.count(429) == 100 - limits.LINK_QUEUE
-    assert asgi.PartyASGIHandler.in_flight == 0 and asgi.PartyASGIHandler.per_link == {}
+    assert door.PartyASGIHandler.in_flight == 0 and door.PartyASGIHandler.per_link == {}
 
 
 def test_a_link_refused_again_and_again_is_answered_later_still():

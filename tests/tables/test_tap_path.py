@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: Above the consumer and the view: the ASGI application and handler, the origin check and
 #: Django's middleware, which run for every message and request whatever it is; and the
 #: server's own timers (the collector's and the watch's), which tick whatever happens.
-PLUMBING = {"bunco/asgi.py", "bunco/runtime/handler.py", "bunco/origin.py",
+PLUMBING = {"bunco/asgi.py", "bunco/runtime/door.py", "bunco/runtime/handler.py", "bunco/origin.py",
             "bunco/middleware.py", "bunco/inputs.py", "bunco/proxies.py", "bunco/stick.py",
             "bunco/laptop/roomcheck/__init__.py",
             "bunco/runtime/collector.py", "bunco/runtime/watch.py"}
