@@ -4,6 +4,8 @@ opened again on another laptop), and Bunco itself for that other laptop."""
 
 from __future__ import annotations
 
+import subprocess
+
 from django.contrib import messages
 from django.db.models import Prefetch
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
@@ -137,7 +139,7 @@ def host_app_download(request: HttpRequest) -> HttpResponse:
     on the Wi-Fi downloads it before the night, in case this one dies."""
     try:
         made = kit.kit()
-    except OSError:
+    except (OSError, subprocess.CalledProcessError):
         return _plain("Bunco could not make its file for another laptop just now (is this "
                       "laptop's disk full?). Try again in a moment.", 503)
     if made.download is None or not made.download.is_file():

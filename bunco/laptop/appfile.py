@@ -165,7 +165,9 @@ def make_wheel(dist: metadata.Distribution, into: Path) -> Path | None:
     if target.is_file():
         return target  # the same name is the same version: made before
     files = [str(f).replace("\\", "/") for f in dist.files]
-    info = next(f.rsplit("/", 1)[0] for f in files if f.endswith(".dist-info/METADATA"))
+    info = next((f.rsplit("/", 1)[0] for f in files if f.endswith(".dist-info/METADATA")), None)
+    if info is None:
+        return None
     keep = [f for f in files if not f.startswith("../") and "__pycache__/" not in f
             and not f.endswith(".pyc") and f not in {f"{info}/{n}" for n in INSTALLERS_OWN}]
     keep.sort(key=lambda f: f.startswith(info + "/"))  # the .dist-info last, as wheels have it
