@@ -16,6 +16,7 @@ urlpatterns = [
     path("host/logout/", host.host_logout, name="host_logout"),
     path("host/new-link/", host.host_new_link, name="host_new_link"),
     path("host/restore/", records.host_night_restore, name="host_night_restore"),
+    path("host/app/", records.host_app_download, name="host_app_download"),
     path("host/demo/", host.host_demo, name="host_demo"),
     path("host/season/", records.host_season, name="host_season"),
     path("host/season/merge/", records.host_people_merge, name="host_people_merge"),

@@ -46,8 +46,8 @@ def as_from_a_terminal() -> None:
 
 
 def start(binary: Path, cwd: Path, env: dict, port: int, out: Path,
-          browser: bool = False) -> subprocess.Popen:
-    options = [] if browser else ["--no-browser"]
+          browser: bool = False, *more: str) -> subprocess.Popen:
+    options = ([] if browser else ["--no-browser"]) + list(more)
     with open(out, "w") as stream:
         return subprocess.Popen([str(binary), *options, "--port", str(port),
                                  "--bind", "127.0.0.1"], cwd=cwd, env=env, stdout=stream,
@@ -132,7 +132,8 @@ def test_the_single_file_app_starts_the_night_and_plays_a_round(tmp_path):
     port = free_port()
     out = tmp_path / "first.out"
     launched = time.monotonic()
-    server = start(binary, cwd, env, port, out)
+    stick = tmp_path / "stick"
+    server = start(binary, cwd, env, port, out, False, "--copy-to", str(stick))
     try:
         first_start = seconds_until_healthy(server, port, launched)
         host_link = wait_for_line(out, r"Host \(keep this link to yourself\): (\S+)", server, 30)
@@ -145,6 +146,9 @@ def test_the_single_file_app_starts_the_night_and_plays_a_round(tmp_path):
             assert read_terminal_qr(qr, terminal) == phones == f"http://127.0.0.1:{port}/"
         play_a_round(host_link)
         timings["round"] = time.monotonic() - started
+        deadline = time.monotonic() + 120
+        while not (stick / ".bunco-app").is_file() and time.monotonic() < deadline:
+            time.sleep(0.2)  # the app itself, put on the stick beside the night's file
     finally:
         code = stop(server, signal.SIGINT)  # Ctrl+C
     text = out.read_text()
@@ -156,6 +160,8 @@ def test_the_single_file_app_starts_the_night_and_plays_a_round(tmp_path):
     assert nights_in_the_file_alone(data / "bunco.sqlite3") == 1
     assert (data / "static" / "staticfiles.json").is_file()
     assert list(cwd.iterdir()) == []
+
+    the_stick_alone_opens_the_night(stick, binary, tmp_path)
 
     # Started again as a double-click does, on a desktop: the host page opens in the
     # browser, which runs with the system's libraries, not the app's own. The night is kept:
@@ -186,3 +192,20 @@ def test_the_single_file_app_starts_the_night_and_plays_a_round(tmp_path):
     print(f"onefile test: {size_mb:.1f} MB; start to /healthz {first_start:.1f} s (first, "
           f"empty data folder), {second_start:.1f} s (again); seconds since start:",
           {k: round(v, 1) for k, v in timings.items()})
+
+
+def the_stick_alone_opens_the_night(stick: Path, binary: Path, tmp_path: Path) -> None:
+    """The stick holds the app itself, byte for byte, and how to start it; on a second
+    laptop (an empty home, nothing of this machine's Python) the stick's copy opens the
+    stick's night file with the same links."""
+    on_stick = stick / binary.name
+    assert on_stick.read_bytes() == binary.read_bytes() and os.access(on_stick, os.X_OK)
+    assert f"chmod +x ./{binary.name} then ./{binary.name}" in \
+        (stick / "HOW-TO-START.txt").read_text()
+    (night,) = stick.glob("*-night.json")
+    home = tmp_path / "spare-laptop"
+    home.mkdir()
+    env = dict(fresh_environment(home), PATH="/usr/bin:/bin")
+    opened = check([on_stick, "restore-night", night], env=env, cwd=home, timeout=120)
+    assert "Same links as before" in opened.stdout, opened.stdout
+    assert nights_in_the_file_alone(home / "xdg-data" / "bunco" / "bunco.sqlite3") == 1

@@ -1,12 +1,14 @@
 """The host's records of her nights: the season across nights and the people in it, each
 night's master score sheet (a page and a CSV), its tally history, and its file (kept, and
-opened again on another laptop)."""
+opened again on another laptop), and Bunco itself for that other laptop."""
 
 from __future__ import annotations
 
+import subprocess
+
 from django.contrib import messages
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -14,7 +16,7 @@ from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.host.commands import form_data
 from bunco.host.forms import MergeForm, RestoreForm
-from bunco.laptop import backup
+from bunco.laptop import appfile, backup, kit
 from bunco.live import sheets
 from bunco.live.paging import paginate
 from bunco.models import Night, Person, Player
@@ -128,6 +130,28 @@ def host_night_restore(request: HttpRequest) -> HttpResponse:
     messages.success(request, f"{night.name} is back, exactly as it was. "
                               + (MOVED if night.freed else RESTORED_LINKS[night.links]))
     return redirect("host_night", pk=night.pk)
+
+
+@require_GET
+@host.host_required
+def host_app_download(request: HttpRequest) -> HttpResponse:
+    """Bunco itself, the file the copy folder gets (``bunco/laptop/kit.py``): another laptop
+    on the Wi-Fi downloads it before the night, in case this one dies."""
+    try:
+        made = kit.kit()
+    except (OSError, subprocess.CalledProcessError):
+        return _plain("Bunco could not make its file for another laptop just now (is this "
+                      "laptop's disk full?). Try again in a moment.", 503)
+    if made.download is None or not made.download.is_file():
+        return _plain("This laptop runs Bunco from a checkout without a wheel made (make "
+                      f"dist), so it has no file to offer. Download Bunco from "
+                      f"{appfile.RELEASES} instead.", 404)
+    return FileResponse(open(made.download, "rb"), as_attachment=True,  # noqa: SIM115
+                        filename=made.download.name)
+
+
+def _plain(text: str, status: int) -> HttpResponse:
+    return HttpResponse(text, status=status, content_type="text/plain; charset=utf-8")
 
 
 #: A night opened where phones reach another address than they did.

@@ -16,7 +16,7 @@ from bunco.host import auth as host
 from bunco.host.commands import form_data
 from bunco.host.forms import JoinCodeForm, NightForm, PresetForm, RulesForm
 from bunco.host.rules_form import presets_table, rule_fields
-from bunco.laptop import backup
+from bunco.laptop import appfile, backup
 from bunco.models import Night
 from bunco.night import services
 from bunco.night.selectors import night_by_join_code, open_nights
@@ -100,7 +100,8 @@ def _dashboard(request: HttpRequest, typed=None) -> HttpResponse:
     return render(request, "bunco/host/dashboard.html",
                   {"presets": PRESETS, "nights": Night.objects.listed()[:30],
                    "archived": Night.objects.archived().count(),
-                   "copy_to": backup.copy_folder(), "typed": typed or {}})
+                   "copy_to": backup.copy_folder(), "typed": typed or {},
+                   "app_file": appfile.this_app().download_name})
 
 
 host_dashboard = require_GET(host.host_required(_dashboard))

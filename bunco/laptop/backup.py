@@ -9,7 +9,8 @@
   stick, a synced folder) each live night's file is kept there as it goes: written whole at
   a round's end and the night's end, and every command's entries appended to it as a line at
   once, off the tap's path (``read_night_file`` reads both). A folder that cannot be written
-  is said on the host's page (``bunco.laptop.disk``).
+  is said on the host's page (``bunco.laptop.disk``). Bunco itself goes there too, once
+  (``bunco.laptop.kit``).
 - ``snapshot()`` copies the SQLite database with SQLite's online backup (a consistent copy
   even while phones are writing; a plain file copy misses what is still in the WAL). The app
   takes one after every round and at the end of the night, keeping the latest ``KEEP``;
@@ -31,7 +32,7 @@ from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from bunco import clock
-from bunco.laptop import disk
+from bunco.laptop import disk, kit
 from bunco.models import Night, ScoreEvent
 from bunco.night.document import event_entry, night_file, night_head
 
@@ -360,7 +361,9 @@ class _Copier:
             with self.cond:
                 self.due[night_id] = clock.monotonic() + RETRY_EVERY
             return
-        disk.copy_saved()
+        kit.put_soon(path, self.device, night_id)  # Bunco itself beside it, once
+        if not kit.failing(path):  # (a stick with no room for it stays said)
+            disk.copy_saved()
 
     def check(self, path: Path) -> None:
         """The copy folder is the one written to before: there, and on the same disk or

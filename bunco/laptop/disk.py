@@ -216,14 +216,16 @@ def clean_partials(path: Path) -> None:
             continue
 
 
-def copy_failed(folder: Path, why: str, night_id: int) -> None:
-    """The copy folder could not be written (``why``, in words)."""
+def copy_failed(folder: Path, why: str, night_id: int | None) -> None:
+    """The copy folder could not be written (``why``, in words; ``night_id``: the night whose
+    copy it was, None before any night: its host's page shows it when loaded)."""
     with _lock:
         changed = _copy.get("why") != why or _copy.get("folder") != folder
         nights = _copy.setdefault("nights", set())
-        told = night_id in nights and not changed
+        told = (night_id in nights or night_id is None) and not changed
         _copy.update(why=why, folder=folder)
-        nights.add(night_id)
+        if night_id is not None:
+            nights.add(night_id)
         everyone = sorted(nights)
     if changed:
         log.error("the copy folder %s cannot be written: %s", folder, why)

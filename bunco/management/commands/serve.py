@@ -27,7 +27,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from bunco import laptop, limits
 from bunco.host.auth import host_secret
-from bunco.laptop import backup, roomcheck
+from bunco.laptop import backup, kit, roomcheck
 from bunco.laptop.lan import port_problem, public_url
 from bunco.laptop.options import serve_options
 
@@ -70,6 +70,8 @@ class Command(BaseCommand):
         if copy_to is not None and (problem := backup.check_copy_folder(copy_to)):
             self.stderr.write(problem)
             raise SystemExit(1)
+        if copy_to is not None:  # Bunco itself beside the nights' files, once (in a thread)
+            kit.put_soon(copy_to, copy_to.stat().st_dev)
         secret = host_secret()
         if settings.LAN_FOUND or settings.PUBLIC_URL:
             # Every link is the LAN address, even the host's: a QR code the host's page shows
@@ -92,6 +94,8 @@ class Command(BaseCommand):
                 "and start it again; it will print the address and QR code phones open.")
         if copy_to is not None:
             self.stdout.write(f"  Each night's latest file is also kept in: {copy_to}")
+            self.stdout.write("  with Bunco itself, to start on another laptop "
+                              "(HOW-TO-START.txt there says how)")
         self.stdout.write("Press Ctrl+C to stop.")
         self.stdout.flush()
         # No phone in a few minutes: what on this laptop is likely in the way (the room check).
