@@ -77,5 +77,6 @@ def host_tie_split(request, night):
 
 @host_command("reveal")
 def host_reveal(request, night):
-    """Show the next prize on the TV (after the last one, start the reveal over)."""
-    services.prize_reveal(night=night)
+    """Show the next prize on the TV (after the last one, start the reveal over), or every
+    prize at once (``every``): the phones show what the TV has shown."""
+    services.prize_reveal(night=night, every=request.POST.get("every") == "1")

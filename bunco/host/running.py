@@ -19,7 +19,7 @@ from bunco.host import auth as host
 from bunco.host.commands import form_data, host_command
 from bunco.host.forms import BreakForm, NameForm, NamesForm, RoundClaimForm, SwapForm, TakeBackForm
 from bunco.host.takeback import describe_take_back
-from bunco.live import screens, season
+from bunco.live import groups, screens, season
 from bunco.models import Night, Player
 from bunco.night import services
 from bunco.night.selectors import live_state
@@ -159,7 +159,9 @@ def host_break(request, night):
 
 @host_command()
 def host_end(request, night):
-    services.night_end(night=night)
+    """The night ends. With a TV showing it, the phones keep the prizes until the TV reveals
+    them (the log says so, so a night opened again reveals alike)."""
+    services.night_end(night=night, tv_reveals=groups.watching(groups.tv(night.pk)))
 
 
 @host_command()

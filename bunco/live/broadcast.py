@@ -100,8 +100,11 @@ def player_snapshot(state: LiveNight, name: str, left: bool = False) -> str:
 
 
 def tv_snapshot(night: Night, state: LiveNight) -> str:
+    """The TV's live parts, and the night's join code (a new one, after the night was opened
+    on a laptop where another night has its code)."""
     return (banner_html(state) + tv_tables_html(state, all_tables(state))
-            + tv_room_html(night, state) + tv_bunco_html(state))
+            + tv_room_html(night, state) + tv_bunco_html(state)
+            + render_to_string("bunco/_tv_join_code.html", {"night": night}))
 
 
 def host_snapshot(night: Night, state: LiveNight) -> str:

@@ -15,7 +15,8 @@ from django.utils import timezone
 from bunco.models import Night, ScoreEvent
 
 FORMAT = "bunco-night"
-#: 2: the night's links are in the file (1: without them; such a night opens with new links).
+#: 2: the night's links are in the file (1: without them; such a night opens with new links),
+#: and its codes (an older file of version 2 has the TV's only: the night gets a new join code).
 VERSION = 2
 READS = (1, 2)
 EVENT_FIELDS = ["seq", "key", "kind", "set_number", "round_number", "table", "player", "ghost",
@@ -34,6 +35,7 @@ def night_head(night: Night) -> dict:
         "format": FORMAT, "version": VERSION, "saved_at": timezone.now().isoformat(),
         "address": phones_address(),
         "links": {"tv": night.tv_token, "join": night.join_token, "tv_code": night.tv_code,
+                  "join_code": night.join_code,
                   "tables": {str(t.number): t.token for t in night.table_links.all()}},
         "night": {"name": night.name, "rules_id": night.rules_id, "rules": night.rules_json,
                   "entry_fee_cents": night.entry_fee_cents, "pot_cents": night.pot_cents,

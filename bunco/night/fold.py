@@ -377,7 +377,7 @@ class LiveNight(PeopleFold, Corrections):
     def _on_night_ended(self, event: Event) -> None:
         if self.ended:
             raise IllegalMove("the night has already ended")
-        self.ended = True
+        self.ended, self.prizes_held = True, event.data.tv_reveals
         self.room = None  # a round cut short by the end of the night does not count
         self.break_ends = None
 

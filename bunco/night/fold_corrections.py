@@ -62,6 +62,7 @@ class Corrections:
             new.drawn, new.waiting = dict(drawn), list(waiting)
             new.checkpoint_desk = self.checkpoint_desk
         new.roll_offs, new.revealed = dict(self.roll_offs), self.revealed
+        new.prizes_held, new.most_revealed = self.prizes_held, self.most_revealed
         new.splits = set(self.splits)
         new.split_shares = dict(self.split_shares)
         new.practices = self.practices

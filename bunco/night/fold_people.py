@@ -26,6 +26,17 @@ from scoring.awards import set_key
 class PeopleFold:
     """The people and prizes part of ``LiveNight``."""
 
+    prizes_held = False  # the night ended with a TV: the phones wait for its reveal
+    most_revealed = 0  # the most prizes the TV has shown at once
+
+    @property
+    def prizes_out(self) -> int | None:
+        """How many of the night's prizes (in their order) the phones may show: None, every
+        one (the phones do not wait for the TV, or the TV has shown the last)."""
+        if not self.prizes_held or self.most_revealed >= len(self.rules.awards):
+            return None
+        return self.most_revealed
+
     @handles(Prizes)
     def _on_prizes(self, event: Event) -> None:
         if self.ended:
@@ -188,3 +199,4 @@ class PeopleFold:
         if not 0 <= count <= len(self.rules.awards):
             raise IllegalMove("there is no such prize to reveal")
         self.revealed = count
+        self.most_revealed = max(self.most_revealed, count)  # the TV's start over hides none

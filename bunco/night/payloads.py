@@ -349,9 +349,12 @@ class Resumed(_At):
 
 @dataclass(frozen=True, slots=True)
 class NightEnded(Payload):
-    """The host ended the night: the standings are final."""
+    """The host ended the night: the standings are final. ``tv_reveals``: a TV showed the
+    night, so the phones show each prize only once the TV has revealed it."""
 
     kind, mirrors = "night_ended", ("status",)
+
+    tv_reveals: bool = stored(False, read=bool)
 
 
 @dataclass(frozen=True, slots=True)

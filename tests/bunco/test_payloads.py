@@ -61,6 +61,7 @@ WRITTEN = [
     (p.Desk, {"closes_at": None}),
     (p.Finish, {}),
     (p.NightEnded, {}),
+    (p.NightEnded, {"tv_reveals": True}),
 ]
 
 
@@ -98,8 +99,8 @@ def test_a_seating_reads_as_table_specs():
                                            Seat("Cy"))),)
 
 
-def test_every_kind_but_a_finish_and_the_nights_end_carries_typed_data():
-    assert {k for k in Kind if not fields(k.cls)} == {Kind.FINISH, Kind.NIGHT_ENDED}
+def test_every_kind_but_a_finish_carries_typed_data():
+    assert {k for k in Kind if not fields(k.cls)} == {Kind.FINISH}
     assert payload(Kind.FINISH, {}) == p.Finish() and payload(Kind.FINISH, None).to_data() == {}
     assert p.NO_DATA.to_data() == {}  # what a command gives a finish
     assert payload("teleport", {"to": "Mars"}) is p.NO_DATA  # the fold refuses a kind unknown

@@ -241,6 +241,69 @@ def test_a_tv_code_another_night_has_here_is_made_anew_and_the_links_are_kept(ho
     assert restored.tv_code != data["links"]["tv_code"]  # the other night keeps its code
 
 
+def test_a_swap_keeps_the_nights_join_code_and_tv_code_and_both_still_work(host):
+    night = services.demo_night_create()
+    mid_round(night)
+    data = json.loads(json.dumps(backup.night_file(night)))
+    codes = (night.join_code, night.tv_code)
+    laptop_dies(night)
+
+    assert "Same links as before" in upload(host, data)
+    restored = Night.objects.get()
+    assert (restored.join_code, restored.tv_code) == codes
+    # A guest types the code the TV still shows; a TV's browser types the TV's.
+    assert Client().get("/", {"code": codes[0]}).url == f"/j/{restored.join_token}/"
+    assert Client().get("/tv/", {"code": codes[1]}).url == f"/tv/{restored.tv_token}/"
+
+
+def test_an_older_night_file_without_its_join_code_opens_with_a_new_one(host):
+    night = services.demo_night_create()
+    mid_round(night)
+    data = json.loads(json.dumps(backup.night_file(night)))
+    del data["links"]["join_code"]
+    laptop_dies(night)
+
+    assert "Same links as before" in upload(host, data)
+    restored = Night.objects.get()
+    assert restored.join_token == data["links"]["join"] and restored.join_code.isdigit()
+    assert Client().get("/", {"code": restored.join_code}).url == f"/j/{restored.join_token}/"
+
+
+def tv_snapshot_after_a_swap_onto_a_laptop_using_its_join_code(host):
+    night = services.demo_night_create()
+    mid_round(night)
+    data = json.loads(json.dumps(backup.night_file(night)))
+    laptop_dies(night)
+    other = services.demo_night_create()  # this laptop's own night has the code already
+    Night.objects.filter(pk=other.pk).update(join_code=data["links"]["join_code"])
+    assert "Same links as before" in upload(host, data)
+    return data, Night.objects.exclude(pk=other.pk).get()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_join_code_another_night_has_here_is_made_anew_and_the_tv_is_told_it():
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from bunco.asgi import application
+
+    host = Client()
+    await database_sync_to_async(host.get)(f"/host/{host_secret()}/")
+    data, restored = await database_sync_to_async(
+        tv_snapshot_after_a_swap_onto_a_laptop_using_its_join_code)(host)
+    old = data["links"]["join_code"]
+    assert restored.tv_token == data["links"]["tv"] and restored.join_code != old
+    # The TV reconnects by itself at its old link: it is shown the night's new join code.
+    tv = WebsocketCommunicator(application, f"/ws/tv/{restored.tv_token}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost")])
+    assert (await tv.connect())[0]
+    snapshot = await tv.receive_from()
+    assert f'id="tv-join-code" data-testid="tv-join-code">{restored.join_code}</b>' in snapshot
+    await tv.disconnect()
+    page = await database_sync_to_async(Client().get)("/", {"code": restored.join_code})
+    assert page.url == f"/j/{restored.join_token}/"
+
+
 def copier_idle() -> None:
     """Until the copier's thread has nothing to do right now (its retries wait for their
     time)."""

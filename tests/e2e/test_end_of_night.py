@@ -125,3 +125,46 @@ class GuestsEndOfNight(BrowserTestCase):
         expect(offline.get_by_test_id("my-place")).to_contain_text("of 12 in the standings")
         assert offline.evaluate(
             "getComputedStyle(document.querySelector('.my-night')).borderRadius") == "12px"
+
+
+class TheRevealIsTheHosts(BrowserTestCase):
+    def test_a_phone_shows_each_prize_the_moment_the_tv_reveals_it(self):
+        night = in_thread(play_a_whole_night)
+        awards = screens.final_awards(live_state(night))
+        winner = awards[0]["payouts"][0]
+        tv = self.browser.new_page(viewport={"width": 1920, "height": 1080})
+        tv.goto(f"{self.live_server_url}/tv/{night.tv_token}/")
+        tv.wait_for_function("window.bunco && window.bunco.open")  # a TV shows the night
+        player = night.players.get(name=winner["name"])
+        phone = self.browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        phone.goto(f"{self.live_server_url}/p/{player.token}/")
+        phone.wait_for_function("window.bunco && window.bunco.open")
+
+        host = self.browser.new_page(viewport={"width": 1280, "height": 900})
+        host.goto(f"{self.live_server_url}/host/{SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.on("dialog", lambda dialog: dialog.accept())
+        host.get_by_role("button", name="End the night").click()
+
+        # The phone turns into the guest's night, its prizes kept for the TV's reveal.
+        expect(phone.get_by_test_id("prizes-waiting")).to_contain_text(
+            f"{len(awards)} prizes still to be revealed on the TV")
+        expect(phone.get_by_test_id("night-winners")).to_have_count(0)
+        expect(phone.get_by_test_id("my-place")).to_have_count(0)
+        expect(tv.locator("[data-testid=tv-prizes] li.hidden")).to_have_count(len(awards))
+
+        host.get_by_role("button", name=re.compile("Reveal prize 1 of")).click()
+        line = tv.locator(f"[data-testid=tv-prizes] li[data-category='{awards[0]['category']}']")
+        expect(line).to_contain_text(winner["name"])
+        winners = phone.get_by_test_id("night-winners")
+        expect(winners).to_contain_text(awards[0]["label"])  # no reload: the push brings it
+        expect(winners).to_contain_text(f"{winner['name']} {winner['amount']}")
+        expect(winners).not_to_contain_text(awards[1]["label"])
+        expect(phone.get_by_test_id("my-prizes")).to_contain_text(awards[0]["label"])
+
+        host.get_by_role("button", name="Show every prize now").click()
+        expect(tv.locator("[data-testid=tv-prizes] li.hidden")).to_have_count(0)
+        for award in awards:
+            expect(winners).to_contain_text(award["label"])
+        expect(phone.get_by_test_id("my-place")).to_contain_text("of 12 in the standings")
+        expect(phone.get_by_test_id("prizes-waiting")).to_have_count(0)

@@ -99,7 +99,7 @@ def host_forms(night: Night, state: LiveNight, query: Mapping[str, str] | None =
         # Two lists to pick from in a small room; two names to type in a big one.
         "seated_names": seated if len(seated) <= HOST_PLAYERS_PER_PAGE else [],
         "seating_note": note, "seq": state.seq, "paused": state.paused,
-        "revealed": state.revealed,
+        "revealed": state.revealed, "prizes_out": state.prizes_out,
         "has_ghost_chair": state.next_ghost() is not None,
         "ws_url": f"/ws/host/{night.pk}/",
     }

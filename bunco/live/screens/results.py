@@ -63,7 +63,8 @@ class EndOfNight:
 
 def my_night(state: LiveNight, name: str, end: EndOfNight | None = None) -> dict | None:
     """``name``'s end of the night, or None while the night goes on (or for a name that
-    played no round)."""
+    played no round). While the TV reveals the prizes (``prizes_out``) it holds only the
+    prizes the TV has shown, and no place or totals, which would give the rest away."""
     if not state.ended or not state.night or name not in state.night.stats:
         return None
     end = end or EndOfNight(state)
@@ -74,15 +75,21 @@ def my_night(state: LiveNight, name: str, end: EndOfNight | None = None) -> dict
     key = (mine["wins"], mine["buncos"], mine["points"])
     level = [r["name"] for r in rows
              if r["name"] != name and (r["wins"], r["buncos"], r["points"]) == key]
-    prizes = [_my_prize(a, name) for a in end.awards]
+    out = len(end.awards) if state.prizes_out is None else state.prizes_out
+    waiting = len(end.awards) - out  # prizes the TV has still to reveal
+    prizes = [_my_prize(a, name) for a in end.awards[:out]]
     prizes = [p for p in prizes if p]
     story = _story(state, name)
-    place_text = ordinal(mine["place"]) + ("=" if mine["shared"] else "")
-    return {"name": name, "place": mine["place"], "place_text": place_text,
-            "of": len(rows), "level_with": level, "stats": mine, "prizes": prizes,
-            "winners": end.winners, "unpaid": end.unpaid, "story": story,
-            "no_prize_why": _no_prize_why(state, name) if not prizes else "",
-            "summary": _summary(mine, story, prizes)}
+    night = {"name": name, "of": len(rows), "prizes": prizes, "winners": end.winners[:out],
+             "story": story, "waiting": waiting,
+             "summary": _summary(mine, story, prizes, waiting=bool(waiting)),
+             "place": None, "place_text": "", "level_with": [], "stats": None,
+             "unpaid": "", "no_prize_why": ""}
+    if waiting:
+        return night
+    return night | {"place": mine["place"], "place_text": ordinal(mine["place"]) + ("=" if mine["shared"] else ""),
+                    "level_with": level, "stats": mine, "unpaid": end.unpaid,
+                    "no_prize_why": _no_prize_why(state, name) if not prizes else ""}
 
 
 def _my_prize(a: dict, name: str) -> dict | None:
@@ -129,8 +136,9 @@ def _story(state: LiveNight, name: str) -> dict:
     return {"played": played, "won": won, "best": best, "partners": partners}
 
 
-def _summary(mine: dict, story: dict, prizes: list[dict]) -> str:
-    """A warm sentence that is true of their night."""
+def _summary(mine: dict, story: dict, prizes: list[dict], waiting: bool = False) -> str:
+    """A warm sentence that is true of their night (``waiting``: for prizes still to be
+    revealed on the TV)."""
     if not story["played"]:
         return "Thanks for coming: you were here for the fun, if not for the rounds."
     parts = [f"You won {story['won']} of {story['played']} round"
@@ -143,7 +151,7 @@ def _summary(mine: dict, story: dict, prizes: list[dict]) -> str:
     sentence = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] + "."
     if prizes:
         return sentence + " What a night!"
-    return sentence + " Thanks for playing!"
+    return sentence + (" Watch the TV for the prizes!" if waiting else " Thanks for playing!")
 
 
 def _no_prize_why(state: LiveNight, name: str) -> str:

@@ -57,6 +57,14 @@ class RevealNextPrize(Command):
         return {"kind": Kind.REVEALED, "data": Revealed(count)}
 
 
+@dataclass(frozen=True)
+class RevealEveryPrize(Command):
+    """Show every prize at once: on the TV, and on the phones that were waiting for it."""
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.REVEALED, "data": Revealed(len(state.rules.awards))}
+
+
 @_refuse_on_domain_errors
 def awards_update(*, night: Night, awards: list[dict], award_ties: str,
                   one_prize_per_person: bool, pot_cents: int | None) -> Night:
@@ -101,5 +109,8 @@ def prize_split(*, night: Night, category: str, can_split: bool, key=None,
 
 
 @_refuse_on_domain_errors
-def prize_reveal(*, night: Night, key=None) -> int:
-    return run(night, RevealNextPrize(), key=key).state.revealed
+def prize_reveal(*, night: Night, key=None, every: bool = False) -> int:
+    """The next prize on the TV (``every``: all of them at once); the phones show what the
+    TV has shown."""
+    command = RevealEveryPrize() if every else RevealNextPrize()
+    return run(night, command, key=key).state.revealed

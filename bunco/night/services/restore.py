@@ -6,10 +6,12 @@ happened. The whole file is checked (and its log replayed) before anything is wr
 that is not a whole night is refused and leaves nothing behind.
 
 A file of version 2 holds the night's links (the TV's, the join link, each table's and each
-player's). Where none of them is taken on this install (a fresh laptop after the host's died)
-the night keeps them: the phones' and the TV's pages carry on, and a phone's claim still
-matches the hash the file keeps. Where one is taken (the same night opened twice here) the
-night gets new links, as a version 1 file always does, and ``night.links`` says which.
+player's) and its short codes (the TV's, and the join code: an older file has none). Where no
+link is taken on this install (a fresh laptop after the host's died) the night keeps them, and
+each code unless another night here has it: the phones' and the TV's pages carry on, and a
+phone's claim still matches the hash the file keeps. Where one is taken (the same night opened
+twice here) the night gets new links, as a version 1 file always does, and ``night.links``
+says which.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bunco.models import Night, Player, ScoreEvent, TableLink, new_token, new_tv_code
+from bunco.models import (
+    Night,
+    Player,
+    ScoreEvent,
+    TableLink,
+    new_join_code,
+    new_token,
+    new_tv_code,
+)
 from bunco.night import document, hooks
 from bunco.night.fold import Kind
 from bunco.night.payloads import Released
@@ -44,6 +54,7 @@ def _need(data, key: str, kind, where: str = "the file"):
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 _CODE = re.compile(r"^[0-9a-f]{1,12}$")
+_JOIN_CODE = re.compile(r"^[0-9]{1,12}$")
 
 
 def _links_of(data: dict, players: list, tables: int) -> dict | None:
@@ -60,15 +71,20 @@ def _links_of(data: dict, players: list, tables: int) -> dict | None:
             or len(set(tokens)) != len(tokens) \
             or not (isinstance(found["tv_code"], str) and _CODE.match(found["tv_code"])):
         return None
+    code = links.get("join_code")  # an older file has none: the night gets a new one
+    found["join_code"] = code if isinstance(code, str) and _JOIN_CODE.match(code) else None
     return found
 
 
 def _taken(links: dict) -> bool:
-    """Whether any of the links is already some night's on this install. The TV's short code
-    is not a link (a TV's page keeps its token): one another night has here is made anew."""
+    """Whether any of the links is already some night's on this install. The short codes
+    are not links (a TV's page keeps its token): one another night has here is made anew
+    (the TV's page is told its new join code when it connects)."""
     night_tokens = [links["tv"], links["join"]]
     if Night.objects.filter(tv_code=links["tv_code"]).exists():
         links["tv_code"] = new_tv_code()
+    if not links["join_code"] or Night.objects.filter(join_code=links["join_code"]).exists():
+        links["join_code"] = new_join_code()
     return (Night.objects.filter(tv_token__in=night_tokens).exists()
             or Night.objects.filter(join_token__in=night_tokens).exists()
             or TableLink.objects.filter(token__in=links["tables"]).exists()
@@ -187,7 +203,7 @@ def _write(night: Night, logged: list, rows: list, info: dict, names: list, play
     """The night's rows in one transaction: with the file's links, or new ones."""
     if links:
         night.tv_token, night.join_token = links["tv"], links["join"]
-        night.tv_code = links["tv_code"]
+        night.tv_code, night.join_code = links["tv_code"], links["join_code"]
     else:
         night.tv_token, night.join_token = new_token(), new_token()
         night.tv_code = new_tv_code()
