@@ -87,7 +87,8 @@ def my_night(state: LiveNight, name: str, end: EndOfNight | None = None) -> dict
              "unpaid": "", "no_prize_why": ""}
     if waiting:
         return night
-    return night | {"place": mine["place"], "place_text": ordinal(mine["place"]) + ("=" if mine["shared"] else ""),
+    place_text = ordinal(mine["place"]) + ("=" if mine["shared"] else "")
+    return night | {"place": mine["place"], "place_text": place_text,
                     "level_with": level, "stats": mine, "unpaid": end.unpaid,
                     "no_prize_why": _no_prize_why(state, name) if not prizes else ""}
 

@@ -31,7 +31,6 @@ from bunco.night.services.play import (
     event_void,
     game_pause,
     game_resume,
-    night_end,
     night_seat,
     roll_record,
     roll_undo,
@@ -41,7 +40,13 @@ from bunco.night.services.play import (
     take_back_preview,
     take_back_target,
 )
-from bunco.night.services.prizes import awards_update, prize_reveal, prize_roll_off, prize_split
+from bunco.night.services.prizes import (
+    awards_update,
+    night_end,
+    prize_reveal,
+    prize_roll_off,
+    prize_split,
+)
 from bunco.night.services.restore import KINDS, night_restore
 from bunco.night.services.roster import (
     MAX_PASTE,

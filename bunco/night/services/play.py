@@ -28,17 +28,7 @@ from bunco.night.fold import (
     tables_to_data,
 )
 from bunco.night.names import find
-from bunco.night.payloads import (
-    Bell,
-    Break,
-    NightEnded,
-    Paused,
-    Resumed,
-    Roll,
-    RoundStarted,
-    Seated,
-    Void,
-)
+from bunco.night.payloads import Bell, Break, Paused, Resumed, Roll, RoundStarted, Seated, Void
 from bunco.night.selectors import folds, live_state
 from bunco.night.services.runner import (
     Ack,
@@ -485,20 +475,3 @@ class TakeBackEntry(Command):
 @_refuse_on_domain_errors
 def event_void(*, night: Night, seq: int | str, key=None, actor: str = "host") -> Ack:
     return run(night, TakeBackEntry(seq), key=key, actor=actor)
-
-
-@dataclass(frozen=True)
-class EndNight(Command):
-    """The host ends the night: the standings are final and the prizes are worked out
-    (``tv_reveals``: the phones show each prize as the TV reveals it)."""
-
-    tv_reveals: bool = False
-
-    def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.NIGHT_ENDED, **_where(state), "data": NightEnded(self.tv_reveals)}
-
-
-@_refuse_on_domain_errors
-def night_end(*, night: Night, key=None, actor: str = "host",
-              tv_reveals: bool = False) -> ScoreEvent:
-    return run(night, EndNight(tv_reveals), key=key, actor=actor).row

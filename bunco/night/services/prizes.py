@@ -1,4 +1,5 @@
-"""The prizes: the list and the pot, ties settled by a roll-off or shared, the reveal on the TV.
+"""The end of the night and its prizes: the list and the pot, ties settled by a roll-off or
+shared, the reveal on the TV.
 
 Play never depends on the prizes, so the list and the pot can change at any time, and ties are
 settled by the host after the night, each settlement an event of the log like any other.
@@ -10,10 +11,16 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bunco.models import Night
+from bunco.models import Night, ScoreEvent
 from bunco.night.fold import Kind, LiveNight
-from bunco.night.payloads import Prizes, Revealed, RollOff
-from bunco.night.services.runner import Command, CommandRefused, _refuse_on_domain_errors, run
+from bunco.night.payloads import NightEnded, Prizes, Revealed, RollOff
+from bunco.night.services.runner import (
+    Command,
+    CommandRefused,
+    _refuse_on_domain_errors,
+    _where,
+    run,
+)
 from scoring.awards import check_agreed
 
 
@@ -114,3 +121,20 @@ def prize_reveal(*, night: Night, key=None, every: bool = False) -> int:
     TV has shown."""
     command = RevealEveryPrize() if every else RevealNextPrize()
     return run(night, command, key=key).state.revealed
+
+
+@dataclass(frozen=True)
+class EndNight(Command):
+    """The host ends the night: the standings are final and the prizes are worked out
+    (``tv_reveals``: the phones show each prize as the TV reveals it)."""
+
+    tv_reveals: bool = False
+
+    def event(self, state: LiveNight) -> dict:
+        return {"kind": Kind.NIGHT_ENDED, **_where(state), "data": NightEnded(self.tv_reveals)}
+
+
+@_refuse_on_domain_errors
+def night_end(*, night: Night, key=None, actor: str = "host",
+              tv_reveals: bool = False) -> ScoreEvent:
+    return run(night, EndNight(tv_reveals), key=key, actor=actor).row
