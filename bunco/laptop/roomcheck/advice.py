@@ -218,6 +218,24 @@ def advise(system: str, readings: dict[str, str | None], interfaces: list[lan.In
         found += _mac(readings)
     else:
         found += _linux(readings, port_text)
+    found += _networks(interfaces, lan_address)
+    found.append(Advice(
+        "A guest Wi-Fi (or a hotel's, an office's, some mesh routers') often keeps the "
+        "devices on it from reaching each other.",
+        "Put the laptop and the phones on the main Wi-Fi, not the guest one; or turn off "
+        "\"client isolation\" (\"AP isolation\") in the router's settings; or make the laptop "
+        "or a spare phone a hotspot and have everyone join it."))
+    found.append(Advice(
+        "The phone may be on mobile data, or on another Wi-Fi than the laptop.",
+        "On the phone, turn mobile data off for a moment and check that it shows the same "
+        "Wi-Fi name as the laptop."))
+    return found
+
+
+def _networks(interfaces: list[lan.Interface], lan_address: str) -> list[Advice]:
+    """A VPN up; the phones sent to an address no longer the laptop's; no network; more
+    than one."""
+    found: list[Advice] = []
     vpns = [i for i in interfaces if is_vpn(i)]
     if vpns:
         found.append(Advice(
@@ -247,16 +265,6 @@ def advise(system: str, readings: dict[str, str | None], interfaces: list[lan.In
             "have been picked.",
             "Make sure the phones join the same Wi-Fi as the network the QR code's address "
             "is on; or unplug the other network and start Bunco again.", True))
-    found.append(Advice(
-        "A guest Wi-Fi (or a hotel's, an office's, some mesh routers') often keeps the "
-        "devices on it from reaching each other.",
-        "Put the laptop and the phones on the main Wi-Fi, not the guest one; or turn off "
-        "\"client isolation\" (\"AP isolation\") in the router's settings; or make the laptop "
-        "or a spare phone a hotspot and have everyone join it."))
-    found.append(Advice(
-        "The phone may be on mobile data, or on another Wi-Fi than the laptop.",
-        "On the phone, turn mobile data off for a moment and check that it shows the same "
-        "Wi-Fi name as the laptop."))
     return found
 
 
