@@ -205,6 +205,29 @@ def test_linux_ufw_on_is_found():
         assert ("(ufw) is on" in text(advice)) is on, (status, conf)
 
 
+def test_linux_the_running_firewall_is_named_without_root_in_a_hosts_words():
+    """Without root neither nft nor ufw will say; systemctl says which firewall runs."""
+    not_root = {"nft": "Error: Could not process rule: Operation not permitted\n",
+                "ufw": "ERROR: You need to be root to run this script", "firewalld": None}
+    fedora = readings.advise("linux", {**not_root, "units": "inactive\nactive\ninactive\n"},
+                             WIFI, LAPTOP, 8000, sys.executable)
+    assert "(firewalld) is on" in fedora[0].cause and fedora[0].found
+    assert fedora[0].fix.startswith("Open a Terminal and type: sudo firewall-cmd "
+                                    "--add-port=8000/tcp (it asks for your password)")
+    nft_only = readings.advise("linux", {**not_root, "units": "active\ninactive\nactive\n"},
+                               WIFI, LAPTOP, 8000, sys.executable)
+    assert "(nftables) is on" in nft_only[0].cause  # the ufw service runs even when ufw is off
+    assert "sudo nft insert rule inet filter input tcp dport 8000 accept" in nft_only[0].fix
+    none_on = readings.advise("linux", {**not_root, "units": "inactive\ninactive\ninactive"},
+                              WIFI, LAPTOP, 8000, sys.executable)
+    assert "firewall" not in text(none_on)
+    unknown = readings.advise("linux", not_root, WIFI, LAPTOP, 8000, sys.executable)
+    assert "ufw on Ubuntu and Mint, firewalld on Fedora, nftables" in unknown[0].cause
+    assert not unknown[0].found and "sudo ufw allow 8000/tcp" in unknown[0].fix
+    assert readings.commands("linux", "python")["units"] == [
+        "systemctl", "is-active", "ufw", "firewalld", "nftables"]
+
+
 # -- any system: the network ---------------------------------------------------------------------
 
 def test_a_vpn_the_wrong_adapter_and_no_network():
