@@ -3,6 +3,7 @@ advice for this laptop's system when none gets through (read from the outputs of
 macOS' and Linux's own tools, faked here as they print), the terminal's word, and the tables
 whose phones struggle during the night."""
 
+import io
 import re
 import sys
 import threading
@@ -16,6 +17,7 @@ from bunco.host.auth import host_secret
 from bunco.laptop import roomcheck
 from bunco.laptop.lan import Interface
 from bunco.laptop.roomcheck import advice as readings
+from bunco.night import services
 from tests.screens import Screen
 from tests.tables.test_consumers import connect, make_night
 
@@ -461,3 +463,74 @@ def test_once_phones_come_the_check_folds_out_of_the_nights_way(host_client):
     assert '<details class="roomcheck-check">' in page and "1 phone reached" in page
     host_client.post("/host/roomcheck/", {"action": "again"})  # asked for: shown at once
     assert '<details class="roomcheck-check" open>' in host_client.get("/host/").content.decode()
+
+
+# -- a laptop on two networks: the host picks the phones' address ------------------------------
+
+CABLE = "10.0.0.8"
+
+
+@pytest.fixture
+def two_networks(client, db, settings, tmp_path, monkeypatch):
+    """The laptop is on the Wi-Fi and on a cable; the phones were sent to the cable's."""
+    from bunco.laptop import address, lan
+
+    settings.DATA_DIR = tmp_path  # the host's pick goes here (the host link too)
+    monkeypatch.delenv("BUNCO_HOST_SECRET", raising=False)
+    client.get(f"/host/{host_secret()}/")
+    settings.LAN_ADDRESS = CABLE
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, LAPTOP, CABLE]
+    monkeypatch.delenv("BUNCO_LAN_ADDRESS", raising=False)
+    monkeypatch.setattr(lan, "read_interfaces", lambda: [
+        Interface("lo", "127.0.0.1"), Interface("enp3s0", CABLE), Interface("wlp2s0", LAPTOP)])
+    monkeypatch.setattr(address, "_cache", (None, ""))
+    return client
+
+
+def test_on_two_networks_the_host_picks_the_phones_address_and_every_link_follows(
+        two_networks, client, tmp_path, monkeypatch):
+    import segno
+
+    from bunco.laptop import address
+
+    page = two_networks.get("/host/").content.decode()
+    form = re.search(r'<form[^>]*data-testid="roomcheck-address".*?</form>', page, re.S).group(0)
+    assert f'<option value="{CABLE}" selected>{CABLE}, cable (enp3s0)</option>' in form
+    assert f'<option value="{LAPTOP}">{LAPTOP}, Wi-Fi (wlp2s0)</option>' in form
+    assert f"http://{CABLE}/check/" in page  # the check's link, as the phones are sent now
+    # a wrong address is refused in words and changes nothing
+    wrong = two_networks.post("/host/roomcheck/", {"action": "address", "address": "8.8.8.8"})
+    assert wrong.status_code == 400 and "8.8.8.8 is not an address of this laptop" in \
+        wrong.content.decode()
+    assert not (tmp_path / "phones_address").exists()
+    assert two_networks.post("/host/roomcheck/", {"action": "address",
+                                                  "address": LAPTOP}).status_code == 302
+    page = two_networks.get("/host/").content.decode()
+    assert f'<option value="{LAPTOP}" selected>' in page
+    assert f"http://{LAPTOP}/check/" in page and f"http://{CABLE}" not in page
+    night = services.demo_night_create()
+    night_page = two_networks.get(f"/host/nights/{night.pk}/").content.decode()
+    assert re.search(rf'href="http://{re.escape(LAPTOP)}(:\d+)?/t', night_page)
+    assert f"http://{CABLE}" not in night_page
+    qr = two_networks.get("/qr.svg", {"u": "/"})
+    expected = io.BytesIO()
+    segno.make(f"http://{LAPTOP}/", error="m").save(
+        expected, kind="svg", scale=4, border=2, dark="#1d1533", light="#ffffff", xmldecl=False)
+    assert qr.content == expected.getvalue()  # the QR code is the Wi-Fi's link
+    # a restart keeps the pick: it lives in the data folder
+    monkeypatch.setattr(address, "_cache", (None, ""))
+    assert (tmp_path / "phones_address").read_text().strip() == LAPTOP
+    assert address.current() == LAPTOP
+
+
+def test_only_the_host_picks_the_phones_address(two_networks, client, tmp_path):
+    client.logout()
+    client.cookies.clear()
+    refused = client.post("/host/roomcheck/", {"action": "address", "address": LAPTOP})
+    assert refused.status_code in (302, 403)
+    assert not (tmp_path / "phones_address").exists()
+
+
+def test_an_address_named_by_bunco_lan_address_is_not_offered(two_networks, monkeypatch):
+    monkeypatch.setenv("BUNCO_LAN_ADDRESS", CABLE)
+    assert 'data-testid="roomcheck-address"' not in two_networks.get("/host/").content.decode()

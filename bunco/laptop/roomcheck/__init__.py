@@ -32,7 +32,7 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from bunco.laptop import lan, notes
+from bunco.laptop import address, lan, notes
 from bunco.laptop.roomcheck import tables
 from bunco.laptop.roomcheck.advice import Advice, advise, read_system
 from bunco.laptop.roomcheck.tables import (  # noqa: F401 (the room check's whole API here)
@@ -232,13 +232,11 @@ def system_readings(fresh: bool = False) -> dict[str, str | None] | None:
 
 def advice_now(readings: dict[str, str | None] | None = None) -> list[Advice]:
     """The advice for this laptop as it is now (with no readings: the common causes only)."""
-    from django.conf import settings
-
     try:
         interfaces = lan.read_interfaces()
     except Exception:
         interfaces = []
-    return advise(sys.platform, readings or {}, interfaces, settings.LAN_ADDRESS, room.port)
+    return advise(sys.platform, readings or {}, interfaces, address.current(), room.port)
 
 
 def waited_text(seconds: float) -> str:
@@ -363,6 +361,7 @@ def card_context() -> dict:
         "advice": advice_now(_readings) if show_advice else [],
         "read": _readings is not None, "cannot": room.cannot,
         "waited": waited_text(after_seconds()),
+        "addresses": address.choices(), "phones_at": address.current(),
     }
 
 

@@ -267,8 +267,9 @@ def _networks(interfaces: list[lan.Interface], lan_address: str) -> list[Advice]
             f"({_adapter(mine[0])}), and it is also on "
             f"{_join([f'{i.address} ({_adapter(i)})' for i in others])}. The wrong one may "
             "have been picked.",
-            "Make sure the phones join the same Wi-Fi as the network the QR code's address "
-            "is on; or unplug the other network and start Bunco again.", True))
+            "On the host page, under \"The phones are sent to\", pick the address of the "
+            "guests' Wi-Fi (every link and QR code follows); or make sure the phones join the "
+            "network that address is on.", True))
     return found
 
 
