@@ -417,9 +417,10 @@ async def test_a_struggling_tables_phones_show_on_the_hosts_page():
     assert 'id="weak-tables"' in await host_ws.receive_from()
     table = await connect(f"/ws/table/{links[2]}/")
     await table.receive_from()  # its snapshot
-    await table.send_json_to({"type": "ping", "net": {"re": 1, "rtt": 40}})
-    assert await table.receive_json_from() == {"type": "pong"}
-    assert await host_ws.receive_nothing(timeout=0.3)  # one reconnect, quick: nothing to say
+    for count in (0, 1, 2):  # the page loaded (its first word: from where it counts), ...
+        await table.send_json_to({"type": "ping", "net": {"re": count, "rtt": 40}})
+        assert await table.receive_json_from() == {"type": "pong"}
+    assert await host_ws.receive_nothing(timeout=0.3)  # two reconnects, quick: nothing to say
     await table.send_json_to({"type": "ping", "net": {"re": 4, "rtt": 1460}})
     await table.receive_json_from()
     pushed = await until(host_ws, "weak-table")
@@ -433,15 +434,81 @@ async def test_a_struggling_tables_phones_show_on_the_hosts_page():
 
 
 def test_a_tables_figures_age_out_of_the_window():
+    for device in ("/ws/table/a/", "/ws/table/b/"):  # each page's first word: where it counts from
+        assert not roomcheck.net_report(1, 3, device, {"re": 0}, now=999.0)
     assert not roomcheck.net_report(1, 3, "/ws/table/a/", {"re": 2}, now=1000.0)
     assert roomcheck.net_report(1, 3, "/ws/table/b/", {"re": 1}, now=1001.0)  # 3 in all
     assert [w.table for w in roomcheck.weak_tables(1, now=1002.0)] == [3]
     assert roomcheck.weak_tables(2, now=1002.0) == []  # another night's
     assert roomcheck.weak_tables(1, now=1001.0 + roomcheck.WINDOW + 1) == []
     # a page reloaded counts from zero again: its new reconnects still count
+    roomcheck.net_report(1, 4, "/ws/table/c/", {"re": 0}, now=4999.0)
     roomcheck.net_report(1, 4, "/ws/table/c/", {"re": 2}, now=5000.0)
     roomcheck.net_report(1, 4, "/ws/table/c/", {"re": 1}, now=5001.0)
     assert roomcheck.weak_tables(1, now=5002.0) == [roomcheck.WeakTable(4, 3, None)]
+
+
+def test_a_night_opened_from_its_file_gives_its_phones_the_swaps_grace(db):
+    from bunco.laptop import backup
+
+    night = services.demo_night_create()
+    again = services.night_restore(data=backup.night_file(night))
+    device = "/ws/table/a/"
+    roomcheck.net_report(again.pk, 1, device, {"re": 0})
+    for n in (1, 2, 3, 4):  # the phones come back from the other laptop, all at once
+        roomcheck.net_report(again.pk, 1, device, {"re": n})
+    assert roomcheck.weak_tables(again.pk) == []
+    roomcheck.net_report(night.pk, 1, device, {"re": 0})  # the night not opened from a file
+    for n in (1, 2, 3):
+        roomcheck.net_report(night.pk, 1, device, {"re": n})
+    assert [w.table for w in roomcheck.weak_tables(night.pk)] == [1]
+
+
+def test_a_phones_made_up_reconnects_are_bounded():
+    """A guest's phone cannot say its table lost its connection 100,039 times."""
+    device = "/ws/table/a/"
+    roomcheck.net_report(1, 2, device, {"re": 0}, now=1000.0)
+    assert not roomcheck.net_report(1, 2, device, {"re": 100_039}, now=1001.0)  # not believed
+    assert not roomcheck.net_report(1, 2, device, {"re": 999}, now=1002.0)  # one report: 2 at most
+    assert roomcheck.weak_tables(1, now=1003.0) == []
+    for n in range(1000):  # a flood of reports: what a phone keeps is bounded
+        roomcheck.net_report(1, 2, device, {"re": n % 900}, now=1004.0 + n / 1000)
+    [weak] = roomcheck.weak_tables(1, now=1006.0)
+    assert weak.reconnects <= roomcheck.tables.KEPT * roomcheck.tables.STEP
+
+
+def test_a_nights_struggling_tables_redraw_the_host_page_at_most_every_few_seconds():
+    held = []
+    later = lambda night, seconds: held.append((night, round(seconds, 1)))  # noqa: E731
+    for device in ("/ws/table/a/", "/ws/table/b/"):
+        roomcheck.net_report(1, 2, device, {"re": 0}, now=1000.0)
+    assert roomcheck.net_report(1, 2, "/ws/table/a/", {"re": 0, "rtt": 2000}, now=1001.0,
+                                later=later)  # table 2 is slow: pushed at once
+    for n in range(10):  # its phone flips fast/slow five times a second
+        assert not roomcheck.net_report(1, 2, "/ws/table/a/", {"rtt": 40 if n % 2 == 0 else 2000},
+                                        now=1001.2 + n / 5, later=later)
+    assert held == [(1, 4.8)]  # one push held for the rest of the 5 seconds, not ten
+    assert not roomcheck.tables.flush(1, now=1006.0)  # it ended as it was shown: nothing to push
+    assert roomcheck.net_report(1, 2, "/ws/table/a/", {"rtt": 40}, now=1006.1, later=later)
+    assert not roomcheck.net_report(1, 2, "/ws/table/a/", {"rtt": 2000}, now=1007.1, later=later)
+    assert held == [(1, 4.8), (1, 4.0)]
+    assert roomcheck.tables.flush(1, now=1011.1)  # slow again: the host's page hears it then
+    assert [w.rtt_ms for w in roomcheck.weak_tables(1, now=1011.1)] == [2000]
+
+
+def test_a_table_coming_back_after_a_laptop_swap_is_not_blamed():
+    """The night was opened on this laptop from its file; every phone comes back at once,
+    each page telling the reconnects it made on the way (to the old laptop, then this one)."""
+    roomcheck.tables.night_opened(1, now=1000.0)
+    for table in range(1, 9):
+        for device in ("/ws/table/a/", "/ws/table/b/"):
+            roomcheck.net_report(1, table, f"{device}{table}", {"re": 6}, now=1001.0)
+            roomcheck.net_report(1, table, f"{device}{table}", {"re": 8}, now=1030.0)
+    assert roomcheck.weak_tables(1, now=1031.0) == []
+    # after the grace, a table that keeps dropping is named again
+    for n in (9, 10, 11):
+        roomcheck.net_report(1, 3, "/ws/table/a/3", {"re": n}, now=1200.0 + n)
+    assert [w.table for w in roomcheck.weak_tables(1, now=1220.0)] == [3]
 
 
 def test_behind_a_proxy_the_room_check_is_off(host_client, settings):
@@ -534,3 +601,16 @@ def test_only_the_host_picks_the_phones_address(two_networks, client, tmp_path):
 def test_an_address_named_by_bunco_lan_address_is_not_offered(two_networks, monkeypatch):
     monkeypatch.setenv("BUNCO_LAN_ADDRESS", CABLE)
     assert 'data-testid="roomcheck-address"' not in two_networks.get("/host/").content.decode()
+
+
+def test_the_room_check_folds_away_once_the_night_plays(host_client):
+    night = services.demo_night_create()
+    fold = re.compile(r'<details class="roomcheck-fold"[^>]*>')
+    ready = host_client.get(f"/host/nights/{night.pk}/").content.decode()
+    assert fold.search(ready).group(0).endswith(" open>")  # seated, not started: still open
+    services.round_start(night=night)
+    playing = host_client.get(f"/host/nights/{night.pk}/").content.decode()
+    assert not fold.search(playing).group(0).endswith(" open>")
+    # the struggling tables stay out of the fold, where the host sees them
+    assert playing.index('id="weak-tables"') > playing.index("</details>",
+                                                              fold.search(playing).end())

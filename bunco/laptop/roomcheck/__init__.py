@@ -381,11 +381,31 @@ def weak_html(night_id: int) -> str:
 
 def net_note(night_id: int, joined: list[str], device: str, net) -> str | None:
     """A phone's report of its connection (``net_report``), from a screen in these groups:
-    the host's note of the night's struggling tables when it changed, else None."""
+    the host's note of the night's struggling tables when it changed, else None (a change
+    within ``PUSH_EVERY`` of the last is pushed from a timer when that has passed)."""
     table = table_of(joined, night_id)
-    if table is None or not net_report(night_id, table, device, net):
+    if table is None or not net_report(night_id, table, device, net, later=_push_later):
         return None
     return weak_html(night_id)
+
+
+def _push_later(night_id: int, seconds: float) -> None:
+    def run() -> None:
+        try:
+            if tables.flush(night_id):
+                notes.to_hosts([night_id], weak_html(night_id))
+        except Exception:  # the host's page shows them at the next change or reload
+            log.exception("the struggling tables could not be pushed")
+
+    timer = threading.Timer(seconds, run)
+    timer.daemon = True
+    timer.start()
+
+
+def night_opened(night) -> None:
+    """A night opened here from its file (``hooks.after_open``): its phones' reconnects as
+    they come back from the other laptop are not the room's (``tables.SWAP_GRACE``)."""
+    tables.night_opened(night.pk)
 
 
 def push_card() -> None:
