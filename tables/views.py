@@ -28,6 +28,7 @@ from bunco.night.selectors import (
 from bunco.night.services import CommandRefused
 from scoring.roll import DIE_BUTTONS, QUICK_KINDS
 from tables.forms import HeadStartForm, PickNameForm
+from tables.gone import unknown_or_gone
 from tables.tap import (
     NOT_YOURS,
     Answer,
@@ -35,7 +36,6 @@ from tables.tap import (
     refusal,
     saved_or_kept,
     tap,
-    unknown_link,
 )
 
 QUICK_BUTTONS = [{"kind": k, "label": screens.QUICK_LABELS[k]} for k in QUICK_KINDS]
@@ -217,7 +217,7 @@ def _counted(request: HttpRequest, token: str) -> bool:
 def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     who = player_by_token(token)
     if who is None:
-        return _json(unknown_link())
+        return _json(unknown_or_gone(token))
     if not devices.may_use(who, request.COOKIES):
         return _json(refusal(NOT_YOURS.format(name=who.name), 403))
     if not _counted(request, token):
@@ -229,7 +229,7 @@ def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
 def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     link = table_link_by_token(token)
     if link is None:
-        return _json(unknown_link())
+        return _json(unknown_or_gone(token))
     if not _counted(request, token):
         return JsonResponse(limits.RETRY_LATER, status=429)
     return _json(saved_or_kept(link.night_id, tap, link.night, link.number, action,

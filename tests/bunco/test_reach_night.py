@@ -114,3 +114,30 @@ def test_a_guest_who_waited_all_night_for_a_chair_sees_what_became_of_their_fee(
 
     kept = phone.get(f"/r/{results_key(late)}/")
     assert kept.status_code == 200 and "no chair came free" in kept.content.decode()
+
+
+# -- a deleted night's phones ---------------------------------------------------------------------
+
+def tap_fields(key="6b1d7f0e-8a8e-4f5e-9a51-1f2e3d4c5b6a"):
+    return {"quick": "hit1", "set": "1", "round": "1", "table": "1", "pos": "0", "key": key}
+
+
+def test_a_deleted_nights_phones_are_told_it_is_gone_and_an_unknown_ones_keep_their_taps(
+        host, client):
+    from bunco.models import TableLink
+
+    night = services.demo_night_create()
+    services.round_start(night=night)
+    table = TableLink.objects.get(night=night, number=1).token
+    phone = Client()
+    player = night.players.first()
+    services.night_delete(night=night, live_confirmed=True)
+    for url in (f"/t/{table}/roll/", f"/p/{player.token}/roll/"):
+        answer = phone.post(url, tap_fields())
+        assert answer.status_code == 410, url
+        body = answer.json()
+        assert body["gone"] and not body.get("retry")
+        assert body["error"].startswith("The host deleted this night on the laptop")
+    # a link this laptop never knew: maybe a night not opened here yet, its taps kept
+    unknown = phone.post("/t/NeverSeenHere123/roll/", tap_fields()).json()
+    assert unknown["retry"] and unknown["unknown"] and not unknown.get("gone")
