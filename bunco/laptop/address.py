@@ -4,8 +4,8 @@ By default the laptop's best address on the local network (the Wi-Fi's first,
 ``bunco/laptop/lan.py``), or ``BUNCO_LAN_ADDRESS`` when set. A laptop on two networks (the
 Wi-Fi and a cable, say) may have picked the one the guests are not on: the host then picks
 the other on the host page's room check. The pick is kept in the data folder
-(``phones_address``), so a restart keeps it, and counts only while it is still one of this
-laptop's addresses (a laptop moved to another network goes back to its best one).
+(``phones_address``): the settings read it at start (while it is still one of this laptop's
+addresses), and ``current`` reads it as it changes.
 """
 
 from __future__ import annotations
@@ -84,4 +84,5 @@ def pick(address: str) -> str | None:
         os.replace(partial, path)
     except OSError:
         return "The data folder cannot be written to, so the address was not changed."
+    settings.LAN_ADDRESS = address  # what this process reads elsewhere (a night's file)
     return None

@@ -216,6 +216,15 @@ def _bind_problem(exc: OSError, bind: str, port: int) -> str:
     return f"Bunco cannot start: port {port} on {bind} cannot be opened ({reason})."
 
 
+def read_text(path) -> str:
+    """A small file's text, or "" when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read(200)
+    except OSError:
+        return ""
+
+
 def public_origin(port: int | str | None = None, request=None) -> str:
     """Where phones reach this app: ``BUNCO_PUBLIC_URL`` when set (a server behind a proxy),
     otherwise this laptop's LAN address (the host's pick: ``address``) and the port the app

@@ -57,9 +57,7 @@ def phones_address() -> str:
     not known (a laptop on no network yet)."""
     if settings.PUBLIC_URL:
         return urlsplit(settings.PUBLIC_URL).hostname or ""
-    from bunco.laptop import address
-
-    return address.current() if settings.LAN_FOUND else ""
+    return settings.LAN_ADDRESS if settings.LAN_FOUND else ""
 
 
 def _plain(value):
