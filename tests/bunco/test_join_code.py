@@ -119,7 +119,7 @@ def test_after_the_night_ends_find_your_seat_says_so_and_leads_to_the_results(cl
     services.night_end(night=seated_night)
 
     page = client.get(f"/j/{seated_night.join_token}/").content.decode()
-    assert "This night has ended" in page and "On a new phone? Tap your name if it is here" in page
+    assert "This night has ended" in page and "Tap your name" not in page
     assert f'href="/p/{ann.token}/"' in page and "Results for <bdi" in page
     assert "Thanks for playing." in client.get(f"/p/{ann.token}/").content.decode()
 
