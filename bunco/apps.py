@@ -20,6 +20,7 @@ class BuncoConfig(AppConfig):
         hooks.after_write(keeping.after_write)
         hooks.after_call(broadcast.call_changed)
         hooks.after_open(keeping.opened)
+        hooks.after_open(roomcheck.night_opened)  # its phones' reconnects are the swap's
         hooks.keep_with(keeping.save_deleted)
         watch.install()  # the server's timer looks for what other processes wrote
         notes.connect(hosts=broadcast.to_hosts, group=broadcast.to_group)

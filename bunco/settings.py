@@ -95,6 +95,10 @@ ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *lan.local_addresses(_INTERF
 _NAMED_LAN = os.environ.get("BUNCO_LAN_ADDRESS", "").strip()
 _FOR_PHONES = lan.lan_addresses(_INTERFACES)
 LAN_ADDRESS = _NAMED_LAN or (_FOR_PHONES[0] if _FOR_PHONES else "127.0.0.1")
+# On a laptop on two networks the host may have picked the guests' (bunco/laptop/address.py).
+_PICKED = lan.read_text(DATA_DIR / "phones_address").strip()
+if not _NAMED_LAN and _PICKED in _FOR_PHONES:
+    LAN_ADDRESS = _PICKED
 # False when this laptop is on no network phones could use (not on the Wi-Fi yet): the start
 # command then says how phones will reach it once it is, and serves the host on localhost.
 LAN_FOUND = bool(_NAMED_LAN or _FOR_PHONES)

@@ -65,6 +65,7 @@ urlpatterns = [
     path("host/nights/<int:pk>/void/", running.host_void, name="host_void"),
     path("host/nights/<int:pk>/end/", running.host_end, name="host_end"),
     path("host/roomcheck/", roomcheck.host_roomcheck, name="host_roomcheck"),
+    path("host/reclaim/", host.host_reclaim, name="host_reclaim"),
     path("host/<str:secret>/", host.host_login, name="host_login"),
     path("check/<str:token>/", roomcheck.roomcheck_phone, name="roomcheck_phone"),
     path("check/<str:token>/ping/", roomcheck.roomcheck_ping, name="roomcheck_ping"),

@@ -12,6 +12,7 @@ from bunco.live import broadcast, groups, screens
 from bunco.live.consumers import ScreenConsumer
 from bunco.night import devices, services
 from bunco.night.selectors import live_state, night_by_id, player_by_token, table_link_by_token
+from tables.gone import unknown_or_gone
 from tables.tap import (
     NOT_YOURS,
     Answer,
@@ -19,7 +20,6 @@ from tables.tap import (
     refusal,
     saved_or_kept,
     tap,
-    unknown_link,
 )
 
 MAX_FIELDS = 12
@@ -181,7 +181,7 @@ class PlayerConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
     def run_tap(self, action: str, fields: dict) -> Answer:
         player = player_by_token(self.token, self.night)  # its night as on connecting
         if player is None or player.night is None:
-            return unknown_link()
+            return unknown_or_gone(self.token)
         if not devices.may_use(player, self.scope.get("cookies")):
             # The host released this phone's player and another phone picked it since.
             return refusal(NOT_YOURS.format(name=player.name), 403)

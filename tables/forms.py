@@ -22,3 +22,8 @@ class PickNameForm(forms.Form):
     player = forms.IntegerField(min_value=1, error_messages={
         "required": "tap your name", "invalid": "tap your name",
         "min_value": "tap your name"})
+    # after the end, a name taken back on a new phone: the night's join code, as typed
+    code = forms.CharField(required=False, max_length=20)
+
+    def clean_code(self) -> str:
+        return "".join(self.cleaned_data["code"].split()).replace("-", "")

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bunco import limits, stick
 from bunco.forms import first_error
+from bunco.laptop import reclaim
 from bunco.live import screens, season
 from bunco.models import Night
 from bunco.night import devices, services
@@ -27,6 +28,7 @@ from bunco.night.selectors import (
 from bunco.night.services import CommandRefused
 from scoring.roll import DIE_BUTTONS, QUICK_KINDS
 from tables.forms import HeadStartForm, PickNameForm
+from tables.gone import unknown_or_gone
 from tables.tap import (
     NOT_YOURS,
     Answer,
@@ -34,7 +36,6 @@ from tables.tap import (
     refusal,
     saved_or_kept,
     tap,
-    unknown_link,
 )
 
 QUICK_BUTTONS = [{"kind": k, "label": screens.QUICK_LABELS[k]} for k in QUICK_KINDS]
@@ -49,35 +50,22 @@ def _pad(tap_base: str) -> dict:
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """Find your seat: a guest taps their name, and this phone becomes that player's. Only
     names no phone has picked yet are offered; names this phone picked come first. Once the
-    night has ended it says so, and a name this phone picked leads to that player's results."""
+    night has ended a name this phone picked leads to that player's results, and a guest on
+    a new phone gets their night back as the host chose (``bunco/laptop/reclaim.py``)."""
     night = night_by_join_token(token)
     if night is None:
         return render(request, "bunco/not_found.html", status=404)
-    error, status = "", 200
     ended = night.status == Night.Status.FINISHED
-    if request.method == "POST" and ended:
-        error, status = "The night has ended: names can no longer be picked.", 409
-    elif request.method == "POST":
-        form = PickNameForm(request.POST)
-        picked = (night.players.filter(pk=form.cleaned_data["player"]).first()
-                  if form.is_valid() else None)
-        if picked is None:
-            error, status = (first_error(form) if not form.is_valid()
-                             else "that name is not on tonight's list"), 400
-        else:
-            secret = devices.secret_of(request.COOKIES) or devices.new_secret()
-            try:
-                services.player_claim(night=night, player=picked,
-                                      device=devices.fingerprint(secret))
-            except CommandRefused as exc:
-                error, status = str(exc), 409
-            else:
-                response = redirect("player", picked.token)
-                devices.remember(response, secret)
-                return response
+    by_code = ended and reclaim.mode() == reclaim.CODE
+    error, status = "", 200
+    if request.method == "POST":
+        error, status, picked = _pick(request, night, ended)
+        if picked is not None:
+            return picked
     mine = devices.fingerprint_of(request.COOKIES)
     players = list(night.players.all())
-    free = [p for p in players if not p.device]
+    # after the end, with the code, any name may be taken back: else only the free ones
+    free = [p for p in players if not (mine and p.device == mine) and (by_code or not p.device)]
     # A big night's guests type a few letters of their name rather than scroll 2,000 names.
     search = search_text(request.GET.get("q"))
     searching = len(free) > JOIN_LIST_ALL
@@ -85,12 +73,52 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         found = matching(free, search) if search else []
         free = found[:JOIN_LIST_ALL]
     return render(request, "bunco/join.html", {
-        "night": night, "error": error, "ended": ended,
+        "night": night, "error": error, "ended": ended, "by_code": by_code,
         "mine": [p for p in players if mine and p.device == mine],
         "free": free, "searching": searching, "search": search,
         "more": searching and len(found) > len(free),
         "taken": sum(1 for p in players if p.device and p.device != mine),
     }, status=status)
+
+
+def _pick(request: HttpRequest, night, ended: bool) -> tuple[str, int, HttpResponse | None]:
+    """A guest tapped a name: (error, status, None), or the way to their page."""
+    form = PickNameForm(request.POST)
+    picked = (night.players.filter(pk=form.cleaned_data["player"]).first()
+              if form.is_valid() else None)
+    if picked is None:
+        return (first_error(form) if not form.is_valid()
+                else "that name is not on tonight's list"), 400, None
+    secret = devices.secret_of(request.COOKIES) or devices.new_secret()
+    device = devices.fingerprint(secret)
+    try:
+        if ended:
+            _take_back(night, picked, device, form.cleaned_data["code"],
+                       request.META.get("REMOTE_ADDR", ""))
+        else:
+            services.player_claim(night=night, player=picked, device=device)
+    except CommandRefused as exc:
+        return str(exc), 409, None
+    response = redirect("player", picked.token)
+    devices.remember(response, secret)
+    return "", 200, response
+
+
+def _take_back(night, picked, device: str, code: str, address: str) -> None:
+    """After the end: a free name is this phone's at once; one on another phone only with
+    the night's join code, where the host chose that (else she releases it first)."""
+    if picked.device and picked.device != device:
+        if reclaim.mode() != reclaim.CODE:
+            raise CommandRefused(f"{picked.name} is on another phone. If that phone is gone, "
+                                 "ask the host to release your name, then tap it here again.")
+        if not limits.JOIN_CODES.take(address):
+            raise CommandRefused("Too many tries: wait a few seconds, then try again.")
+        if code != night.join_code:
+            raise CommandRefused("That is not tonight's code: ask the host for it (five "
+                                 "digits), then tap your name again.")
+        services.player_release(night=night, player=picked,
+                                actor=f"{picked.name}'s new phone (with the code)")
+    services.player_claim(night=night, player=picked, device=device)
 
 
 #: Up to this many free names, find-your-seat lists them all; beyond, it asks for a search.
@@ -189,7 +217,7 @@ def _counted(request: HttpRequest, token: str) -> bool:
 def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     who = player_by_token(token)
     if who is None:
-        return _json(unknown_link())
+        return _json(unknown_or_gone(token))
     if not devices.may_use(who, request.COOKIES):
         return _json(refusal(NOT_YOURS.format(name=who.name), 403))
     if not _counted(request, token):
@@ -201,7 +229,7 @@ def player_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
 def table_tap(request: HttpRequest, token: str, action: str) -> HttpResponse:
     link = table_link_by_token(token)
     if link is None:
-        return _json(unknown_link())
+        return _json(unknown_or_gone(token))
     if not _counted(request, token):
         return JsonResponse(limits.RETRY_LATER, status=429)
     return _json(saved_or_kept(link.night_id, tap, link.night, link.number, action,

@@ -1,5 +1,6 @@
 """The room check's pages: the one-off link the host opens on her own phone (its round trip
-told back), and the host's buttons on the check (check again; "my phone cannot open it")."""
+told back), and the host's buttons on the check (check again; "my phone cannot open it"; which
+address the phones are sent to, on a laptop on two networks)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bunco.forms import first_error
 from bunco.host import auth as host
-from bunco.laptop import roomcheck
+from bunco.laptop import address, roomcheck
 
 
 class CheckResultForm(forms.Form):
@@ -26,7 +27,9 @@ class CheckResultForm(forms.Form):
 
 class CheckActionForm(forms.Form):
     action = forms.ChoiceField(choices=[("again", "Check again"),
-                                        ("cannot", "My phone cannot open it")])
+                                        ("cannot", "My phone cannot open it"),
+                                        ("address", "Send the phones there")])
+    address = forms.CharField(max_length=64, required=False)
 
 
 def _addresses(request: HttpRequest) -> tuple[str | None, str | None]:
@@ -68,14 +71,18 @@ def roomcheck_ping(request: HttpRequest, token: str) -> HttpResponse:
 @host.host_required
 def host_roomcheck(request: HttpRequest) -> HttpResponse:
     form = CheckActionForm(request.POST)
-    if form.is_valid():
-        if form.cleaned_data["action"] == "again":
-            roomcheck.new_check()
-        else:
-            roomcheck.cannot_open()
-        roomcheck.push_card()
-    else:
+    if not form.is_valid():
         return HttpResponse(first_error(form), status=400)
+    action = form.cleaned_data["action"]
+    if action == "address":  # the laptop is on two networks: the host picks the guests'
+        problem = address.pick(form.cleaned_data["address"].strip())
+        if problem:
+            return HttpResponse(problem, status=400, content_type="text/plain; charset=utf-8")
+    elif action == "again":
+        roomcheck.new_check()
+    else:
+        roomcheck.cannot_open()
+    roomcheck.push_card()
     back = request.META.get("HTTP_REFERER", "")
     if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         return redirect(back)  # the night's page or the dashboard, where the button was

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco import limits
@@ -16,7 +17,7 @@ from bunco.host import auth as host
 from bunco.host.commands import form_data
 from bunco.host.forms import JoinCodeForm, NightForm, PresetForm, RulesForm
 from bunco.host.rules_form import presets_table, rule_fields
-from bunco.laptop import appfile, backup
+from bunco.laptop import appfile, backup, reclaim
 from bunco.models import Night
 from bunco.night import services
 from bunco.night.selectors import night_by_join_code, open_nights
@@ -208,3 +209,18 @@ def host_rules_preset(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"Tonight plays by {PRESETS[rules_id].name} now.")
     return redirect("host_rules", night.pk)
+
+
+@require_POST
+@host.host_required
+def host_reclaim(request: HttpRequest) -> HttpResponse:
+    """How a guest on a new phone takes their name back after the end (``reclaim``)."""
+    problem = reclaim.choose(request.POST.get("mode", ""))
+    if problem:
+        messages.error(request, problem)
+    else:
+        messages.success(request, "Kept: " + dict(reclaim.CHOICES)[reclaim.mode()] + ".")
+    back = request.META.get("HTTP_REFERER", "")
+    if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)  # the ended night's page, where the choice was
+    return redirect("host_dashboard")

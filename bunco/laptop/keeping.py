@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.text import slugify
 
-from bunco.laptop import backup, disk
+from bunco.laptop import backup, deleted, disk
 from bunco.models import Night
 from bunco.night import hooks
 
@@ -33,7 +33,8 @@ def opened(night: Night) -> None:
 
 
 def save_deleted(night: Night) -> Path:
-    """The night's file, saved into the backups folder before the night is deleted."""
+    """The night's file, saved into the backups folder before the night is deleted; its
+    links remembered, so its phones hear that it is gone (``deleted``)."""
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S")
     name = slugify(night.name)[:40] or "night"
     target = backup.folder() / f"deleted-night-{night.pk}-{name}-{stamp}.json"
@@ -43,4 +44,7 @@ def save_deleted(night: Night) -> Path:
         out.flush()
         os.fsync(out.fileno())
     partial.replace(target)
+    deleted.remember([night.join_token, night.tv_token,
+                      *night.players.values_list("token", flat=True),
+                      *night.table_links.values_list("token", flat=True)])
     return target

@@ -216,18 +216,30 @@ def _bind_problem(exc: OSError, bind: str, port: int) -> str:
     return f"Bunco cannot start: port {port} on {bind} cannot be opened ({reason})."
 
 
+def read_text(path) -> str:
+    """A small file's text, or "" when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read(200)
+    except OSError:
+        return ""
+
+
 def public_origin(port: int | str | None = None, request=None) -> str:
     """Where phones reach this app: ``BUNCO_PUBLIC_URL`` when set (a server behind a proxy),
-    otherwise this laptop's LAN address and the port the app listens on. Never the address
-    the host's own browser happened to use (``localhost`` reaches nobody else's phone)."""
+    otherwise this laptop's LAN address (the host's pick: ``address``) and the port the app
+    listens on. Never the address the host's own browser happened to use (``localhost``
+    reaches nobody else's phone)."""
     from django.conf import settings
+
+    from bunco.laptop import address
 
     if settings.PUBLIC_URL:
         return settings.PUBLIC_URL.rstrip("/")
     if port is None and request is not None:
         port = request.get_port()
     port = str(port or 80)
-    return f"http://{settings.LAN_ADDRESS}" + ("" if port == "80" else f":{port}")
+    return f"http://{address.current()}" + ("" if port == "80" else f":{port}")
 
 
 def public_url(path: str, *, port: int | str | None = None, request=None) -> str:

@@ -21,3 +21,9 @@ def roomcheck_card(context) -> str:
 @register.simple_tag
 def weak_tables(night_id: int) -> str:
     return mark_safe(roomcheck.weak_html(night_id))  # rendered from a template, escaped there
+
+
+@register.simple_tag
+def roomcheck_on() -> bool:
+    """Whether the room check shows here at all (not behind a proxy)."""
+    return roomcheck.in_use()

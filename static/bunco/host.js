@@ -13,6 +13,12 @@
     document.querySelectorAll("[data-phases]").forEach(function (el) {
       el.hidden = el.dataset.phases.split(" ").indexOf(d.phase) < 0;
     });
+    // The room check folds away once the first round starts (the tables come first then).
+    var fold = document.querySelector("[data-roomcheck-fold]");
+    if (fold && fold.dataset.phase !== d.phase) {
+      if (fold.dataset.phase === "ready") fold.open = false;
+      fold.dataset.phase = d.phase;
+    }
     document.querySelectorAll("[data-when]").forEach(function (el) { el.hidden = !flags[el.dataset.when]; });
     document.querySelectorAll("[data-unless]").forEach(function (el) {
       if (el.dataset.phases && el.hidden) return;

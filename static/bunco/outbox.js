@@ -214,6 +214,7 @@
     var flushing = false, waitingAck = null, backoff = 0, retryTimer = null, lookAtKept = false;
 
     function answered(item, status, json) {
+      if (json && json.gone) { gone(json.error); return; }
       if (!isFinal(status, json)) { keep(item, json); return; }
       backoff = 0;
       var f = item.fields;
@@ -243,6 +244,17 @@
       bunco.replaceById(json.html);
       flushing = false;
       flush();
+    }
+    // The host deleted this screen's night on the laptop (not a night it does not know yet):
+    // nothing here can be counted any more. Every tap is let go, and the page says so.
+    function gone(text) {
+      save([]); saveKept([]); saveRefused([]);
+      flushing = false;
+      cancel(retryTimer);
+      draw("drawPending");
+      draw("drawRefused");
+      draw("drawGone", text);
+      bunco.toast(text);
     }
     // A refused tap whose position the table never reached took no position: the taps queued
     // behind it (chained to it) each name one less. Taken by another entry: they stay as named.

@@ -31,6 +31,21 @@
     });
   }
 
+  // The night was deleted on the laptop: said at the top of the page, for good.
+  function drawGone(text) {
+    var main = document.querySelector("main") || document.body;
+    var note = document.querySelector("[data-night-gone]");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "error-box";
+      note.setAttribute("role", "alert");
+      note.setAttribute("data-night-gone", "");
+      note.setAttribute("data-testid", "night-gone");
+      main.insertBefore(note, main.firstChild);
+    }
+    note.textContent = text;
+  }
+
   var outbox = bunco.outbox.create(bunco, {
     storage: localStorage,
     path: location.pathname,
@@ -41,6 +56,7 @@
     drawPending: drawPending,
     drawWaiting: drawWaiting,
     drawRefused: drawRefused,
+    drawGone: drawGone,
     busy: function (on) { document.body.classList.toggle("pending", on); }
   });
   window.addEventListener("online", function () { outbox.online(); });

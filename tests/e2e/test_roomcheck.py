@@ -141,3 +141,34 @@ class StrugglingTable(BrowserTestCase):
             r"^Table 2: its phones lost their connection [3-6] times in the last 10 minutes\.$"))
         phone.close()
         host.close()
+
+    def test_once_the_night_plays_the_check_folds_and_a_table_shows_on_the_first_screen(self):
+        """At 1366x768 the tables come first once the bell rings; a struggling table is
+        named above them, on the same first screen."""
+        night = in_thread(services.demo_night_create)
+        token = TableLink.objects.get(night=night, number=2).token
+        host = self.browser.new_page(viewport={"width": 1366, "height": 768})
+        host.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
+        host.goto(f"{self.live_server_url}/host/nights/{night.pk}/")
+        host.wait_for_function("window.bunco && window.bunco.open")
+        fold = host.get_by_test_id("roomcheck-fold")
+        expect(fold).to_have_attribute("open", "")
+        host.get_by_role("button", name=re.compile(r"Ring the bell: start")).click()
+        expect(fold).not_to_have_attribute("open", "")
+        first_table = host.locator(".host-table").first
+        expect(first_table).to_be_visible()
+        assert first_table.bounding_box()["y"] < 768, "no table on the first screen"
+
+        phone = self.browser.new_page(viewport={"width": 360, "height": 740})
+        phone.goto(f"{self.live_server_url}/t/{token}/")
+        for _ in range(3):
+            phone.wait_for_function("window.bunco && window.bunco.open")
+            phone.evaluate("""() => {
+                const conn = document.querySelector('[ws-connect]')['htmx-internal-data'].webSocket;
+                conn.socket.close(); conn.init();
+            }""")
+        weak = host.get_by_test_id("weak-tables")
+        expect(weak).to_be_visible()
+        assert weak.bounding_box()["y"] < 768, "the struggling table is below the first screen"
+        phone.close()
+        host.close()

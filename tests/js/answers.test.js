@@ -219,3 +219,21 @@ test("isFinal: only a decision of the game ends a tap", () => {
   assert.deepEqual([408, 429, 500, 502, 503, 0].map((s) => final(s)), [false, false, false, false, false, false]);
   assert.equal(final(404, {retry: true, unknown: true}), false);
 });
+
+test("a deleted night (410, gone) lets go of every tap and says so, where an unknown one keeps them", () => {
+  const p = phone();
+  const said = [];
+  p.page.drawGone = (text) => said.push(text);
+  p.connect();
+  p.tap("hit1");
+  p.tap("miss");
+  const gone = "The host deleted this night on the laptop: rolls entered here can no longer be counted";
+  p.ack({status: 410, ok: false, gone: true, error: gone}, p.hub.taps()[0]);
+  assert.deepEqual(p.box.queued(), []);
+  assert.deepEqual(p.box.refused(), []);
+  assert.deepEqual(said, [gone]);
+  assert.deepEqual(p.hub.toasts, [gone]);
+  const sent = p.hub.taps().length;
+  p.clock.advance(60_000);
+  assert.equal(p.hub.taps().length, sent);  // nothing goes again
+});

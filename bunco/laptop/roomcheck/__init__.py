@@ -24,7 +24,6 @@ import sys
 import textwrap
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -33,8 +32,19 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from bunco.laptop import lan, notes
+from bunco.laptop import address, lan, notes
+from bunco.laptop.roomcheck import tables
 from bunco.laptop.roomcheck.advice import Advice, advise, read_system
+from bunco.laptop.roomcheck.tables import (  # noqa: F401 (the room check's whole API here)
+    MAX_KEPT,
+    RECONNECTS,
+    SLOW_MS,
+    WINDOW,
+    WeakTable,
+    net_report,
+    table_of,
+    weak_tables,
+)
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +52,6 @@ log = logging.getLogger(__name__)
 GROUP = "roomcheck"
 #: Seconds after the start with no phone before the advice shows (``BUNCO_ROOMCHECK_AFTER``).
 AFTER_SECONDS = 180
-#: A table struggles with this many reconnects of its phones within WINDOW seconds ...
-RECONNECTS, WINDOW = 3, 600
-#: ... or a round trip over this many milliseconds, told within WINDOW.
-SLOW_MS = 1000
-#: At most this many addresses and devices kept (a flood of addresses costs bounded memory).
-MAX_KEPT = 5000
 
 
 def after_seconds() -> float:
@@ -207,88 +211,6 @@ def cannot_open() -> None:
     room.cannot = True
 
 
-# -- tables whose phones struggle ----------------------------------------------------------------
-
-@dataclass
-class Phone:
-    reconnects: int = 0  # as the page last said (since it loaded)
-    lost: deque = field(default_factory=deque)  # (when, how many) reconnects
-    rtt_ms: int | None = None
-    rtt_at: float = 0.0
-
-
-_tables: dict[tuple[int, int], dict[str, Phone]] = {}
-_weak: dict[int, tuple] = {}  # night -> the weak tables as last pushed
-
-
-def table_of(joined: list[str], night_id: int) -> int | None:
-    """The table a screen's groups put it at (a table's device, a seated player's phone)."""
-    prefix = f"table_{night_id}_"
-    for group in joined:
-        if group.startswith(prefix) and group[len(prefix):].isdigit():
-            return int(group[len(prefix):])
-    return None
-
-
-def _count(value, most: int) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return int(value) if 0 <= value <= most else None
-
-
-def net_report(night_id: int, table: int, device: str, net, now: float | None = None) -> bool:
-    """A phone at ``table`` says how its connection fares (``{"re": reconnects since the page
-    loaded, "rtt": its last round trip in ms}``). True when the night's weak tables changed."""
-    if not isinstance(net, dict):
-        return False
-    now = time.time() if now is None else now
-    reconnects, rtt = _count(net.get("re"), 100_000), _count(net.get("rtt"), 600_000)
-    with _lock:
-        phones = _tables.setdefault((night_id, table), {})
-        if device not in phones and (len(phones) >= 50 or len(_tables) > MAX_KEPT):
-            return False
-        phone = phones.setdefault(device, Phone())
-        if reconnects is not None:
-            more = reconnects - phone.reconnects if reconnects >= phone.reconnects else reconnects
-            if more > 0:
-                phone.lost.append((now, more))
-            phone.reconnects = reconnects
-        if rtt is not None:
-            phone.rtt_ms, phone.rtt_at = rtt, now
-    weak = tuple(weak_tables(night_id, now))
-    if weak == _weak.get(night_id, ()):
-        return False
-    _weak[night_id] = weak
-    return True
-
-
-@dataclass(frozen=True)
-class WeakTable:
-    table: int
-    reconnects: int
-    rtt_ms: int | None  # the slowest recent round trip, when over SLOW_MS
-
-
-def weak_tables(night_id: int, now: float | None = None) -> list[WeakTable]:
-    now = time.time() if now is None else now
-    out = []
-    with _lock:
-        for (night, table), phones in sorted(_tables.items()):
-            if night != night_id:
-                continue
-            lost, slow = 0, None
-            for phone in phones.values():
-                while phone.lost and phone.lost[0][0] < now - WINDOW:
-                    phone.lost.popleft()
-                lost += sum(n for _, n in phone.lost)
-                if phone.rtt_ms is not None and phone.rtt_ms > SLOW_MS \
-                        and now - phone.rtt_at < WINDOW:
-                    slow = max(slow or 0, phone.rtt_ms)
-            if lost >= RECONNECTS or slow:
-                out.append(WeakTable(table, lost, slow))
-    return out
-
-
 _readings: dict[str, str | None] | None = None
 _reading = threading.Lock()
 
@@ -310,13 +232,11 @@ def system_readings(fresh: bool = False) -> dict[str, str | None] | None:
 
 def advice_now(readings: dict[str, str | None] | None = None) -> list[Advice]:
     """The advice for this laptop as it is now (with no readings: the common causes only)."""
-    from django.conf import settings
-
     try:
         interfaces = lan.read_interfaces()
     except Exception:
         interfaces = []
-    return advise(sys.platform, readings or {}, interfaces, settings.LAN_ADDRESS, room.port)
+    return advise(sys.platform, readings or {}, interfaces, address.current(), room.port)
 
 
 def waited_text(seconds: float) -> str:
@@ -441,6 +361,7 @@ def card_context() -> dict:
         "advice": advice_now(_readings) if show_advice else [],
         "read": _readings is not None, "cannot": room.cannot,
         "waited": waited_text(after_seconds()),
+        "addresses": address.choices(), "phones_at": address.current(),
     }
 
 
@@ -460,11 +381,31 @@ def weak_html(night_id: int) -> str:
 
 def net_note(night_id: int, joined: list[str], device: str, net) -> str | None:
     """A phone's report of its connection (``net_report``), from a screen in these groups:
-    the host's note of the night's struggling tables when it changed, else None."""
+    the host's note of the night's struggling tables when it changed, else None (a change
+    within ``PUSH_EVERY`` of the last is pushed from a timer when that has passed)."""
     table = table_of(joined, night_id)
-    if table is None or not net_report(night_id, table, device, net):
+    if table is None or not net_report(night_id, table, device, net, later=_push_later):
         return None
     return weak_html(night_id)
+
+
+def _push_later(night_id: int, seconds: float) -> None:
+    def run() -> None:
+        try:
+            if tables.flush(night_id):
+                notes.to_hosts([night_id], weak_html(night_id))
+        except Exception:  # the host's page shows them at the next change or reload
+            log.exception("the struggling tables could not be pushed")
+
+    timer = threading.Timer(seconds, run)
+    timer.daemon = True
+    timer.start()
+
+
+def night_opened(night) -> None:
+    """A night opened here from its file (``hooks.after_open``): its phones' reconnects as
+    they come back from the other laptop are not the room's (``tables.SWAP_GRACE``)."""
+    tables.night_opened(night.pk)
 
 
 def push_card() -> None:
@@ -477,9 +418,8 @@ def push_card() -> None:
 
 def reset(now: float | None = None) -> None:
     """A fresh start (tests): nobody reached, a new check, the clock started now."""
-    global room, check, _readings, _weak
+    global room, check, _readings
     room = Room(started=time.time() if now is None else now)
     check = Check()
     _readings = None
-    _tables.clear()
-    _weak = {}
+    tables.reset()

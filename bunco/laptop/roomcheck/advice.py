@@ -31,6 +31,8 @@ class Advice:
 
 
 SOCKETFILTERFW = "/usr/libexec/ApplicationFirewall/socketfilterfw"
+#: The Linux firewalls' services, as ``systemctl is-active`` names them.
+LINUX_UNITS = ("ufw", "firewalld", "nftables")
 
 
 def program() -> str:
@@ -57,7 +59,9 @@ def commands(system: str, executable: str) -> dict[str, list[str]]:
                 "blockall": [SOCKETFILTERFW, "--getblockall"],
                 "app": [SOCKETFILTERFW, "--getappblocked", executable]}
     return {"nft": ["nft", "list", "ruleset"], "ufw": ["ufw", "status"],
-            "firewalld": ["firewall-cmd", "--state"]}
+            "firewalld": ["firewall-cmd", "--state"],
+            # which firewall's service is running: anyone may ask, no root needed
+            "units": ["systemctl", "is-active", *LINUX_UNITS]}
 
 
 def run_command(args: list[str], timeout: float = READ_TIMEOUT) -> str | None:
@@ -218,6 +222,24 @@ def advise(system: str, readings: dict[str, str | None], interfaces: list[lan.In
         found += _mac(readings)
     else:
         found += _linux(readings, port_text)
+    found += _networks(interfaces, lan_address)
+    found.append(Advice(
+        "A guest Wi-Fi (or a hotel's, an office's, some mesh routers') often keeps the "
+        "devices on it from reaching each other.",
+        "Put the laptop and the phones on the main Wi-Fi, not the guest one; or turn off "
+        "\"client isolation\" (\"AP isolation\") in the router's settings; or make the laptop "
+        "or a spare phone a hotspot and have everyone join it."))
+    found.append(Advice(
+        "The phone may be on mobile data, or on another Wi-Fi than the laptop.",
+        "On the phone, turn mobile data off for a moment and check that it shows the same "
+        "Wi-Fi name as the laptop."))
+    return found
+
+
+def _networks(interfaces: list[lan.Interface], lan_address: str) -> list[Advice]:
+    """A VPN up; the phones sent to an address no longer the laptop's; no network; more
+    than one."""
+    found: list[Advice] = []
     vpns = [i for i in interfaces if is_vpn(i)]
     if vpns:
         found.append(Advice(
@@ -245,18 +267,9 @@ def advise(system: str, readings: dict[str, str | None], interfaces: list[lan.In
             f"({_adapter(mine[0])}), and it is also on "
             f"{_join([f'{i.address} ({_adapter(i)})' for i in others])}. The wrong one may "
             "have been picked.",
-            "Make sure the phones join the same Wi-Fi as the network the QR code's address "
-            "is on; or unplug the other network and start Bunco again.", True))
-    found.append(Advice(
-        "A guest Wi-Fi (or a hotel's, an office's, some mesh routers') often keeps the "
-        "devices on it from reaching each other.",
-        "Put the laptop and the phones on the main Wi-Fi, not the guest one; or turn off "
-        "\"client isolation\" (\"AP isolation\") in the router's settings; or make the laptop "
-        "or a spare phone a hotspot and have everyone join it."))
-    found.append(Advice(
-        "The phone may be on mobile data, or on another Wi-Fi than the laptop.",
-        "On the phone, turn mobile data off for a moment and check that it shows the same "
-        "Wi-Fi name as the laptop."))
+            "On the host page, under \"The phones are sent to\", pick the address of the "
+            "guests' Wi-Fi (every link and QR code follows); or make sure the phones join the "
+            "network that address is on.", True))
     return found
 
 
@@ -340,29 +353,56 @@ def _mac(readings) -> list[Advice]:
     return out
 
 
+def linux_units(text: str | None) -> dict[str, bool]:
+    """Which of ``LINUX_UNITS`` runs, from ``systemctl is-active``'s one line for each."""
+    lines = [line.strip().lower() for line in (text or "").splitlines() if line.strip()]
+    if len(lines) != len(LINUX_UNITS):
+        return {}
+    return {unit: state == "active" for unit, state in zip(LINUX_UNITS, lines, strict=True)}
+
+
+def _ufw_on(readings) -> bool:
+    """ufw's own word (root only), else its settings file (anyone may read it): the ufw
+    service counts as running even when ufw is off, so it is not asked."""
+    status = readings.get("ufw") or ""
+    if re.search(r"status:", status, re.I):
+        return bool(re.search(r"status:\s*active", status, re.I))
+    return bool(re.search(r"^\s*ENABLED\s*=\s*yes\b", readings.get("ufw_conf") or "", re.M))
+
+
+_TERMINAL = "Open a Terminal and type: {command} (it asks for your password). Then try the " \
+            "check on your phone again."
+
+
 def _linux(readings, port: str) -> list[Advice]:
     out = []
+    units = linux_units(readings.get("units"))
     nft = linux_nft(readings.get("nft"), int(port))
+    nft_fix = _TERMINAL.format(command=f"sudo nft insert rule inet filter input tcp dport "
+                                       f"{port} accept")
     if nft == "port":
         out.append(Advice(
-            f"This computer's firewall (nftables) has a rule that drops connections to port "
-            f"{port}, the one Bunco uses.",
-            f"Remove that rule, or allow the port: sudo nft insert rule inet filter input "
-            f"tcp dport {port} accept (the table and chain names may differ). Then try the "
-            "check on your phone again.", True))
+            f"This laptop's firewall (nftables) has a rule that drops connections to port "
+            f"{port}, the one Bunco uses.", nft_fix, True))
     elif nft == "drop":
         out.append(Advice(
-            "This computer's firewall (nftables) drops some incoming connections.",
-            f"Allow Bunco's port {port}: for example sudo nft insert rule inet filter input "
-            f"tcp dport {port} accept (the table and chain names may differ).", True))
-    if re.search(r"status:\s*active", readings.get("ufw") or "", re.I) or (
-            not re.search(r"status:", readings.get("ufw") or "", re.I)
-            and re.search(r"^\s*ENABLED\s*=\s*yes\b", readings.get("ufw_conf") or "", re.M)):
+            "This laptop's firewall (nftables) drops some incoming connections.",
+            nft_fix, True))
+    if _ufw_on(readings):
+        out.append(Advice("This laptop's firewall (ufw) is on.",
+                          _TERMINAL.format(command=f"sudo ufw allow {port}/tcp"), True))
+    if (readings.get("firewalld") or "").strip().lower() == "running" or units.get("firewalld"):
         out.append(Advice(
-            "This computer's firewall (ufw) is on.",
-            f"Allow Bunco's port: sudo ufw allow {port}/tcp", True))
-    if (readings.get("firewalld") or "").strip().lower() == "running":
+            "This laptop's firewall (firewalld) is on.",
+            _TERMINAL.format(command=f"sudo firewall-cmd --add-port={port}/tcp"), True))
+    if not out and units.get("nftables") and "table " not in (readings.get("nft") or ""):
         out.append(Advice(
-            "This computer's firewall (firewalld) is on.",
-            f"Allow Bunco's port: sudo firewall-cmd --add-port={port}/tcp", True))
+            "This laptop's firewall (nftables) is on; its rules can only be read with your "
+            "password, so whether it lets the phones in is not known.", nft_fix, True))
+    if not out and not units:
+        out.append(Advice(
+            "This laptop's firewall may turn the phones away (ufw on Ubuntu and Mint, "
+            "firewalld on Fedora, nftables); its settings could not be read here.",
+            _TERMINAL.format(command=f"sudo ufw allow {port}/tcp (Ubuntu, Mint) or sudo "
+                                     f"firewall-cmd --add-port={port}/tcp (Fedora)")))
     return out

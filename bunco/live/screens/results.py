@@ -10,7 +10,7 @@ import re
 
 from django.contrib.staticfiles import finders
 
-from bunco.live.screens.prizes import final_awards, pot_unpaid
+from bunco.live.screens.prizes import final_awards, money, night_pot, pot_unpaid
 from bunco.night.fold import LiveNight
 from scoring import placed, ranked
 
@@ -65,8 +65,10 @@ def my_night(state: LiveNight, name: str, end: EndOfNight | None = None) -> dict
     """``name``'s end of the night, or None while the night goes on (or for a name that
     played no round). While the TV reveals the prizes (``prizes_out``) it holds only the
     prizes the TV has shown, and no place or totals, which would give the rest away."""
-    if not state.ended or not state.night or name not in state.night.stats:
+    if not state.ended or not state.night:
         return None
+    if name not in state.night.stats:  # checked in, and no chair came free all night
+        return waited_night(state, name, end or EndOfNight(state))
     end = end or EndOfNight(state)
     rows = end.standings
     mine = next((r for r in rows if r["name"] == name), None)
@@ -178,3 +180,26 @@ def results_filename(night: str, name: str) -> str:
     """A saved page's file name: plain letters only, so every phone can keep it."""
     slug = re.sub(r"[^A-Za-z0-9]+", "-", f"{night} {name}").strip("-")[:60] or "night"
     return f"bunco-{slug}.html"
+
+
+def waited_night(state: LiveNight, name: str, end: EndOfNight) -> dict | None:
+    """The end of the night of a guest who checked in (their fee in the pot, as the pot
+    counts everyone here) and never had a chair: what happened to their fee. None for a name
+    that never arrived."""
+    if name not in state.here():
+        return None
+    fee, pot = state.entry_fee_cents, night_pot(state)
+    if not fee:
+        fee_text = "Tonight had no entry fee: nothing was taken from you."
+    elif state.pot_cents is not None:
+        fee_text = (f"Your {money(fee)} entry went to the host, who set tonight's pot at "
+                    f"{money(pot)}: ask the host about it.")
+    else:
+        fee_text = (f"Your {money(fee)} entry went into the {money(pot)} pot with everyone "
+                    "else's, and the pot paid tonight's prizes.")
+    out = len(end.awards) if state.prizes_out is None else state.prizes_out
+    held = out < len(end.awards)  # the TV is still revealing: nothing given away here
+    why = ("You checked in and went home before a chair came free" if name in state.left
+           else "You checked in, but no chair came free all night")
+    return {"name": name, "waited": True, "prizes": [], "why": f"{why}: you played no round.",
+            "fee_text": fee_text, "winners": end.winners[:out], "unpaid": "" if held else end.unpaid}

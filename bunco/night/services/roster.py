@@ -273,11 +273,12 @@ def player_claim(*, night: Night, player: Player, device: str, key=None) -> Play
 
 @_refuse_on_domain_errors
 def player_release(*, night: Night, player: Player, device: str | None = None,
-                   key=None) -> Player:
+                   key=None, actor: str | None = None) -> Player:
     """Free a player's name for another phone: the host's (a guest's phone died), or the
-    phone's own (``device``: it picked the wrong name)."""
+    phone's own (``device``: it picked the wrong name); ``actor`` names another who may
+    (a guest's new phone with the night's code, after the end)."""
     run(night, ReleaseName(player, device), key=key,
-        actor="host" if device is None else f"{player.name}'s phone")
+        actor=(actor or "host")[:60] if device is None else f"{player.name}'s phone")
     return player
 
 

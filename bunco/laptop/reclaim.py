@@ -1,0 +1,48 @@
+"""How a guest gets their night back on a new phone once it has ended (their phone died, or
+they want it on another): the host's choice, for every night on this laptop, kept in the data
+folder (``reclaim``) so a restart keeps it.
+
+- ``HOST`` (the default): the host releases the name on the night's page; the guest then
+  taps it on "find your seat".
+- ``CODE``: the guest types the night's join code and taps their name, even one still on
+  another phone; that phone gives the name up.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from django.conf import settings
+
+HOST, CODE = "host", "code"
+CHOICES = [(HOST, "I release their name on this page, then they tap it"),
+           (CODE, "They type the night's join code and tap their name")]
+FILE = "reclaim"
+
+
+def _path() -> Path:
+    return Path(settings.DATA_DIR) / FILE
+
+
+def mode() -> str:
+    """``HOST`` or ``CODE``, as the host last chose (``HOST`` until she does)."""
+    try:
+        chosen = _path().read_text(encoding="utf-8", errors="replace")[:16].strip()
+    except OSError:
+        return HOST
+    return chosen if chosen in (HOST, CODE) else HOST
+
+
+def choose(value: str) -> str | None:
+    """The host's choice kept: None, or why not in a sentence (nothing changed then)."""
+    if value not in (HOST, CODE):
+        return "Choose one of the two ways."
+    path = _path()
+    partial = path.with_name(FILE + ".partial")
+    try:
+        partial.write_text(value + "\n", encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        return "The data folder cannot be written to, so the choice was not kept."
+    return None
