@@ -202,4 +202,5 @@ def waited_night(state: LiveNight, name: str, end: EndOfNight) -> dict | None:
     why = ("You checked in and went home before a chair came free" if name in state.left
            else "You checked in, but no chair came free all night")
     return {"name": name, "waited": True, "prizes": [], "why": f"{why}: you played no round.",
-            "fee_text": fee_text, "winners": end.winners[:out], "unpaid": "" if held else end.unpaid}
+            "fee_text": fee_text, "winners": end.winners[:out],
+            "unpaid": "" if held else end.unpaid}
