@@ -608,7 +608,7 @@ def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs
     from bench.frames import shown_in, sync_message
     from bunco.live import broadcast, sync
     from bunco.night import services
-    from bunco.night.selectors import live_state
+    from bunco.night.cache import live_state
     from scoring import sample_names
 
     night = services.night_create(name="Big", rules_id="clockwise",

@@ -23,8 +23,8 @@ from bunco import clock
 from bunco.live import groups, screens, sync
 from bunco.models import Night
 from bunco.night import hooks
+from bunco.night.cache import folds
 from bunco.night.fold import Event, Kind, LiveNight
-from bunco.night.selectors import folds
 from bunco.runtime import pushes
 
 

@@ -15,7 +15,8 @@ from bunco import clock, limits
 from bunco.live import broadcast, groups, reports, sync
 from bunco.live.sync import Verdict
 from bunco.night import services
-from bunco.night.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
+from bunco.night.cache import current_fold, folds, live_state
+from bunco.night.selectors import logged_seq_here, night_by_id
 from bunco.runtime import layers
 from bunco.runtime.consumer import screen_consumer_base
 from bunco.runtime.watch import watch

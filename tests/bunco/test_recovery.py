@@ -15,7 +15,7 @@ from bunco.laptop import backup, disk
 from bunco.live import sheets
 from bunco.models import Night, Person, ScoreEvent
 from bunco.night import devices, services
-from bunco.night.selectors import folds, live_state
+from bunco.night.cache import folds, live_state
 from tests.bunco.test_backup import manage
 from tests.playing import play_round, roll
 

@@ -16,7 +16,7 @@ from bunco.host import auth as host
 from bunco.live import groups, sync
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.playing import roll, started_night
 from tests.screens import Screen
 
@@ -355,7 +355,7 @@ async def test_a_tap_the_server_fails_on_is_answered_and_the_socket_stays_open(m
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "roll_record", broken)
+    monkeypatch.setattr(services, "run", broken)
     fields = {"key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1", "pos": "0",
               "quick": "hit2"}
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": fields})

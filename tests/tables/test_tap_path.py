@@ -13,7 +13,7 @@ from channels.testing import HttpCommunicator
 
 from bunco.asgi import application
 from bunco.live import groups
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import claim_for
 from tests.tables.test_consumers import HOST, ORIGIN, connect, make_night
 
@@ -33,7 +33,7 @@ ROAD = {
     # the face: its consumer or view, the tap and its fields
     "tables/consumers.py", "tables/views.py", "tables/tap.py",
     # the core: the link's share, one command through the one runner, the log folded
-    "bunco/limits.py", "bunco/night/services/play.py",
+    "bunco/limits.py", "bunco/night/services/table.py", "bunco/night/cache.py",
     "bunco/night/services/runner.py", "bunco/night/selectors.py", "bunco/night/fold.py",
     "bunco/night/events.py", "bunco/night/payloads.py", "bunco/night/versions.py",
     # what was written, handed to the layers above and beside (drawn and pushed, then copied)
@@ -46,8 +46,6 @@ ROAD = {
     # how a push leaves: the push, the layer, the screens' consumers
     "bunco/runtime/pushes.py", "bunco/runtime/layer.py",
     "bunco/runtime/consumer.py", "bunco/live/consumers.py",
-    # the server's one clock (when a push went out, when a screen last heard)
-    "bunco/clock.py",
 }
 
 

@@ -13,7 +13,7 @@ from channels.layers import get_channel_layer
 from bunco import clock, limits
 from bunco.live import broadcast, groups, sync
 from bunco.live.consumers import ScreenConsumer
-from bunco.night.selectors import folds
+from bunco.night.cache import folds
 from bunco.runtime import layers, pushes
 from bunco.runtime.watch import watch
 from tests.playing import roll
