@@ -31,7 +31,7 @@ import django
 django.setup()
 from bunco.night import services
 from bunco.models import TableLink
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import sample_names
 
 tables = int(sys.argv[1])

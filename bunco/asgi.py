@@ -49,5 +49,5 @@ async def application(scope, receive, send):
     loop = asyncio.get_running_loop()
     pushes.serve_on(loop)
     if GC_TUNED:  # no long pauses of the garbage collector (collector.py)
-        collector.serve_on(loop)
+        collector.collector.start(loop)
     await router(scope, receive, send)

@@ -45,14 +45,10 @@ class HeldClock:
 
 _clock: SystemClock | HeldClock = SystemClock()
 _woken: list[Callable[[], None]] = []
-
-
-def monotonic() -> float:
-    return _clock.monotonic()
-
-
-def wall() -> float:
-    return _clock.wall()
+#: The time now, by the clock in use (``use`` puts another's in): read on every timer's path,
+#: so the clock's own functions, not a call that hands on to them.
+monotonic: Callable[[], float] = _clock.monotonic
+wall: Callable[[], float] = _clock.wall
 
 
 def on_move(wake: Callable[[], None]) -> None:
@@ -64,9 +60,10 @@ def on_move(wake: Callable[[], None]) -> None:
 @contextmanager
 def use(clock: SystemClock | HeldClock):
     """Every timer reads ``clock`` inside the block."""
-    global _clock
+    global _clock, monotonic, wall
     before, _clock = _clock, clock
+    monotonic, wall = clock.monotonic, clock.wall
     try:
         yield clock
     finally:
-        _clock = before
+        _clock, monotonic, wall = before, before.monotonic, before.wall

@@ -11,7 +11,8 @@ from bunco.laptop import disk
 from bunco.live import broadcast, groups, screens
 from bunco.live.consumers import ScreenConsumer
 from bunco.night import devices, services
-from bunco.night.selectors import live_state, night_by_id, player_by_token, table_link_by_token
+from bunco.night.cache import live_state
+from bunco.night.selectors import night_by_id, player_by_token, table_link_by_token
 from tables.gone import unknown_or_gone
 from tables.tap import (
     NOT_YOURS,

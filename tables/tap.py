@@ -19,8 +19,8 @@ from bunco.laptop import disk
 from bunco.live import screens
 from bunco.models import Night
 from bunco.night import services
+from bunco.night.cache import live_state
 from bunco.night.fold import LiveNight
-from bunco.night.selectors import live_state
 from bunco.night.services import Ack, Claim, CommandRefused
 from scoring import ROUNDS_PER_SET
 
@@ -167,15 +167,12 @@ def tap(night: Night, table: int, action: str, actor: str, fields, *,
             if device else
             f"you have moved to table {table}; that tap was for table {claimed_table}"))
     claim = Claim(data["set"], data["round"], table, data["pos"])
+    if action == "roll":
+        command = services.RecordRoll(claim, data["dice"], data["quick"], data["tapped"])
+    else:
+        command = services.UndoRoll(claim) if action == "undo" else services.FinishTable(claim)
     try:
-        if action == "roll":
-            ack = services.roll_record(night=night, claim=claim, key=data["key"], actor=actor,
-                                       quick=data["quick"], dice=data["dice"],
-                                       tapped_ms=data["tapped"])
-        elif action == "undo":
-            ack = services.roll_undo(night=night, claim=claim, key=data["key"], actor=actor)
-        else:
-            ack = services.table_finish(night=night, claim=claim, key=data["key"], actor=actor)
+        ack = services.run(night, command, key=data["key"], actor=actor)
     except CommandRefused as exc:
         answer = tap_answer(night, table, error=str(exc))
         if exc.same:  # counted once already: nothing to enter again

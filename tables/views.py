@@ -17,9 +17,9 @@ from bunco.laptop import reclaim
 from bunco.live import screens, season
 from bunco.models import Night
 from bunco.night import devices, services
+from bunco.night.cache import live_state
 from bunco.night.names import matching, search_text
 from bunco.night.selectors import (
-    live_state,
     night_by_join_token,
     player_by_pk,
     player_by_token,

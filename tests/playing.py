@@ -5,7 +5,7 @@ import random
 import uuid
 
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import claim_for
 from scoring import sample_names
 

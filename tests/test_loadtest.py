@@ -606,9 +606,9 @@ def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs
     """A TV of 100 tables says what it shows in the page's compact form; the server finds it
     up to date (no snapshot), and behind once the room has moved on."""
     from bench.frames import shown_in, sync_message
-    from bunco.live import broadcast
+    from bunco.live import broadcast, sync
     from bunco.night import services
-    from bunco.night.selectors import live_state
+    from bunco.night.cache import live_state
     from scoring import sample_names
 
     night = services.night_create(name="Big", rules_id="clockwise",
@@ -620,9 +620,9 @@ def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs
     said = json.loads(sync_message(shown))
     assert said["type"] == "sync" and len(said["tables"]) == 100 and all(said["tables"])
     assert len(said["shows"]) <= 64  # the room-wide parts; every table in compact form
-    assert not broadcast.stale(live_state(night), said["shows"], said["tables"])
+    assert not sync.stale(live_state(night), said["shows"], said["tables"])
     services.bell_ring(night=night)
-    assert broadcast.stale(live_state(night), said["shows"], said["tables"])
+    assert sync.stale(live_state(night), said["shows"], said["tables"])
 
 
 def test_the_load_tests_screens_take_deflated_frames_and_send_theirs_plain_as_a_browser():

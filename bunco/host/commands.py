@@ -18,7 +18,7 @@ from bunco.forms import first_error
 from bunco.host import auth as host
 from bunco.live import screens
 from bunco.models import Night
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import CommandRefused
 
 

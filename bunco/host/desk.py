@@ -25,8 +25,9 @@ from bunco.host.forms import DeskCloseForm, DeskForm
 from bunco.live.paging import paginate
 from bunco.models import Night, Player
 from bunco.night import services
+from bunco.night.cache import live_state
 from bunco.night.names import find, matching, search_text
-from bunco.night.selectors import CheckIn, check_in_status, live_state
+from bunco.night.selectors import CheckIn, check_in_status
 from bunco.night.services import CommandRefused
 from scoring.seating import draws_tables
 

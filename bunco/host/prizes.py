@@ -14,7 +14,7 @@ from bunco.host.forms import AwardsForm, RollOffForm, agreed_shares, award_rows
 from bunco.live import screens
 from bunco.models import Night
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import CommandRefused
 
 

@@ -21,7 +21,7 @@ from bunco.live import sheets
 from bunco.live.paging import paginate
 from bunco.models import Night, Person, Player
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import CommandRefused
 
 

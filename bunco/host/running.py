@@ -22,7 +22,7 @@ from bunco.host.takeback import describe_take_back
 from bunco.live import groups, screens, season
 from bunco.models import Night, Player
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import CommandRefused
 
 

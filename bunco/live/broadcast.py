@@ -9,23 +9,22 @@ the kinds somebody is watching. Group handlers only forward the text.
 Every fragment carries ``data-seq``: the sequence number of the last event that changed it.
 A screen drops a fragment older than the one it shows, and its sync sends the seqs it shows
 (periodically with several workers; when the server asks, on one process: ``bunco.live.watch``);
-it is sent a snapshot only if one of them is behind (``stale``).
+it is sent a snapshot only if one of them is behind (``bunco/live/sync.py``).
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
 
 from bunco import clock
-from bunco.live import groups, screens
+from bunco.live import groups, screens, sync
 from bunco.models import Night
 from bunco.night import hooks
+from bunco.night.cache import folds
 from bunco.night.fold import Event, Kind, LiveNight
-from bunco.night.selectors import folds
 from bunco.runtime import pushes
 
 
@@ -110,81 +109,6 @@ def tv_snapshot(night: Night, state: LiveNight) -> str:
 def host_snapshot(night: Night, state: LiveNight) -> str:
     tables = "" if state.ended else "".join(all_tables(state).values())
     return banner_html(state) + tables + host_room_html(night, state)
-
-
-#: Fragments that change with the seats, results and standings only (``versions.seats``).
-SEATS_PARTS = frozenset({"me", "tv-room", "tv-standings", "host-room"})
-
-
-def expected_seq(state: LiveNight, element: str) -> int:
-    """The seq of the last event that changed ``element`` (a fragment's id)."""
-    number = element[6:]
-    if element.startswith("table-") and number.isascii() and number.isdigit() \
-            and len(number) <= 6:  # bounded before it is parsed
-        return state.versions.table(int(number))
-    if element == "tv-bunco":
-        return screens.tv_bunco(state)["seq"]
-    if element in SEATS_PARTS:
-        return state.versions.seats
-    return state.versions.room
-
-
-def stale(state: LiveNight, shows: dict, tables: list | None = None,
-          settled: int | None = None, sent: int = 0) -> bool:
-    """Whether a screen showing these fragments (id -> data-seq) is behind the night;
-    ``tables`` is the compact form for a screen of many tables: the data-seq it shows of
-    table 1, 2, ... (0 where it shows none). A fragment whose last change is newer than
-    ``settled`` (``settled_seq``) is on its way to the screen, not missed; so is one whose
-    change is no newer than ``sent``, the newest seq already written to the screen."""
-    limit = settled if settled is not None else state.seq
-    for element, seq in shows.items():
-        if not isinstance(seq, int):
-            return True
-        wanted = expected_seq(state, str(element))
-        if seq < wanted <= limit and wanted > sent:
-            return True
-    for number, seq in enumerate(tables or (), start=1):
-        if not isinstance(seq, int):
-            return True
-        if seq:
-            wanted = state.versions.table(number)
-            if seq < wanted <= limit and wanted > sent:
-                return True
-    return False
-
-
-#: A change pushed this long ago has reached every screen that reads: a screen still behind
-#: it at a sync missed it. Anything newer may still be on its way (a bell's 2,000 frames).
-SETTLE_SECONDS = 2.0
-_pushed: dict[int, deque[tuple[float, int]]] = {}
-_settled: dict[int, int] = {}
-
-
-def pushed(night_id: int, seq: int) -> None:
-    """A command's pushes were handed out (after its commit), for ``settled_seq``."""
-    _pushed.setdefault(night_id, deque()).append((clock.monotonic(), seq))
-
-
-def settled_seq(night_id: int) -> int | None:
-    """The night's newest change pushed by this process at least SETTLE_SECONDS ago; None
-    when it has pushed none lately (every change counts as settled)."""
-    recent = _pushed.get(night_id)
-    if not recent:
-        return None
-    limit = clock.monotonic() - SETTLE_SECONDS
-    while recent and recent[0][0] <= limit:
-        _settled[night_id] = recent.popleft()[1]
-    if not recent:  # all of them out: so is anything written elsewhere since
-        return None
-    return _settled.get(night_id, 0)
-
-
-def ahead(last_seq: int, shows: dict, tables: list | None = None) -> bool:
-    """Whether a screen shows entries the night's log does not have: the night was opened
-    again from a file (or a snapshot) older than what the screen last saw. Its fragments are
-    newer by their seq than any the server draws, so only a reload shows the night as it is."""
-    seqs = [*shows.values(), *(tables or ())]
-    return any(isinstance(seq, int) and seq > last_seq for seq in seqs)
 
 
 # -- after a command -----------------------------------------------------------------------------
@@ -310,17 +234,22 @@ def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     out.rest = parts
 
 
+#: When this process handed out each night's pushes (a screen's sync: what has settled).
+timeline = sync.Pushes()
+
+
 def after_write(done: hooks.Written) -> None:
-    """After a command's commit (``bunco/night/hooks.py``): its frames pushed, and noted for
-    ``settled_seq``."""
-    send(done.frames)
-    pushed(done.night.pk, done.event.seq)
+    """After a command's commit (``bunco/night/hooks.py``): its frames pushed (how they leave
+    is the runtime's: in commit order, a room-wide event's banners first), and noted on the
+    pushes' timeline."""
+    pushes.push(done.frames)
+    timeline[done.night.pk].append((clock.monotonic(), done.event.seq))
 
 
 def call_changed(night: Night, table: int) -> None:
     """A table's call for the host was made or answered: the calls read again, and pushed."""
     screens.calls_changed(night.pk)
-    send(call_frames(night, table))
+    pushes.push(call_frames(night, table))
 
 
 def to_hosts(night_ids: list[int], html: str) -> None:
@@ -328,7 +257,7 @@ def to_hosts(night_ids: list[int], html: str) -> None:
     out = Frames()
     for night_id in night_ids:
         out.add(groups.host(night_id), 0, html)
-    send(out)
+    pushes.push(out)
 
 
 def to_group(group: str, draw: Callable[[], str]) -> None:
@@ -336,10 +265,4 @@ def to_group(group: str, draw: Callable[[], str]) -> None:
     if groups.watching(group):
         out = Frames()
         out.add(group, 0, draw())
-        send(out)
-
-
-def send(out: Frames) -> None:
-    """Push a command's frames, after it committed: how they leave is the runtime's
-    (``bunco/runtime/pushes.py``: in commit order, a room-wide event's banners first)."""
-    pushes.push(out)
+        pushes.push(out)

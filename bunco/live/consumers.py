@@ -12,57 +12,22 @@ from channels.generic.websocket import JsonWebsocketConsumer
 from django.db import DatabaseError
 
 from bunco import clock, limits
-from bunco.live import broadcast, groups, reports
+from bunco.live import broadcast, groups, reports, sync
+from bunco.live.sync import Verdict
 from bunco.night import services
-from bunco.night.selectors import current_fold, folds, live_state, logged_seq_here, night_by_id
+from bunco.night.cache import current_fold, folds, live_state
+from bunco.night.selectors import logged_seq_here, night_by_id
 from bunco.runtime import layers
 from bunco.runtime.consumer import screen_consumer_base
 from bunco.runtime.watch import watch
 
 NOT_UNDERSTOOD = "that message did not make sense; reload the page"
-#: A sync lists the fragments a screen shows by id (a phone: two or three; the TV: its
-#: room-wide parts) and its tables in compact form, one seq per table (the TV at 500 tables:
-#: ~2.5 KB, well inside a message's 8 KB), so an up-to-date screen of any size costs a lookup
-#: per fragment, not a snapshot.
-MAX_SHOWN, MAX_TABLES = 64, 2000
-#: The fragments of calls for the host: the host's list, a phone's button (``calls_behind``).
-CALL_PARTS = ("host-calls", "call-host")
-#: A screen joins its groups again at least every this many syncs (a minute), failure seen or
-#: not: members a shared layer lost without any worker noticing (flushed, evicted) come back.
-REJOIN_EVERY = 6
-#: One process on SQLite: the log's last seq is read again for a sync this long after the last
-#: read (``fold_is_current``); an entry another process made is seen a sync later at worst.
-LOOK_EVERY = 0.5
-_looked: dict[int, tuple[float, int | None]] = {}  # night -> (when read, the log's last seq)
+_looks = sync.Looks()  # one process on SQLite: the log's last seq, read for many syncs
 log = logging.getLogger(__name__)
 
 
 def _small_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
-
-
-def split_calls(shows: dict) -> tuple[dict, dict]:
-    """A sync's fragments as (the calls for the host, the rest): the calls are not the log's,
-    so they are compared apart, before the log's seqs."""
-    calls = {k: v for k, v in shows.items() if k in CALL_PARTS}
-    return calls, {k: v for k, v in shows.items() if k not in CALL_PARTS}
-
-
-def looks_again(count: int, at: int) -> bool:
-    """Whether a screen's ``count``-th sync joins its groups again (or asks the database): every
-    REJOIN_EVERY-th does, and the first after the layer failed since ``at`` (``layers.failures``
-    when it last did)."""
-    return count % REJOIN_EVERY == 0 or at != layers.failures
-
-
-def sync_parts(content: dict) -> tuple[dict, list] | None:
-    """A sync's fragments (id -> data-seq) and tables in compact form, or None from an older
-    page that says only the last seq it saw (or a sync too big to look at piece by piece)."""
-    shows, tables = content.get("shows"), content.get("tables", [])
-    if isinstance(shows, dict) and len(shows) <= MAX_SHOWN and isinstance(tables, list) \
-            and len(tables) <= MAX_TABLES:
-        return shows, tables
-    return None
 
 
 def decode(text_data, bytes_data) -> tuple[object, str | None]:
@@ -99,10 +64,6 @@ class PingConsumer(JsonWebsocketConsumer):
             self.send_json({"type": "error", "message": "unknown message"})
 
 
-#: A screen that shows more of the night than its log holds (``broadcast.ahead``).
-AHEAD = "ahead"
-
-
 class ScreenConsumer(screen_consumer_base()):
     """Shared behaviour of every live screen.
 
@@ -115,8 +76,9 @@ class ScreenConsumer(screen_consumer_base()):
     #: ``layers.failures`` when this screen last joined all its groups (-1: a join failed).
     joined_at = -1
     syncs = 0
-    checks = 0  # syncs looked at: every REJOIN_EVERY-th asks the database
+    checks = 0  # syncs looked at: every ``policy.rejoin_every``-th asks the database
     checked_at = 0  # ``layers.failures`` when the database was last asked
+    policy = sync.POLICY
     #: The newest seq of anything forwarded to the screen (pushes go out in commit order, so
     #: everything before it that was pushed to this screen went out too).
     forwarded = 0
@@ -171,15 +133,10 @@ class ScreenConsumer(screen_consumer_base()):
             layers.failed("leave", exc)
 
     async def rejoin(self) -> None:
-        """Join this screen's groups again if the shared layer may have lost them: it has
-        failed in this process since they were joined (a restarted Redis has none of them),
-        or a minute has passed. Joining is idempotent, and a sync that finds the screen behind
-        sends it what it missed. The party's own layer loses nothing: nothing to do there."""
-        if not groups.shared_layer():
-            return
-        self.syncs += 1
-        if not looks_again(self.syncs, self.joined_at):
-            return
+        """Join this screen's groups again: the shared layer may have lost them (it failed in
+        this process since they were joined, or a minute has passed: ``sync.rejoin_due``).
+        Joining is idempotent, and a sync that finds the screen behind sends it what it
+        missed."""
         seen = layers.failures
         try:
             for group in self.joined:
@@ -234,23 +191,6 @@ class ScreenConsumer(screen_consumer_base()):
         """Answer the tap with this key: over a limit, kept by the phone and sent again."""
         await self.send_json({"type": "ack", "key": key, "status": 429, **limits.RETRY_LATER})
 
-    def current_here(self, shows: dict, tables: list) -> bool:
-        """Whether a sync finds the screen up to date by this process alone, with nothing else
-        due (no rejoining its groups on a shared layer, no look at the database: see
-        ``looks_again``); counted as a sync if so."""
-        shared = groups.shared_layer()
-        if (shared and looks_again(self.syncs + 1, self.joined_at)) \
-                or looks_again(self.checks + 1, self.checked_at):
-            return False
-        if not (shared or self.fold_is_current()):
-            return False
-        if self.behind_here(shows, tables) is not False:
-            return False
-        if shared:  # counted as ``rejoin`` counts them
-            self.syncs += 1
-        self.checks += 1
-        return True
-
     async def receive_json(self, content, **kwargs) -> None:
         """What every screen says: a ping, the clock's zero, a sync. A face's consumer handles
         its own messages (a tap, a call, an answer) and hands the rest down to this."""
@@ -268,30 +208,30 @@ class ScreenConsumer(screen_consumer_base()):
             return
         if "net" in content:
             await self.note_net(content["net"])
-        parts = sync_parts(content)
-        if parts is not None and self.current_here(*parts):
-            return
-        await self.rejoin()  # before looking behind: what it missed meanwhile is sent now
-        if parts is not None:
-            shows, tables = parts
-            self.checks += 1
-            # This process's fold, answered on the loop, and the database's word once a minute
-            # and at the first sync after the shared layer failed. With several workers,
-            # another worker's entries reach the screen through the shared layer; one process
-            # on SQLite checks first that its fold has every entry logged (a night written by
-            # another process, a command or a test, reaches its screens only by their syncs).
-            here = (not looks_again(self.checks, self.checked_at)
-                    and (groups.shared_layer() or self.fold_is_current()))
-            behind = self.behind_here(shows, tables) if here else None
-            if behind is None:
+        await self.on_sync(content)
+
+    async def on_sync(self, content: dict) -> None:
+        """What the screen shows, gathered; what it is sent, decided by ``sync``: this
+        process's fold answers on the loop, the database once a minute and at the first sync
+        after the shared layer failed. With several workers, another worker's entries reach
+        the screen through the shared layer; one process on SQLite checks first that its fold
+        has every entry logged (a night written by another process, a command or a test,
+        reaches its screens only by their syncs)."""
+        shared, parts = groups.shared_layer(), sync.parts(content)
+        if sync.rejoin_due(self, shared, layers.failures, self.policy):
+            await self.rejoin()  # before looking behind: what it missed meanwhile is sent now
+        if parts is None:  # an older page: it says only the last seq it saw
+            verdict = await database_sync_to_async(self.by_seq)(content.get("seq"))
+        else:
+            ask = sync.ask_due(self, layers.failures, self.policy)
+            verdict = (Verdict.ASK if ask or not (shared or self.fold_is_current())
+                       else self.verdict_here(*parts, shared))
+            if verdict is Verdict.ASK:
                 self.checked_at = layers.failures
-                behind = await database_sync_to_async(self.behind)(shows, tables)
-        else:  # an older page: it says only the last seq it saw
-            seq = content.get("seq")
-            behind = await database_sync_to_async(self.behind_seq)(seq)
-        if behind == AHEAD:  # the night went back to an older copy: draw the page anew
+                verdict = await database_sync_to_async(self.verdict_from_log)(*parts, shared)
+        if verdict is Verdict.RELOAD:  # the night went back to an older copy: draw anew
             await self.send_json({"type": "reload"})
-        elif behind:
+        elif verdict is Verdict.SNAPSHOT:
             await self.send_snapshot()
 
     async def on_clock(self, content: dict) -> None:
@@ -318,28 +258,27 @@ class ScreenConsumer(screen_consumer_base()):
             return str(exc)
         return None
 
-    def behind(self, shows: dict, tables: list) -> bool | str:
+    def verdict_from_log(self, shows: dict, tables: list, shared: bool) -> Verdict:
+        """The verdict against the night as its log has it (on the sync thread)."""
         found = current_fold(self.night_id)
         if found is None:
-            return False
+            return Verdict.CURRENT
         state, last_seq = found
-        calls, shows = split_calls(shows)
+        calls, shown = sync.split_calls(shows)
+        late = False
         if calls:
             # One process: the calls as it last read them (every call is made through it, and
             # it reads them again after each); several workers: the database's.
-            late = None if groups.shared_layer() else self.calls_behind(calls, state=True)
+            late = None if shared else self.calls_behind(calls, state=True)
             if late is None:
                 late = self.calls_behind(calls)
-            if late:
-                return True
-        # (the calls are not the log's: taken out above, before the log's seq is compared)
-        if broadcast.ahead(last_seq, shows, tables):
-            return AHEAD
         # On the party's own layer nothing forwarded is lost on the way: what was written to
         # the screen counts as shown. A shared layer may drop a push: strict there.
-        sent = 0 if groups.shared_layer() else self.forwarded
-        return broadcast.stale(state, shows, tables, broadcast.settled_seq(self.night_id),
-                               sent=sent)
+        return sync.verdict(state, last_seq, shown, tables, calls_late=late,
+                            settled=self.settled(), sent=0 if shared else self.forwarded)
+
+    def settled(self) -> int | None:
+        return broadcast.timeline.settled(self.night_id, clock.monotonic(), self.policy)
 
     async def note_net(self, net) -> None:
         """A phone at a table says how its connection fares (its reconnects, a round trip):
@@ -363,46 +302,38 @@ class ScreenConsumer(screen_consumer_base()):
 
     def fold_is_current(self) -> bool:
         """One process on SQLite: whether this process's fold has every entry logged, by any
-        process (a command, a test), read on the loop without a trip to the sync thread, at
-        most every LOOK_EVERY seconds while the fold stays as it was (the screens' syncs of
-        that moment share the read)."""
+        process (a command, a test), read on the loop without a trip to the sync thread
+        (``sync.Looks``: the syncs of a moment share the read)."""
         state = folds.get(self.night_id)
-        if state is None:
-            return False
-        now = clock.monotonic()
-        looked = _looked.get(self.night_id)
-        if looked is None or looked[1] != state.seq or now - looked[0] > LOOK_EVERY:
-            looked = _looked[self.night_id] = (now, logged_seq_here(self.night_id))
-        return state.seq == looked[1]
+        return state is not None and _looks.fold_is_current(
+            self.night_id, state.seq, clock.monotonic(),
+            lambda: logged_seq_here(self.night_id), self.policy)
 
-    def behind_here(self, shows: dict, tables: list) -> bool | None:
-        """Whether the screen is behind this process's own fold of the night, on the loop,
-        with no trip to the database: what 2,000 screens syncing every 10 s mostly cost.
-        None when this process has no fold of the night or it is moving on right now (the
-        database then says). Pushes still on their way are not missed (``settled_seq``);
-        another worker's entries wait for the minute's database look."""
+    def verdict_here(self, shows: dict, tables: list, shared: bool) -> Verdict:
+        """The verdict against this process's own fold of the night, on the loop, with no
+        trip to the database: what 2,000 screens syncing every 10 s mostly cost. ``ASK`` when
+        this process has no fold of the night or it is moving on right now. Pushes still in
+        the screen's queue, or on their way (``sync.Pushes``), are not missed; another
+        worker's entries wait for the minute's database look."""
         if self.pushes_queued():
-            return False  # its pushes wait in its queue: on their way, not missed
+            return Verdict.CURRENT  # its pushes wait in its queue: on their way, not missed
         state, lock = folds.get(self.night_id), folds.lock(self.night_id)
         if state is None or not lock.acquire(blocking=False):
-            return None
+            return Verdict.ASK
         try:
-            calls, shown = split_calls(shows)
+            calls, shown = sync.split_calls(shows)
             late = self.calls_behind(calls, state) if calls else False
-            if late is None or late:
-                return late
-            if broadcast.ahead(state.seq, shown, tables):
-                # the night opened again from an older copy; or, with several workers, this
-                # one's fold behind the others' entries: the database tells which
-                return None if groups.shared_layer() else AHEAD
-            return broadcast.stale(state, shown, tables, broadcast.settled_seq(self.night_id),
-                                   sent=self.forwarded)
+            # Ahead: the night opened again from an older copy; or, with several workers,
+            # this one's fold behind the others' entries: the database tells which.
+            return sync.verdict(state, state.seq, shown, tables, calls_late=late,
+                                settled=self.settled(), sent=self.forwarded,
+                                if_ahead=Verdict.ASK if shared else Verdict.RELOAD)
         finally:
             lock.release()
 
-    def behind_seq(self, seq) -> bool:
+    def by_seq(self, seq) -> Verdict:
         night = night_by_id(self.night_id)
-        return night is not None and (not isinstance(seq, int) or seq < night.last_seq)
+        return sync.by_seq(seq, night.last_seq if night else None)
 
     async def send_snapshot(self) -> None:
         await self.send(text_data=await database_sync_to_async(self.render_snapshot)())

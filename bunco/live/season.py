@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from bunco.live import screens
 from bunco.models import Night, Player
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import standing_key
 
 

@@ -8,9 +8,9 @@ import io
 
 from bunco.live.screens import QUICK_LABELS, set_winners
 from bunco.models import Night, ScoreEvent
+from bunco.night.cache import as_event
 from bunco.night.fold import PRACTICE_SET, Kind, LiveNight, void_targets
 from bunco.night.payloads import Roll
-from bunco.night.selectors import as_event
 from scoring import ROUNDS_PER_SET, round_of
 from scoring.night import totals
 

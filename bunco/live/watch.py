@@ -18,7 +18,8 @@ themselves and no log is looked at; the heartbeat still goes.
 
 from __future__ import annotations
 
-from bunco.night.selectors import folds, logged_seq
+from bunco.night.cache import folds
+from bunco.night.selectors import logged_seq
 from bunco.runtime.watch import watch
 
 

@@ -70,8 +70,3 @@ class Collector:
 
 
 collector = Collector()
-
-
-def serve_on(loop: asyncio.AbstractEventLoop) -> None:
-    """The server's event loop (``bunco.asgi`` says so on its first request or socket)."""
-    collector.start(loop)

@@ -11,7 +11,7 @@ Every few seconds, once for the room rather than once a screen:
 - every ``limits.WATCH_EVERY`` seconds, each watched night's log is looked at (``look``);
   where another process wrote to it, its screens are asked to sync, and asked once more at
   the next look (a change this process pushed moments before counts as still on its way at
-  the first: ``settled_seq``).
+  the first).
 
 The looks are the tuning (``BUNCO_STOCK=watch``): with them, one process's pages do not sync
 on a timer (``limits.SYNC_EVERY``). Left stock, the pages sync every 10 s, as they do where

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_GET
 from bunco import limits, stick
 from bunco.forms import first_error
 from bunco.live import broadcast
-from bunco.night.selectors import live_state, night_by_tv_code, night_by_tv_token
+from bunco.night.cache import live_state
+from bunco.night.selectors import night_by_tv_code, night_by_tv_token
 from bunco.tv.forms import TvCodeForm
 
 

@@ -9,7 +9,7 @@ from bunco.host.auth import host_secret
 from bunco.live.screens import night_pot
 from bunco.models import Night
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.playing import finish_night, play_round, roll
 
 
@@ -121,7 +121,7 @@ def test_a_tied_prize_is_rolled_off_by_the_app_or_entered_by_the_host(host_clien
     finish_night(night)
     page = host_client.get(f"/host/nights/{night.pk}/").content.decode()
     from bunco.live import screens
-    from bunco.night.selectors import live_state
+    from bunco.night.cache import live_state
 
     tied = [a for a in screens.final_awards(live_state(night)) if a["roll_off"]]
     assert tied, "eight players over six rounds always tie somewhere"

@@ -17,7 +17,7 @@ from bunco.laptop import backup
 from bunco.live import sheets
 from bunco.models import Night, Person, Player, ScoreEvent
 from bunco.night import services
-from bunco.night.selectors import folds, live_state
+from bunco.night.cache import folds, live_state
 from tests.playing import play_round, roll
 
 ROOT = Path(__file__).resolve().parents[2]

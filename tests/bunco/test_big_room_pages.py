@@ -8,7 +8,7 @@ import pytest
 
 from bunco.host.auth import host_secret
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import sample_names
 from tests.playing import play_round
 

@@ -9,8 +9,8 @@ from bunco.host.auth import host_secret
 from bunco.live import broadcast, screens
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
+from bunco.night.cache import live_state
 from bunco.night.fold import Kind
-from bunco.night.selectors import live_state
 from bunco.night.services import CommandRefused
 from tests.playing import play_round
 

@@ -11,10 +11,10 @@ from bunco.asgi import application
 from bunco.live.screens import round_banner
 from bunco.models import ScoreEvent
 from bunco.night import services
+from bunco.night.cache import live_state
 from bunco.night.events import payload
 from bunco.night.fold import Event, Kind, LiveNight
 from bunco.night.payloads import Bell, RoundStarted, Seated
-from bunco.night.selectors import live_state
 from bunco.night.services import CommandRefused
 from bunco.night.versions import advance
 from scoring import PRESETS, Seat, TableSpec, sample_names

@@ -36,7 +36,7 @@ async def test_a_screen_on_its_own_origin_connects_and_gets_a_pong():
     assert await ws.receive_json_from() == {"type": "pong"}
     await ws.send_json_to({"type": "shout"})
     assert (await ws.receive_json_from())["type"] == "error"
-    assert await ws.receive_nothing()
+    assert await ws.told_nothing()
     await ws.disconnect()
 
 
@@ -116,7 +116,7 @@ async def test_junk_from_a_screen_gets_an_error_and_the_screen_stays_connected()
     await ws.send_to(bytes_data=b"\x00\x01binary")
     assert json.loads(await ws.receive_from())["type"] == "error"
     await ws.send_json_to({"type": "sync", "shows": {}})  # still connected and served
-    assert await ws.receive_nothing()
+    assert await ws.told_nothing()
     rolls = await database_sync_to_async(lambda: night.events.filter(kind="roll").count())()
     assert rolls == 0
     await ws.disconnect()

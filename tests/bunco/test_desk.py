@@ -12,7 +12,7 @@ from bunco.live import groups
 from bunco.live.screens import night_pot
 from bunco.models import Player, ScoreEvent
 from bunco.night import services
-from bunco.night.selectors import folds, live_state
+from bunco.night.cache import folds, live_state
 from bunco.night.services import CommandRefused
 from bunco.runtime import pushes
 from scoring.seating import CHAIRS

@@ -10,7 +10,7 @@ from bunco.host.auth import host_secret
 from bunco.laptop.lan import public_url
 from bunco.models import Night, Player, ScoreEvent
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 
 
 @pytest.fixture

@@ -75,7 +75,7 @@ def test_a_tap_the_laptop_cannot_save_is_kept_and_the_host_told_until_a_write_wo
     link = TableLink.objects.get(night=seated_night, number=1)
     phone = Client()
     key = str(uuid.uuid4())
-    monkeypatch.setattr(services, "roll_record", full_disk)
+    monkeypatch.setattr(services, "run", full_disk)
     answer = phone.post(f"/t/{link.token}/roll/", {**TAP, "key": key})
     assert answer.status_code == 503
     body = answer.json()
@@ -139,7 +139,7 @@ async def test_a_tap_and_a_call_over_the_websocket_the_laptop_cannot_save_are_sa
     _, links, _ = await database_sync_to_async(make_night)()  # a round in play
     phone = await connect(f"/ws/table/{links[1]}/")
     await phone.receive_from()  # its snapshot
-    monkeypatch.setattr(services, "roll_record", full_disk)
+    monkeypatch.setattr(services, "run", full_disk)
     monkeypatch.setattr(services, "host_call", full_disk)
     key = str(uuid.uuid4())
     await phone.send_json_to({"type": "tap", "action": "roll",

@@ -6,7 +6,7 @@ import pytest
 from django.db import OperationalError
 
 from bunco.night import services
-from bunco.night.selectors import cold_fold, folds, live_state
+from bunco.night.cache import cold_fold, folds, live_state
 from bunco.night.services import runner
 from tests.playing import roll
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bunco.live import broadcast, groups, screens
 from bunco.night import services
-from bunco.night.selectors import cold_fold, live_state
+from bunco.night.cache import cold_fold, live_state
 from bunco.night.services import CommandRefused
 from bunco.runtime import pushes
 from scoring import PRESETS, sample_names

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from bunco.models import Player
 from bunco.night import services
-from bunco.night.selectors import cold_fold, live_state, log_events
+from bunco.night.cache import cold_fold, live_state, log_events
 from bunco.night.services import CommandRefused, claim_for
 from bunco.night.versions import advance
 from scoring import PRESETS, sample_names

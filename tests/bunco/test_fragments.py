@@ -14,7 +14,7 @@ from django.template.backends.jinja2 import Jinja2
 
 from bunco.live.screens.table import _quick_buttons, table_context
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.runtime import jinja as fragments
 from scoring import PRESETS, sample_names
 from tests.playing import roll

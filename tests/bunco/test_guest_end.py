@@ -11,7 +11,7 @@ from bunco.host.auth import host_secret
 from bunco.live import screens
 from bunco.models import Night
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, sample_names
 from tables.views import results_key
 from tests.playing import finish_night, roll

@@ -9,7 +9,7 @@ import pytest
 from bunco.host.auth import host_secret
 from bunco.models import Night
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import sample_names
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/host/nights/1/"}

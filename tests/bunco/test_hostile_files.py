@@ -12,7 +12,7 @@ from bunco.host.auth import host_secret
 from bunco.laptop import backup
 from bunco.models import Night, Person, Player, ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import folds
+from bunco.night.cache import folds
 from tests.playing import roll
 
 LONG = "A" * 10_240

@@ -7,8 +7,8 @@ import pytest
 
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.night import services
+from bunco.night.cache import cold_fold, folds, live_state
 from bunco.night.fold import Kind
-from bunco.night.selectors import cold_fold, folds, live_state
 from bunco.night.services import Claim, CommandRefused, claim_for
 from tests.playing import play_round, roll
 

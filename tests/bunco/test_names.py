@@ -85,7 +85,7 @@ def test_a_cell_that_would_start_a_formula_is_quoted(cell, safe):
 def test_a_name_with_markup_shows_as_text_on_every_tables_screen(db):
     """The table's tally (rendered for every tap) shows a name as typed, never as markup."""
     from bunco.live import screens
-    from bunco.night.selectors import live_state
+    from bunco.night.cache import live_state
 
     night = services.night_create(name="N", rules_id="babz", player_names=[
         "<b>Bo</b>", "Al & Co", 'Cy "the dice"', "Di"])

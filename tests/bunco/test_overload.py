@@ -141,7 +141,7 @@ async def test_a_commands_pushes_are_out_in_order_before_its_thread_goes_on(monk
         for seq in (1, 2, 3):
             out = broadcast.Frames()
             out.add("table_9_1", seq, f"<p>{seq}</p>")
-            broadcast.send(out)
+            pushes.push(out)
             seen.append(list(sent))
         return seen
 
@@ -171,7 +171,7 @@ async def test_a_room_wide_events_tables_are_drawn_once_every_screen_has_its_ban
         return out
 
     bell.rest = tables
-    await sync_to_async(broadcast.send)(bell)  # on the sync thread, as the bell's commit does
+    await sync_to_async(pushes.push)(bell)  # on the sync thread, as the bell's commit does
     while len(sent) < 2 * len(screens):
         await asyncio.sleep(0.01)
     assert drawn_after == [len(screens)]
@@ -264,7 +264,7 @@ async def test_a_channels_without_what_the_party_layer_leans_on_runs_as_channels
 
 async def test_a_screens_queued_pushes_are_counted_as_on_their_way():
     """A TV behind on its tables' tallies has them waiting in its queue: a sync then is not
-    answered with the whole room (``ScreenConsumer.behind_here`` asks ``pending``)."""
+    answered with the whole room (``ScreenConsumer.verdict_here`` asks ``pending``)."""
     layer = PartyChannelLayer()
     channel = await layer.new_channel()
     await layer.group_add("tv", channel)

@@ -11,7 +11,7 @@ from bunco.asgi import application
 from bunco.live.screens import render_table
 from bunco.models import TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 from tests.screens import Screen

@@ -8,9 +8,9 @@ import pytest
 from bunco.host.auth import host_secret
 from bunco.models import ScoreEvent
 from bunco.night import services
+from bunco.night.cache import live_state
 from bunco.night.events import payload
 from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight, tables_to_data
-from bunco.night.selectors import live_state
 from bunco.night.services import Claim, CommandRefused, claim_for
 from scoring import PRESETS, IllegalMove, Seat, TableSpec
 from tests.playing import play_round, roll

@@ -9,7 +9,7 @@ import pytest
 from bunco.host.auth import host_secret
 from bunco.models import TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 
 NO_FONT = re.compile("[\u2196-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
 

@@ -17,7 +17,7 @@ from bunco.host.auth import host_secret
 from bunco.live import groups, screens
 from bunco.models import Night, Person, ScoreEvent
 from bunco.night import devices, services
-from bunco.night.selectors import folds, live_state
+from bunco.night.cache import folds, live_state
 from scoring import PRESETS, sample_names
 from tables.views import results_key
 from tests.playing import finish_night

@@ -10,7 +10,7 @@ import pytest
 from bunco.host.auth import host_secret
 from bunco.live import broadcast, screens
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.playing import finish_night, play_round, roll
 
 

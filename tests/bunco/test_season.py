@@ -38,7 +38,7 @@ def test_a_player_who_comes_back_is_the_same_person_and_the_season_adds_up():
     assert ava_march.person_id == ava_april.person_id
     rows = {r["person"].name: r for r in season()}
     assert rows["Ava"]["nights"] == 2
-    from bunco.night.selectors import live_state
+    from bunco.night.cache import live_state
 
     wins = sum(live_state(n).night.stats["Ava"].wins for n in (first, second))
     assert rows["Ava"]["wins"] == wins

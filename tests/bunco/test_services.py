@@ -7,7 +7,7 @@ import pytest
 
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import CommandRefused
 from scoring import PRESETS, IllegalMove, RulesError, sample_names
 from scoring.roll import dice_for
@@ -179,7 +179,7 @@ def test_taking_back_the_bell_takes_back_a_tie_breaks_die_with_it(db):
 
 def test_the_log_refolds_to_the_same_state_after_a_restart(seated_night):
     """A server restart loses the in-memory fold; the log alone rebuilds the same night."""
-    from bunco.night.selectors import folds
+    from bunco.night.cache import folds
 
     services.round_start(night=seated_night)
     for _ in range(5):
@@ -237,7 +237,7 @@ def test_a_typo_can_be_fixed_in_the_middle_of_the_night(seated_night):
     services.player_rename(night=seated_night, player=ava, name="Eva")
     state = live_state(seated_night)
     assert state.seat_of("Eva") and state.seat_of("Ava") is None
-    from bunco.night.selectors import folds
+    from bunco.night.cache import folds
     folds.drop(seated_night.pk)  # the log alone rebuilds the same names
     assert live_state(seated_night).seat_of("Eva")
     with pytest.raises(CommandRefused, match="looks just like"):

@@ -8,7 +8,7 @@ import re
 from bunco.host.auth import host_secret
 from bunco.live import screens
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, how_we_play, sample_names
 from tests.playing import finish_night
 

@@ -5,7 +5,7 @@ import random
 
 from bunco.live import broadcast, screens
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import sample_names
 from tests.playing import play_round, roll
 

@@ -11,7 +11,7 @@ import pytest
 from bunco.host.auth import host_secret
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, sample_names
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect, sync_playwright
 from bunco.live.screens import ANSWER_SHOWN
 from bunco.models import HostCall, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread
 from .conftest import launch

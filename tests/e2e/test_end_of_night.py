@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from bunco.live import screens
 from bunco.live.screens import CATEGORY_LABELS
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, decide_awards, sample_names
 from tests.playing import finish_night
 

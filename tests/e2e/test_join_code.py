@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 
 from .base import LAN_ADDRESS, BrowserTestCase, in_thread, tap_like_a_person
 from .test_accessibility import axe_violations, report

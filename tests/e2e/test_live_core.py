@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 

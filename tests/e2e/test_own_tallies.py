@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from bunco.models import TableLink
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.playing import roll, started_night
 
 from .base import BrowserTestCase, in_thread

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import sample_names
 
 from .base import BrowserTestCase

@@ -8,7 +8,7 @@ import time
 from playwright.sync_api import expect
 
 from bunco.models import TableLink
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.playing import started_night
 
 from .base import HOST_SECRET, BrowserTestCase, in_thread

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from bunco.live import screens
 from bunco.models import TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import sample_names
 from tests.playing import finish_night, play_round, roll
 

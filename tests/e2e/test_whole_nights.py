@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from bunco.live.screens import table_context
 from bunco.models import Night, ScoreEvent
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring.rules import RoundEnd
 from scoring.table_spec import Phase
 

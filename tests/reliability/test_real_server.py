@@ -36,7 +36,7 @@ import json, sys
 import django
 django.setup()
 from bunco.models import Night, ScoreEvent
-from bunco.night.selectors import cold_fold
+from bunco.night.cache import cold_fold
 night = Night.objects.get(pk=int(sys.argv[1]))
 rows = list(ScoreEvent.objects.filter(night=night).order_by("seq").values_list("seq", "key"))
 state = cold_fold(night)  # the whole log replays

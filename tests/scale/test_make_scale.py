@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect
 from bunco import limits
 from bunco.models import TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "var" / "scale" / "logs"  # deploy/processes.py: each process's output

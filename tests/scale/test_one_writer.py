@@ -13,8 +13,8 @@ import httpx
 
 from bunco.models import Night, ScoreEvent, TableLink
 from bunco.night import services
+from bunco.night.cache import live_state
 from bunco.night.fold import Kind
-from bunco.night.selectors import live_state
 from scoring import sample_names
 from tests.scale.conftest import start_both
 

@@ -12,7 +12,7 @@ from websockets.asyncio.client import connect
 
 from bunco.models import TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.scale.conftest import start_both
 
 # channels_redis waits for a screen's messages with blocking reads of 5 s: a TV idle for

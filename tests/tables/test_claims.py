@@ -14,7 +14,7 @@ from bunco.asgi import application
 from bunco.host.auth import host_secret
 from bunco.models import Player, ScoreEvent, TableLink
 from bunco.night import devices, services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.screens import Screen
 
 AT_START = {"set": 1, "round": 1, "pos": 0}

@@ -10,18 +10,31 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.sessions.backends.db import SessionStore
 
+from bunco import clock
 from bunco.asgi import application
 from bunco.host import auth as host
-from bunco.live import broadcast, groups
+from bunco.live import groups, sync
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.playing import roll, started_night
 from tests.screens import Screen
 
 ORIGIN = (b"origin", b"http://localhost")
 HOST = (b"host", b"localhost")
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def held():
+    """The server's clock, held: a push counts as on its way until the test moves it on."""
+    with clock.use(clock.HeldClock()) as held:
+        yield held
+
+
+def settle(held) -> None:
+    """Move the server's clock past the pushes' settling time: a push not arrived is lost."""
+    held.advance(sync.POLICY.settle_seconds)
 
 
 def make_night():
@@ -67,7 +80,7 @@ async def test_a_tap_is_rendered_once_and_reaches_its_tables_phones_the_host_and
     assert pushed.startswith('<section id="table-2"') and "<form" not in pushed
     assert await tv.receive_from() == pushed
     assert await host_ws.receive_from() == pushed
-    assert await table1.receive_nothing()
+    assert await table1.told_nothing()
     for ws in (table1, table2, tv, host_ws):
         await ws.disconnect()
 
@@ -93,21 +106,20 @@ async def lost(group, work):
         del layer.group_send
 
 
-async def test_resync_compares_what_the_screen_shows_so_a_quiet_table_is_not_resent(
-        monkeypatch):
-    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # a push lost, not on its way
+async def test_resync_compares_what_the_screen_shows_so_a_quiet_table_is_not_resent(held):
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
     assert set(first) == {"banner", "table-1", "call-host"}
     await database_sync_to_async(roll_record)(night=night, table=2, quick="hit1")
     await ws.send_json_to({"type": "sync", "shows": first})
-    assert await ws.receive_nothing()  # another table tapped: this one is still current
+    assert await ws.told_nothing()  # another table tapped: this one is still current
     await database_sync_to_async(roll_record)(night=night, table=1, quick="hit1")
     pushed = await ws.receive_from()
     assert shows(pushed)["table-1"] > first["table-1"]
     await lost(groups.table(night.pk, 1),
                lambda: roll_record(night=night, table=1, quick="hit1"))
+    settle(held)  # a push lost, not on its way
     await ws.send_json_to({"type": "sync", "shows": {**first, **shows(pushed)}})
     again = await ws.receive_from()  # behind: a fresh snapshot
     assert score_of(again, 1) == [2, 0]
@@ -133,10 +145,9 @@ def compact(shown: dict) -> dict:
             "shows": {i: seq for i, seq in shown.items() if not i.startswith("table-")}}
 
 
-async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync(monkeypatch):
+async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync(held):
     """The TV lists 100 tables: an up-to-date one costs a lookup a table, not a snapshot;
     one that missed a table's push gets the room again."""
-    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # a push lost, not on its way
 
     night = await database_sync_to_async(started_night)("Gala", 400, seed=2)
     tv = await connect(f"/ws/tv/{night.tv_token}/")
@@ -145,9 +156,10 @@ async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync(mo
     sync = compact(first)
     assert len(first) > 64 and len(sync["tables"]) == 100  # more ids than a map may list
     await tv.send_json_to(sync)
-    assert await tv.receive_nothing()  # up to date: nothing sent
+    assert await tv.told_nothing()  # up to date: nothing sent
     await lost(groups.tv(night.pk),
                lambda: roll_record(night=night, table=77, quick="hit1"))
+    settle(held)  # a push lost, not on its way
     await tv.send_json_to(sync)  # that push never reached it
     again = shows(await tv.receive_from())  # behind: the room afresh
     assert again["table-77"] > first["table-77"]
@@ -155,7 +167,7 @@ async def test_a_tv_of_100_tables_that_is_up_to_date_gets_nothing_from_a_sync(mo
 
 
 async def test_a_sync_is_answered_from_this_processs_fold_and_a_push_on_its_way_is_no_miss(
-        monkeypatch):
+        monkeypatch, held):
     """With several workers, an up-to-date screen's sync costs no trip to the database
     (2,000 screens sync every 10 s); a screen behind only by what was already written to it,
     or by a push still on its way (a bell's frames to every screen), is not sent the room
@@ -165,25 +177,23 @@ async def test_a_sync_is_answered_from_this_processs_fold_and_a_push_on_its_way_
 
     monkeypatch.setattr(groups, "shared_layer", lambda: True)  # several workers' fast path
     asked = []
-    database = ScreenConsumer.behind
-    monkeypatch.setattr(ScreenConsumer, "behind",
+    database = ScreenConsumer.verdict_from_log
+    monkeypatch.setattr(ScreenConsumer, "verdict_from_log",
                         lambda self, *a: asked.append(1) or database(self, *a))
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
     await ws.send_json_to({"type": "sync", "shows": first})
-    assert await ws.receive_nothing() and asked == []  # current: from the fold, no database
+    assert await ws.told_nothing() and asked == []  # current: from the fold, no database
     await database_sync_to_async(roll_record)(night=night, table=1, quick="hit1")
     await ws.send_json_to({"type": "sync", "shows": first})  # its push not read yet
     assert "table-1" in await ws.receive_from()  # the push ...
-    assert await ws.receive_nothing()  # ... and nothing more: it was written already
-    # However slow this machine is right now, the lost push is younger than its settling time
-    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 60)
+    assert await ws.told_nothing()  # ... and nothing more: it was written already
     await lost(groups.table(night.pk, 1),
                lambda: roll_record(night=night, table=1, quick="hit2"))
     await ws.send_json_to({"type": "sync", "shows": first})
-    assert await ws.receive_nothing()  # a push seconds old may still be on its way
-    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # ... and now it has had its time
+    assert await ws.told_nothing()  # a push just made may still be on its way
+    settle(held)  # ... and now it has had its time
     await ws.send_json_to({"type": "sync", "shows": first})
     assert score_of(await ws.receive_from(), 1) == [3, 0]
     assert asked == []
@@ -192,23 +202,22 @@ async def test_a_sync_is_answered_from_this_processs_fold_and_a_push_on_its_way_
 
 async def test_one_process_answers_an_up_to_date_sync_from_its_fold_all_night(monkeypatch):
     """One process (the party's own layer): a screen's syncs are answered on the spot from the
-    fold (``current_here``), and only every REJOIN_EVERY-th takes the longer way and asks the
-    database, however many the screen sends."""
-    from bunco.live.consumers import REJOIN_EVERY, ScreenConsumer
+    fold (``verdict_here``), and only every ``rejoin_every``-th asks the database, however
+    many the screen sends."""
+    from bunco.live.consumers import ScreenConsumer
 
-    asked, longer = [], []
-    database, rejoin = ScreenConsumer.behind, ScreenConsumer.rejoin
-    monkeypatch.setattr(ScreenConsumer, "behind",
+    asked = []
+    database = ScreenConsumer.verdict_from_log
+    monkeypatch.setattr(ScreenConsumer, "verdict_from_log",
                         lambda self, *a: asked.append(1) or database(self, *a))
-    monkeypatch.setattr(ScreenConsumer, "rejoin",
-                        lambda self: longer.append(1) or rejoin(self))
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
-    for _ in range(4 * REJOIN_EVERY):
-        await ws.send_json_to({"type": "sync", "shows": first})
-        assert await ws.receive_nothing(timeout=0.02)
-    assert len(asked) == len(longer) == 4  # the 6th, 12th, 18th and 24th
+    for _ in range(4):
+        for _ in range(sync.POLICY.rejoin_every):
+            await ws.send_json_to({"type": "sync", "shows": first})
+        assert await ws.told_nothing()
+    assert len(asked) == 4  # the 6th, 12th, 18th and 24th
     await ws.disconnect()
 
 
@@ -260,7 +269,7 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
         await ws.receive_from()
     await database_sync_to_async(roll_record)(night=night, table=old, key=uuid.uuid4(),
                                               actor="t", quick="hit1")
-    assert await ws.receive_nothing()
+    assert await ws.told_nothing()
     await database_sync_to_async(roll_record)(night=night, table=new_table, key=uuid.uuid4(),
                                               actor="t", quick="hit1")
     assert f'id="table-{new_table}"' in await ws.receive_from()
@@ -318,7 +327,7 @@ async def test_a_tap_over_the_devices_websocket_is_answered_and_counts_once():
     assert answer["status"] == 409 and answer["same"] and "counts once" in answer["error"]
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": ["junk"]})
     assert (await ws.receive_json_from())["ok"] is False
-    assert await ws.receive_nothing()
+    assert await ws.told_nothing()
     await ws.disconnect()
 
 
@@ -346,7 +355,7 @@ async def test_a_tap_the_server_fails_on_is_answered_and_the_socket_stays_open(m
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "roll_record", broken)
+    monkeypatch.setattr(services, "run", broken)
     fields = {"key": str(uuid.uuid4()), "set": "1", "round": "1", "table": "1", "pos": "0",
               "quick": "hit2"}
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": fields})
@@ -354,5 +363,5 @@ async def test_a_tap_the_server_fails_on_is_answered_and_the_socket_stays_open(m
     assert ack["key"] == fields["key"] and ack["status"] == 500 and ack["ok"] is False
     assert "kept" in ack["error"] and not ack.get("refused")
     await ws.send_json_to({"type": "sync", "shows": {}})  # still open, still answering
-    assert await ws.receive_nothing()
+    assert await ws.told_nothing()
     await ws.disconnect()

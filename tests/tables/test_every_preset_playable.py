@@ -7,7 +7,7 @@ from unittest import mock
 import pytest
 
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import roll
 

@@ -9,7 +9,7 @@ import pytest
 
 from bunco.models import TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, sample_names
 from tests.playing import play_round
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from bunco.live import screens
 from bunco.models import HostCall, ScoreEvent
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import CommandRefused
 from tests.tables.test_consumers import connect, make_night, shows
 

@@ -6,7 +6,7 @@ import pytest
 
 from bunco.models import ScoreEvent
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services import CommandRefused, claim_for, roll_undo, table_finish
 from tables.tap import tap
 from tests.playing import roll

@@ -7,7 +7,7 @@ import uuid
 from bunco.host.auth import host_secret
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 
 
 def post_roll(client, token, night, **fields):

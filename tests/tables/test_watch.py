@@ -11,9 +11,10 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from bunco import clock, limits
-from bunco.live import broadcast, groups
-from bunco.night.selectors import folds
-from bunco.runtime import layers
+from bunco.live import broadcast, groups, sync
+from bunco.live.consumers import ScreenConsumer
+from bunco.night.cache import folds
+from bunco.runtime import layers, pushes
 from bunco.runtime.watch import watch
 from tests.playing import roll
 from tests.screens import PATIENCE
@@ -36,8 +37,8 @@ def written_elsewhere(night, table, monkeypatch):
     stays as it was and nothing is pushed."""
     before = copy.deepcopy(folds.get(night.pk))
     with monkeypatch.context() as m:
-        m.setattr(broadcast, "send", lambda frames: None)
-        m.setattr(broadcast, "pushed", lambda night_id, seq: None)
+        m.setattr(pushes, "push", lambda frames: None)
+        m.setattr(broadcast, "timeline", sync.Pushes())  # nothing pushed here
         roll(night, table, quick="hit1")
     folds.put(night.pk, before)
 
@@ -74,8 +75,8 @@ SYNC_ASKED = '{"type": "sync"}'
 async def test_a_roll_another_process_wrote_reaches_a_screen_without_its_asking(
         settings, monkeypatch, one_process, held):
     settings.BUNCO_WATCH_EVERY = 0.5
-    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 0)  # this process's pushes all out
     night, links, _ = await database_sync_to_async(make_night)()
+    held.advance(sync.POLICY.settle_seconds)  # this process's pushes all out
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
     await a_round(held, 0.5)
@@ -104,7 +105,7 @@ async def test_a_roll_written_elsewhere_just_after_one_pushed_here_still_arrives
     screens are not sent the room again for what they will get anyway); the second, a look
     later, once that push has settled, finds the screen behind."""
     settings.BUNCO_WATCH_EVERY = 1.0
-    monkeypatch.setattr(broadcast, "SETTLE_SECONDS", 2.0)
+    monkeypatch.setattr(ScreenConsumer, "policy", sync.Policy(settle_seconds=2.0))
     night, links, _ = await database_sync_to_async(make_night)()
     ws = await connect(f"/ws/table/{links[1]}/")
     first = shows(await ws.receive_from())
@@ -135,7 +136,7 @@ async def test_a_push_that_failed_on_its_way_makes_the_server_ask_its_screens(mo
     await database_sync_to_async(roll)(night, 1, quick="hit1")
     await until(lambda: watch.doubted)  # the push failed on its way, after the commit
     monkeypatch.undo()
-    await a_round(held, broadcast.SETTLE_SECONDS)  # what was pushed has had its time
+    await a_round(held, sync.POLICY.settle_seconds)  # what was pushed has had its time
     assert await ws.receive_json_from(timeout=10) == {"type": "sync"}
     await ws.send_json_to({"type": "sync", "shows": first})
     assert score_of(await ws.receive_from(), 1) == [1, 0]

@@ -7,7 +7,7 @@ by its first tap. The host's page is Chromium's."""
 from playwright.sync_api import expect
 from selenium.webdriver.common.by import By
 
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from tests.e2e.base import HOST_SECRET, LAN_ADDRESS, in_thread
 from tests.e2e.test_join_code import two_open_nights
 

@@ -14,7 +14,7 @@ from selenium.common.exceptions import WebDriverException
 from bunco.live import screens
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, sample_names
 from tests.e2e.base import HOST_SECRET, LAN_ADDRESS, in_thread
 from tests.e2e.qr import read_qr

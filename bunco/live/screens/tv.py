@@ -5,13 +5,14 @@ from __future__ import annotations
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from bunco.live import sync
 from bunco.live.screens.people import movement
 from bunco.live.screens.prizes import final_awards, prize_races, set_winners
 from bunco.live.screens.results import standings
 from bunco.live.screens.round import up_next
 from bunco.live.screens.table import fuzzy_die_at
 from bunco.models import Night
-from bunco.night.fold import Kind, LiveNight
+from bunco.night.fold import LiveNight
 from scoring import (
     house_choices,
     how_we_play,
@@ -52,15 +53,14 @@ def tv_bunco(state: LiveNight) -> dict:
     """This round's latest bunco, celebrated on the TV while the round is played: it ends
     with the round (not one from an hour ago, nor over the next round's movement board)."""
     # Its seq moves on with every correction too, so a bunco taken back leaves the TV.
-    void = state.latest((Kind.VOID,))
-    seq = max(state.versions.room, void.seq if void else 0)
+    seq = sync.bunco_seq(state)
     bunco = state.last_bunco
     # The fuzzy die passes with each bunco (and back with a take-back): shown with them.
     fuzzy = fuzzy_die_at(state) if state.seated else None
     if bunco is None or state.room is None or bunco not in state.rolls:
         return {"bunco": None, "seq": seq, "fuzzy": fuzzy}
     return {"bunco": {"name": bunco.roller, "table": bunco.table, "seq": bunco.seq},
-            "seq": max(seq, bunco.seq), "fuzzy": fuzzy}
+            "seq": seq, "fuzzy": fuzzy}
 
 
 def house_rules_card(night: Night) -> dict:

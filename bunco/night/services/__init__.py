@@ -1,13 +1,14 @@
 """Writes: every command that changes a night, for the host, the tables, the desk and the clock.
 
 The commands are grouped by what a host is doing when they run (``setup``, ``roster``,
-``desk``, ``play``, ``prizes``, ``restore``; ``nights``: the host's list of nights; ``calls``:
-a table calling the host over), so each part of the night reads on its own page. Each command is
-a typed value (``runner.Command``: what was asked, its one handler ``event`` and the rows it
-writes), run by the one runner (``runner.run``), so a command only says what its event is and
-when it is refused (``nights`` and ``calls`` change no game: each writes its
-rows in one transaction of its own). Callers keep importing from ``bunco.night.services``: the
-modules are how the code is read, not an interface of their own.
+``desk``, ``play``, ``table`` (a table's taps), ``prizes``, ``restore``; ``nights``: the
+host's list of nights; ``calls``: a table calling the host over), so each part of the night
+reads on its own page. Each command is a typed value (``runner.Command``: what was asked, its
+one handler ``event`` and the rows it writes), run by the one runner (``runner.run``), so a
+command only says what its event is and when it is refused (``nights`` and ``calls`` change
+no game: each writes its rows in one transaction of its own). Callers import from
+``bunco.night.services``: a command by its function (``roll_record(...)``) or as a value
+(``run(night, RecordRoll(...))``).
 """
 
 from bunco.night.services.calls import host_call, host_call_answer
@@ -32,11 +33,8 @@ from bunco.night.services.play import (
     game_pause,
     game_resume,
     night_seat,
-    roll_record,
-    roll_undo,
     round_start,
     seats_swap,
-    table_finish,
     take_back_preview,
     take_back_target,
 )
@@ -63,17 +61,27 @@ from bunco.night.services.roster import (
     player_split,
     players_add,
 )
-from bunco.night.services.runner import Ack, Claim, CommandRefused, claim_for, event_ack
+from bunco.night.services.runner import Ack, CommandRefused, event_ack, run
 from bunco.night.services.setup import (
     demo_night_create,
     night_again,
     night_create,
     night_update_rules,
 )
+from bunco.night.services.table import (
+    Claim,
+    FinishTable,
+    RecordRoll,
+    UndoRoll,
+    claim_for,
+    roll_record,
+    roll_undo,
+    table_finish,
+)
 
 __all__ = [
-    # runner: what every command shares
-    "Ack", "Claim", "CommandRefused", "claim_for", "event_ack",
+    # runner: what every command shares (``run`` runs a command given as a value)
+    "Ack", "CommandRefused", "event_ack", "run",
     # setup
     "demo_night_create", "night_again", "night_create", "night_update_rules",
     # roster
@@ -90,8 +98,10 @@ __all__ = [
     # play
     "BREAK_MINUTES", "CLOCK_SLACK_MS", "TakeBack", "bell_ring", "break_end", "break_start",
     "clock_due", "event_void", "game_pause", "game_resume", "night_end", "night_seat",
-    "roll_record", "roll_undo", "round_start", "seats_swap", "table_finish",
-    "take_back_preview", "take_back_target",
+    "round_start", "seats_swap", "take_back_preview", "take_back_target",
+    # a table's taps and their claims
+    "Claim", "FinishTable", "RecordRoll", "UndoRoll", "claim_for", "roll_record", "roll_undo",
+    "table_finish",
     # prizes
     "awards_update", "prize_reveal", "prize_roll_off", "prize_split",
     # restore

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from bunco.models import HostCall, Night
 from bunco.night import hooks
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from bunco.night.services.runner import CommandRefused
 
 #: A call right after the host answered the last one is most likely the same press again.

@@ -15,10 +15,11 @@ from datetime import datetime
 from django.utils import timezone
 
 from bunco.models import Night, Person, Player, ScoreEvent
+from bunco.night.cache import live_state
 from bunco.night.fold import Kind, LiveNight
 from bunco.night.names import find
 from bunco.night.payloads import Arrived, CheckedIn, Desk
-from bunco.night.selectors import CheckIn, check_in_status, live_state
+from bunco.night.selectors import CheckIn, check_in_status
 from bunco.night.services.roster import _new_names, person_at, players_add
 from bunco.night.services.runner import (
     Ack,

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from bunco.models import Night, Person
 from bunco.night import hooks
-from bunco.night.selectors import folds
+from bunco.night.cache import folds
 from bunco.night.services.runner import CommandRefused
 
 

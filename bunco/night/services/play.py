@@ -1,11 +1,10 @@
-"""Running the night: seating, the rounds and their bell, the clock, pauses and breaks, each
-table's taps, the host's take-backs and the end.
+"""Running the night: seating, the rounds and their bell, the clock, pauses and breaks, the
+host's take-backs and the end (a table's own taps: ``table.py``).
 
-These are the commands that race: many screens tap, ring or time out at once, and a tap may
-arrive late or twice. Each one names the round (and, for a tap, the table's position) it was
-meant for, and is checked against the night as it is now (``runner._check_round``,
-``runner._table_claim``), so a late or repeated one is answered, never counted twice or in the
-wrong round. The clock's deeds carry a key per round, so the first screen whose countdown
+These are commands that race: many screens ring or time out at once, and one may arrive late
+or twice. Each names the round it was meant for and is checked against the night as it is
+now (``table.check_round``), so a late or repeated one is answered, never applied twice or in
+the wrong round. The clock's deeds carry a key per round, so the first screen whose countdown
 ends does it and the rest are told it is done.
 """
 
@@ -14,10 +13,10 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bunco.models import Night, ScoreEvent, TableLink
+from bunco.night.cache import folds, live_state
 from bunco.night.fold import (
     CORRECTABLE,
     PRACTICE_SET,
@@ -28,23 +27,17 @@ from bunco.night.fold import (
     tables_to_data,
 )
 from bunco.night.names import find
-from bunco.night.payloads import Bell, Break, Paused, Resumed, Roll, RoundStarted, Seated, Void
-from bunco.night.selectors import folds, live_state
+from bunco.night.payloads import Bell, Break, Paused, Resumed, RoundStarted, Seated, Void
 from bunco.night.services.runner import (
     Ack,
-    Claim,
     Command,
     CommandRefused,
-    _check_round,
-    _claimed_set,
     _refuse_on_domain_errors,
-    _round_name,
-    _table_claim,
-    _where,
     run,
+    where,
 )
+from bunco.night.services.table import check_round, claimed_set, round_name
 from scoring import IllegalMove, seat_night
-from scoring.roll import QUICK_KINDS
 from scoring.seating import ghosts_partnered, seat_drawn
 
 
@@ -136,17 +129,17 @@ class StartRound(Command):
         if state.practice:
             raise IllegalMove("the practice round is still being played: ring the bell to "
                               "end it, then start round 1")
-        claimed = (_claimed_set(state, self.set_number), self.round_number)
+        claimed = (claimed_set(state, self.set_number), self.round_number)
         if (self.round_number is not None and state.room is not None
                 and claimed == (state.room_set, state.room.round_number)):
             return Ack(None, applied=False, state=state, duplicate=True,
-                       message=f"{_round_name(*claimed, state.rules.sets).capitalize()} has "
+                       message=f"{round_name(*claimed, state.rules.sets).capitalize()} has "
                                "already started")
         if self.round_number is not None and state.night is not None and claimed != (
                 state.set_number, state.round_number):
-            raise IllegalMove(f"that bell was for {_round_name(*claimed, state.rules.sets)}, "
+            raise IllegalMove(f"that bell was for {round_name(*claimed, state.rules.sets)}, "
                               "which has been played")
-        return {"kind": Kind.ROUND_STARTED, **_where(state),
+        return {"kind": Kind.ROUND_STARTED, **where(state),
                 "data": _clock(state.rules, self.now)}
 
     def _practice(self, state: LiveNight) -> dict | Ack:
@@ -176,8 +169,8 @@ class RingBell(Command):
     set_number: int | None = None
 
     def event(self, state: LiveNight) -> dict:
-        _check_round(state, self.set_number, self.round_number, what="that bell")
-        return {"kind": Kind.BELL, **_where(state), "data": Bell()}
+        check_round(state, self.set_number, self.round_number, what="that bell")
+        return {"kind": Kind.BELL, **where(state), "data": Bell()}
 
 
 @_refuse_on_domain_errors
@@ -193,7 +186,7 @@ class Pause(Command):
     now: float | None = None
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.PAUSED, **_where(state), "data": Paused(_epoch_ms(self.now))}
+        return {"kind": Kind.PAUSED, **where(state), "data": Paused(_epoch_ms(self.now))}
 
 
 @dataclass(frozen=True)
@@ -201,7 +194,7 @@ class Resume(Pause):
     """Play on after a pause; the clock moves on by the pause's length."""
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.RESUMED, **_where(state), "data": Resumed(_epoch_ms(self.now))}
+        return {"kind": Kind.RESUMED, **where(state), "data": Resumed(_epoch_ms(self.now))}
 
 
 @_refuse_on_domain_errors
@@ -245,7 +238,7 @@ class ClockDue(Command):
     now: float | None = None
 
     def event(self, state: LiveNight) -> dict | Ack:
-        claimed = (_claimed_set(state, self.set_number), self.round_number)
+        claimed = (claimed_set(state, self.set_number), self.round_number)
         done = Ack(None, applied=False, state=state, duplicate=True, message="Already done")
         now_ms = _epoch_ms(self.now)
         if state.ended or state.paused:
@@ -257,14 +250,14 @@ class ClockDue(Command):
                 return done
             if now_ms + CLOCK_SLACK_MS < state.play_ends:
                 raise IllegalMove("the clock has not run out yet")
-            return {"kind": Kind.BELL, **_where(state), "data": Bell(horn=True)}
+            return {"kind": Kind.BELL, **where(state), "data": Bell(horn=True)}
         if (state.next_at is None or state.phase != "between_rounds"
                 or state.break_ends is not None  # the host called a break: the bell ends it
                 or claimed != (state.set_number, state.round_number)):
             return done
         if now_ms + CLOCK_SLACK_MS < state.next_at:
             raise IllegalMove("the move time is not over yet")
-        return {"kind": Kind.ROUND_STARTED, **_where(state),
+        return {"kind": Kind.ROUND_STARTED, **where(state),
                 "data": _clock(state.rules, self.now)}
 
 
@@ -295,7 +288,7 @@ class StartBreak(Command):
     ends_at: int | None = None  # epoch ms
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.BREAK, **_where(state), "data": Break(self.minutes, self.ends_at)}
+        return {"kind": Kind.BREAK, **where(state), "data": Break(self.minutes, self.ends_at)}
 
 
 @_refuse_on_domain_errors
@@ -311,100 +304,6 @@ def break_start(*, night: Night, minutes: int, key=None, now: float | None = Non
 def break_end(*, night: Night, key=None) -> Ack:
     """End the break early: the screens go back to the next round's seats."""
     return run(night, StartBreak(0), key=key)
-
-
-@dataclass(frozen=True)
-class RecordRoll(Command):
-    """Score one roll at the claimed table and position: three tapped dice, a quick button
-    (miss, hit1, hit2, mini, low, high, bunco, wipeout), or a single die (``die1``..``die6``)
-    during a one-die tie-break. The roll is recorded with who rolled it (and the ghost's chair
-    when a partner rolls for a ghost); quick buttons are read in the claimed round."""
-
-    claim: Claim
-    dice: Sequence[int] | None = None
-    quick: str | None = None
-    tapped_ms: int | None = None  # when the phone took it
-
-    def event(self, state: LiveNight) -> dict | Ack:
-        claim = self.claim
-        _table_claim(state, claim, "that roll", roll=(self.dice, self.quick))
-        table = state.room.tables[claim.table - 1]
-        if table.done:
-            raise IllegalMove(f"table {claim.table} has finished this round")
-        rolled = table.tapped(dice=self.dice, quick=self.quick)
-        spec = table.spec
-        chair = spec.seats[table.current]
-        player = spec.seats[spec.roller_of(table.current)].name
-        return {"kind": Kind.ROLL, "table": claim.table, **_where(state),
-                "player": player, "ghost": chair.name if chair.ghost else "",
-                "position": claim.position, "data": Roll(
-                    tuple(rolled),
-                    # A button's dice only stand for it: screens name the button instead.
-                    self.quick if self.quick in QUICK_KINDS else "",
-                    _tapped(self.tapped_ms))}
-
-
-def roll_record(*, night: Night, claim: Claim, key, actor: str,
-                dice: Sequence[int] | None = None, quick: str | None = None,
-                tapped_ms: int | None = None) -> Ack:
-    return run(night, RecordRoll(claim, dice, quick, tapped_ms), key=key, actor=actor)
-
-
-#: How far a phone's own time for a tap may be from the laptop's and still be believed: a tap
-#: kept through a long spell offline, but not a phone whose clock is days off.
-TAPPED_WITHIN = 6 * 3600
-
-
-def _tapped(tapped_ms: int | None) -> float | None:
-    """When the phone took the tap (epoch seconds), when that is a time to believe."""
-    if not tapped_ms:
-        return None
-    at = tapped_ms / 1000
-    if not time.time() - TAPPED_WITHIN <= at <= time.time() + 60:
-        return None
-    return round(at, 1)
-
-
-@dataclass(frozen=True)
-class UndoRoll(Command):
-    """Take back this table's last roll (or its "done") of the round in play. Only this
-    table's own entries: if taking it back would undo another table's too, the host decides."""
-
-    claim: Claim
-
-    def event(self, state: LiveNight) -> dict:
-        claim = self.claim
-        _table_claim(state, claim, "that undo")
-        last = state.latest((Kind.ROLL, Kind.FINISH), table=claim.table)
-        if last is None:
-            raise IllegalMove("there is nothing to undo at this table this round")
-        seqs, _ = state.plan_void(last.seq)
-        others = [s for s in seqs if state.event(s).table != claim.table]
-        if others:
-            raise IllegalMove("undoing that roll would also undo another table's entries "
-                              "(it rang the bell): ask the host to take it back")
-        return {"kind": Kind.VOID, "table": claim.table, **_where(state),
-                "position": claim.position, "data": Void(tuple(seqs))}
-
-
-def roll_undo(*, night: Night, claim: Claim, key, actor: str) -> Ack:
-    return run(night, UndoRoll(claim), key=key, actor=actor)
-
-
-@dataclass(frozen=True)
-class FinishTable(Command):
-    """After the bell: nobody was mid-roll, so this table stops rolling."""
-
-    claim: Claim
-
-    def event(self, state: LiveNight) -> dict:
-        _table_claim(state, self.claim, "that tap")
-        return {"kind": Kind.FINISH, "table": self.claim.table, **_where(state),
-                "position": self.claim.position}
-
-
-def table_finish(*, night: Night, claim: Claim, key, actor: str) -> Ack:
-    return run(night, FinishTable(claim), key=key, actor=actor)
 
 
 # -- the host's take-backs ----------------------------------------------------------------------
@@ -468,7 +367,7 @@ class TakeBackEntry(Command):
     def event(self, state: LiveNight) -> dict:
         target = take_back_target(state, self.what)
         seqs, _ = state.plan_void(target.seq)
-        return {"kind": Kind.VOID, "table": target.table, **_where(state),
+        return {"kind": Kind.VOID, "table": target.table, **where(state),
                 "data": Void(tuple(seqs))}
 
 

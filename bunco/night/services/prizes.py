@@ -18,8 +18,8 @@ from bunco.night.services.runner import (
     Command,
     CommandRefused,
     _refuse_on_domain_errors,
-    _where,
     run,
+    where,
 )
 from scoring.awards import check_agreed
 
@@ -131,7 +131,7 @@ class EndNight(Command):
     tv_reveals: bool = False
 
     def event(self, state: LiveNight) -> dict:
-        return {"kind": Kind.NIGHT_ENDED, **_where(state), "data": NightEnded(self.tv_reveals)}
+        return {"kind": Kind.NIGHT_ENDED, **where(state), "data": NightEnded(self.tv_reveals)}
 
 
 @_refuse_on_domain_errors

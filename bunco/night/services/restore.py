@@ -32,9 +32,9 @@ from bunco.models import (
     new_tv_code,
 )
 from bunco.night import document, hooks
+from bunco.night.cache import as_event
 from bunco.night.fold import Kind
 from bunco.night.payloads import Released
-from bunco.night.selectors import as_event
 from bunco.night.services import night_file as checks
 from bunco.night.services.night_file import FileError as _FileError
 from bunco.night.services.roster import known_people, new_people

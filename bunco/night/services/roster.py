@@ -18,10 +18,10 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from bunco.models import Night, Person, Player, ScoreEvent
+from bunco.night.cache import live_state
 from bunco.night.fold import Kind, LiveNight
 from bunco.night.names import new_names
 from bunco.night.payloads import Added, Claimed, Left, Released, Removed, Renamed
-from bunco.night.selectors import live_state
 from bunco.night.services.runner import (
     Ack,
     Command,

@@ -10,8 +10,8 @@ once, pushed and copied after the commit). A repeated idempotency key is answere
 first acknowledgment, at any later time. A resend, a race between workers or a write that
 fails is then handled once, here, and not per command.
 
-A table's tap names the round, table and position its screen showed (a ``Claim``): a screen
-that fell behind is answered ("already recorded") or refused by name, never believed.
+A table's tap names the round, table and position its screen showed (``table.Claim``): a
+screen that fell behind is answered ("already recorded") or refused by name, never believed.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from django.utils.dateparse import parse_datetime
 
 from bunco.models import Night, ScoreEvent
 from bunco.night import hooks
-from bunco.night.fold import PRACTICE_SET, Event, Kind, LiveNight
-from bunco.night.selectors import caught_up, folds
+from bunco.night.cache import caught_up, folds
+from bunco.night.fold import Event, Kind, LiveNight
 from bunco.night.versions import advance
 from scoring import IllegalMove, RulesError
 
@@ -266,92 +266,8 @@ def event_ack(*, night: Night, key) -> Ack | None:
         return None
 
 
-def _where(state: LiveNight) -> dict:
+def where(state: LiveNight) -> dict:
     return {"set_number": state.set_number, "round_number": state.round_number}
-
-
-def _round_name(set_number: int | None, round_number: int | None, sets: int) -> str:
-    if set_number == PRACTICE_SET:
-        return "the practice round"
-    if sets > 1 and set_number:
-        return f"round {round_number} of set {set_number}"
-    return f"round {round_number}"
-
-
-def _claimed_set(state: LiveNight, set_number: int | None) -> int | None:
-    """The set a command names (0: the practice round), or the night's when it names none."""
-    return state.set_number if set_number is None else set_number
-
-
-def _check_round(state: LiveNight, set_number, round_number, what: str) -> None:
-    """A command made for a round that is not the one in play is refused, naming it."""
-    if state.ended:
-        raise IllegalMove(f"the night has ended; {what} was not counted")
-    if round_number is None:
-        return
-    claimed = (_claimed_set(state, set_number), round_number)
-    name = _round_name(*claimed, state.rules.sets)
-    if state.room is None:
-        if state.night is not None and claimed == (state.set_number, state.round_number):
-            raise IllegalMove(f"{name.capitalize()} has not started yet: wait for the bell")
-        raise IllegalMove(f"{what} was for {name}, which is over")
-    if claimed != (state.room_set, state.room.round_number):
-        raise IllegalMove(f"{what} was for {name}, which is over")
-
-
-@dataclass(frozen=True)
-class Claim:
-    """Where a tap was made, as the screen showed it: the round, the table and the table's
-    position (how many commands had been entered there this round)."""
-
-    set_number: int | None
-    round_number: int
-    table: int
-    position: int
-
-
-def claim_for(state: LiveNight, table: int) -> Claim:
-    """The claim a screen showing ``table`` right now would make."""
-    return Claim(state.room_set if state.room else state.set_number, state.round_number, table,
-                 state.position(table))
-
-
-def _table_claim(state: LiveNight, claim: Claim, what: str, roll=None) -> None:
-    """Check a table's tap against the night: a tap for another round, a paused game, a
-    position already taken or not yet reached is refused by name (``roll``: a roll's dice and
-    quick button, to tell when the entry that took its position was that very roll)."""
-    _check_round(state, claim.set_number, claim.round_number, what)
-    if state.paused:
-        raise IllegalMove("the host has paused the game; that tap was not counted")
-    if not 1 <= claim.table <= len(state.room.tables):
-        raise IllegalMove(f"there is no table {claim.table} tonight")
-    now = state.position(claim.table)
-    if claim.position < now:
-        # Its key is not in the log (the runner looked): a new tap for a position another
-        # entry took first. Never taken for that entry: it may be another roll.
-        if roll is not None and _same_roll(state, claim, now, *roll):
-            raise SameRoll(f"another phone entered that roll at table {claim.table} first: it "
-                           "counts once. One phone keeping score at a table is enough")
-        raise IllegalMove(f"table {claim.table} had moved on: another entry was made there "
-                          "first. Check the tally; enter it again if it is still missing")
-    if claim.position > now:
-        raise IllegalMove("this screen is ahead of the table; reload the page")
-    return None
-
-
-def _same_roll(state: LiveNight, claim: Claim, now: int, dice, quick) -> bool:
-    """Whether the table's latest entry (``now``: its next position), standing and at the
-    claim's position, was this very roll (the same button, or the same dice): a screen
-    further behind may mean a new roll."""
-    if claim.position != now - 1:
-        return False
-    taken = [e for e in state.table_events(claim.table) if e.position == claim.position]
-    if not taken or taken[-1].kind != Kind.ROLL or taken[-1].seq in state.voided:
-        return False
-    entered = taken[-1].data
-    if quick:
-        return entered.quick == quick
-    return bool(dice) and sorted(entered.dice) == sorted(dice)
 
 
 def _when(text):
