@@ -136,7 +136,7 @@ def play_a_night(both, rules_id, players, change) -> None:
     names = HOSTILE + sample_names(players)[len(HOSTILE):] if players > 5 \
         else sample_names(players)
     rules = PRESETS[rules_id].replace(sets=1, **(change or {}))
-    with mock.patch("bunco.live.broadcast.send"):
+    with mock.patch("bunco.runtime.pushes.push"):
         night = services.night_create(name="Fragments", rules_id=rules_id, rules=rules,
                                       player_names=names)
         services.night_seat(night=night, rng=rng)

@@ -132,7 +132,7 @@ def held_back(monkeypatch):
         pushes._send_now(out.messages)
         kept.append(out.rest)
 
-    monkeypatch.setattr(broadcast, "send", send)
+    monkeypatch.setattr(pushes, "push", send)
     return kept
 
 

@@ -25,7 +25,7 @@ def test_a_whole_set_is_playable_through_the_services(rules_id, players):
     night = services.night_create(name="Play", rules_id=rules_id,
                                   player_names=sample_names(players))
     services.night_update_rules(night=night, rules=PRESETS[rules_id].replace(sets=1))
-    with mock.patch("bunco.live.broadcast.send"):  # pushes are covered by the consumer tests
+    with mock.patch("bunco.runtime.pushes.push"):  # pushes are covered by the consumer tests
         services.night_seat(night=night, rng=rng)
         rounds = 0
         for _ in range(20_000):
