@@ -36,11 +36,13 @@ def test_bunco_version_prints_it(capsys):
     assert capsys.readouterr().out == f"bunco {DECLARED}\n"
 
 
-def test_starting_prints_the_version_first(monkeypatch, capsys):
-    monkeypatch.setattr("bunco.laptop.lan.port_problem", lambda bind, port: None)
-    monkeypatch.setattr("django.core.management.call_command", lambda name, **options: None)
-    assert cli.main(["--no-browser"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == f"Bunco {DECLARED}"
+def test_a_busy_port_prints_no_version_line_only_its_sentence(monkeypatch, capsys):
+    """The version is said with "is running" (tests/bunco/test_serve.py), once serving: a
+    start that cannot serve prints its one sentence and nothing else."""
+    monkeypatch.setattr("bunco.laptop.lan.port_problem", lambda bind, port: "That port is busy.")
+    assert cli.main(["--no-browser"]) == 1
+    printed = capsys.readouterr()
+    assert printed.out == "" and printed.err == "That port is busy.\n"
 
 
 def test_the_host_page_shows_the_version(client, db):

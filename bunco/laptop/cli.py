@@ -73,8 +73,6 @@ def run(args: argparse.Namespace) -> int:
     if problem := port_problem(args.bind, args.port):
         print(problem, file=sys.stderr)
         return 1
-    # The first line a host reads, and what to quote when asking for help.
-    print(f"Bunco {version()}", flush=True)
 
     import django
     from django.core.exceptions import ImproperlyConfigured

@@ -7,7 +7,7 @@ first, then the parts it changed, drawn once the banners are on their way."""
 
 import pytest
 
-from bunco.live import broadcast, groups
+from bunco.live import groups
 from bunco.models import Player
 from bunco.night import services
 from bunco.runtime import pushes

@@ -21,6 +21,7 @@ from django.test import override_settings
 from bunco import laptop, limits
 from bunco.host.auth import host_secret
 from bunco.management.commands import serve
+from bunco.version import version
 from tests.e2e.qr import read_terminal_qr
 
 
@@ -96,7 +97,7 @@ def test_on_the_wifi_it_prints_the_host_link_the_phones_address_and_a_qr_code(
     port = free_port()
     out, err = run(port)
     text = out.getvalue()
-    assert "Bunco is running." in text
+    assert f"Bunco {version()} is running." in text  # what to quote when asking for help
     assert f"Host (keep this link to yourself): http://192.168.1.23:{port}/host/" in text
     assert f"Phones on the Wi-Fi: http://192.168.1.23:{port}/\n" in text
     assert "\u2588" in text  # the compact QR code

@@ -30,6 +30,7 @@ from bunco.host.auth import host_secret
 from bunco.laptop import backup, kit, roomcheck
 from bunco.laptop.lan import port_problem, public_url
 from bunco.laptop.options import serve_options
+from bunco.version import version
 
 QR_BLOCKS = "\u2580\u2584\u2588"  # what the compact drawing is made of (upper, lower, full)
 #: Modules of white around the code: the 4 the QR standard asks for (a dark terminal's
@@ -78,7 +79,7 @@ class Command(BaseCommand):
             # must work from a guest's phone, whichever address the host's browser used.
             host = public_url(f"/host/{secret}/", port=port)
             guests = public_url("/", port=port)
-            self.stdout.write(self.style.SUCCESS("Bunco is running."))
+            self.stdout.write(self.style.SUCCESS(f"Bunco {version()} is running."))
             self.stdout.write(f"  Host (keep this link to yourself): {host}")
             self.stdout.write(f"  Phones on the Wi-Fi: {guests}")
             if not options["no_qr"]:
@@ -87,7 +88,8 @@ class Command(BaseCommand):
         else:
             host = f"http://localhost:{port}/host/{secret}/"
             self.stdout.write(self.style.SUCCESS(
-                "Bunco is running, for this laptop only: it is not on a network yet."))
+                f"Bunco {version()} is running, for this laptop only: it is not on a network "
+                "yet."))
             self.stdout.write(f"  Host, on this laptop (keep this link to yourself): {host}")
             self.stdout.write(
                 "  Phones: connect this laptop to the party's Wi-Fi, then stop Bunco (Ctrl+C) "
