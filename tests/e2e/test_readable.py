@@ -182,7 +182,7 @@ class ReadableEverywhere(BrowserTestCase):
                     assert row["encoding"] == "gzip", row
         for page in ("Ava's page", "a table's phone"):
             scripts = [r for r in loads[page] if r["url"].endswith(".js")]
-            # htmx, its websocket extension (minified), the app's own, the outbox and the
-            # page's few handlers (page.js: no inline script under the CSP)
-            assert len(scripts) == 5 and any(".min." in r["url"] and "-ws-" in r["url"]
+            # htmx, its websocket extension (minified), the app's own, the outbox, the pad and
+            # the page's few handlers (page.js: no inline script under the CSP)
+            assert len(scripts) == 6 and any(".min." in r["url"] and "-ws-" in r["url"]
                                              for r in scripts), page
