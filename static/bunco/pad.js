@@ -143,16 +143,20 @@
     if (!who || !me || turn.dataset.rolls !== me) return;
     who.textContent = turn.dataset.roller === me ? "Your turn" : "You roll";
   }
+  // A waiting roll reads as the logged ones do: "Faye: miss, waiting to send" (a button's
+  // name in lower case, but for a word in capitals such as "BUNCO!").
   function waitingRow(row) {
     var li = document.createElement("li");
     li.className = "waiting"; li.setAttribute("data-testid", "waiting");
-    var what = document.createElement("span"); what.textContent = describe(row.item);
-    li.appendChild(what);
+    var said = describe(row.item);
+    if (/^[A-Z][a-z]/.test(said)) said = said.charAt(0).toLowerCase() + said.slice(1);
     if (row.who) {
-      li.appendChild(document.createTextNode(" "));
       var b = document.createElement("bdi"); b.className = "roller"; b.textContent = row.who; li.appendChild(b);
+      li.appendChild(document.createTextNode(": "));
     }
-    var note = document.createElement("small"); note.textContent = " waiting to send";
+    var what = document.createElement("span"); what.textContent = said;
+    li.appendChild(what);
+    var note = document.createElement("small"); note.textContent = ", waiting to send";
     li.appendChild(note);
     return li;
   }

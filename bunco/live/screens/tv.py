@@ -16,6 +16,7 @@ from scoring import (
     house_choices,
     how_we_play,
 )
+from scoring.words import roll_names
 
 #: At most this many tables, the TV shows them large in one row, the prize races under them;
 #: more are drawn in a grid of smaller cards (``_tv_tables.html``: "many").
@@ -43,6 +44,7 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         "reveal": final_awards(state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
         "fuzzy_holder": holder, "seq": state.versions.seats,
+        "minis": roll_names(state.rules, "mini_bunco"),  # the standings' column
         "break": {"ends": state.break_ends, "minutes": state.break_minutes,
                   "up_next": up_next(state)} if state.break_ends is not None else None,
     }
