@@ -143,21 +143,15 @@
     if (!who || !me || turn.dataset.rolls !== me) return;
     who.textContent = turn.dataset.roller === me ? "Your turn" : "You roll";
   }
-  // A waiting roll reads as the logged ones do: "Faye: miss, waiting to send" (a button's
-  // name in lower case, but for a word in capitals such as "BUNCO!").
+  // "Faye: miss, waiting to send", as a logged roll reads
   function waitingRow(row) {
-    var li = document.createElement("li");
+    var li = document.createElement("li"), said = describe(row.item);
     li.className = "waiting"; li.setAttribute("data-testid", "waiting");
-    var said = describe(row.item);
-    if (/^[A-Z][a-z]/.test(said)) said = said.charAt(0).toLowerCase() + said.slice(1);
     if (row.who) {
-      var b = document.createElement("bdi"); b.className = "roller"; b.textContent = row.who; li.appendChild(b);
-      li.appendChild(document.createTextNode(": "));
+      var b = document.createElement("bdi"); b.className = "roller"; b.textContent = row.who;
+      li.append(b, ": ");
     }
-    var what = document.createElement("span"); what.textContent = said;
-    li.appendChild(what);
-    var note = document.createElement("small"); note.textContent = ", waiting to send";
-    li.appendChild(note);
+    li.append(/^[A-Z][a-z]/.test(said) ? said[0].toLowerCase() + said.slice(1) : said, ", waiting to send");
     return li;
   }
   function drawWaiting() {
