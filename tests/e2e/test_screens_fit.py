@@ -60,11 +60,15 @@ class ScreensFit(BrowserTestCase):
         found = {}
         for tables in ROOM_TABLES:
             night = room(tables)
-            for width, height in TV_SIZES:
-                context = self.browser.new_context(viewport={"width": width, "height": height})
-                shot = f"tv-{tables}-tables-{width}x{height}"
-                found[shot] = self.look(context, f"/tv/{night.tv_token}/", shot, TV_PANELS)
-                context.close()
+            for when in ("playing", "between-rounds"):  # the tables, then the next seats
+                if when != "playing":
+                    in_thread(lambda night=night: play_round(night, start=False))
+                for width, height in TV_SIZES:
+                    context = self.browser.new_context(
+                        viewport={"width": width, "height": height})
+                    shot = f"tv-{tables}-tables-{when}-{width}x{height}"
+                    found[shot] = self.look(context, f"/tv/{night.tv_token}/", shot, TV_PANELS)
+                    context.close()
         assert not any(found.values()), said(found)
 
     def test_the_phones_and_the_hosts_page_fit_every_screen(self):

@@ -3,9 +3,10 @@ the phones, the host's night page and the TV at the sizes tests/e2e/test_screens
 at in Chromium, with the same check (tests/fit.py). Screenshots go to test-artifacts/."""
 
 from bunco.models import TableLink
-from tests.e2e.base import HOST_SECRET, LAN_ADDRESS
+from tests.e2e.base import HOST_SECRET, LAN_ADDRESS, in_thread
 from tests.e2e.test_screens_fit import SHOTS, room, said
 from tests.fit import PHONE_SIZES, PROBLEMS, ROOM_TABLES, TV_PANELS, TV_SIZES
+from tests.playing import play_round
 
 from .base import WebKitTestCase, wait
 
@@ -69,7 +70,11 @@ class ScreensFitInWebKit(WebKitTestCase):
                 found[shot] = self.look(driver, path, shot, size)
         for tables in ROOM_TABLES:
             tv = night if tables == 10 else room(tables)
-            for size in TV_SIZES:
-                shot = f"tv-{tables}-tables-{'x'.join(map(str, size))}"
-                found[shot] = self.look(driver, f"/tv/{tv.tv_token}/", shot, size, TV_PANELS)
+            for when in ("playing", "between-rounds"):  # the tables, then the next seats
+                if when != "playing":
+                    in_thread(lambda tv=tv: play_round(tv, start=False))
+                for size in TV_SIZES:
+                    shot = f"tv-{tables}-tables-{when}-{'x'.join(map(str, size))}"
+                    found[shot] = self.look(driver, f"/tv/{tv.tv_token}/", shot, size,
+                                            TV_PANELS)
         assert not any(found.values()), said(found)
