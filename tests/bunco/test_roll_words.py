@@ -13,7 +13,7 @@ from bunco.night import services
 from bunco.night.selectors import live_state
 from scoring import PRESETS, sample_names
 from scoring.rules import Triples
-from tests.playing import roll
+from tests.playing import play_round, roll
 
 #: Each seed's word for three of a kind of another number (seeds 001 and 002 give it none).
 SEED_WORDS = {"fuzzy-die": "funko", "clockwise": "mini-bunco", "babz": "baby bunco",
@@ -39,16 +39,20 @@ def test_each_roll_kind_has_one_name_a_night_the_seeds_own(client, db, rules_id)
     night = services.night_create(name="Words", rules_id=rules_id, entry_fee_cents=1000,
                                   player_names=sample_names(players))
     services.night_seat(night=night, rng=random.Random(3))
-    services.round_start(night=night)
     minis = rules.triples is Triples.MINI
+    if minis:
+        play_round(night)  # a round on every guest's scorecard
+    services.round_start(night=night)
     if minis:
         roll(night, 1, quick="mini")
     link = TableLink.objects.get(night=night, number=1)
     table = client.get(f"/t/{link.token}/").content.decode()
     tv = client.get(f"/tv/{night.tv_token}/").content.decode()
+    guest = night.players.order_by("pk").first()
+    phone = client.get(f"/p/{guest.token}/").content.decode()  # with their scorecard
     state = live_state(night)
     prizes = " ".join(a["label"] for a in screens.final_awards(state))
-    said = {m.group(0).lower().strip("<> ") for page in (table, tv, prizes)
+    said = {m.group(0).lower().strip("<> ") for page in (table, tv, phone, prizes)
             for m in NAMES.finditer(re.sub(r"<[^>]*>", "<>", page))}  # words, not attributes
     if not minis:
         assert said == set(), f"{rules_id} has no such roll, yet its screens say {said}"
@@ -59,7 +63,7 @@ def test_each_roll_kind_has_one_name_a_night_the_seeds_own(client, db, rules_id)
     assert f"A {word} (three of a kind of another number)" in _text(table)  # the card
     assert any(line.endswith(f": {word}, +{rules.mini_bunco_points} by table 1")
                for line in _roll_lines(table)), _roll_lines(table)
-    assert f"<th>{word}s</th>" in tv  # the TV's standings
+    assert f"<th>{word}s</th>" in tv and f"<th>{word}s</th>" in phone  # standings, scorecard
     if any(a.category == "most_mini_buncos" for a in rules.awards):
         assert f"Most {word}s" in prizes and f"Most {word}s" in tv  # the prizes, the races
 
