@@ -7,7 +7,6 @@ exactly as the engine plays it, custom changes included.
 from __future__ import annotations
 
 from .explain_prizes import (
-    _STAT,
     HOUSE,
     PRIZE_SETTINGS,
     _category,
@@ -37,6 +36,7 @@ from .rules import (
     TieBreak,
     Triples,
 )
+from .words import roll_name, stat_names
 
 
 def _plural(n: int, word: str) -> str:
@@ -145,7 +145,7 @@ def _scores(rules: HouseRules) -> str:
 
 def mini_word(rules: HouseRules) -> str:
     """What the group calls three of a kind of another number (seed 000's "funko")."""
-    return rules.mini_word or "baby bunco"
+    return roll_name(rules, "mini_bunco")
 
 
 def _turn(rules: HouseRules) -> str:
@@ -403,7 +403,7 @@ def _winning(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) 
     app's own: no group's rules rank the players)."""
     parts = []
     for award in rules.set_awards:
-        steps = [f"the most {_STAT[str(s)]} among them" for s in award.then_by]
+        steps = [f"the most {stat_names(rules)[str(s)]} among them" for s in award.then_by]
         roll = _roll_off(rules)
         steps.append(HOUSE.lower() + roll if "prize_roll_off" in house else roll)
         then = "".join(f"; {'tied' if i == 0 else 'still tied'}, {step}"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .prize_rules import Award, AwardTies, Category, PrizeRollOff
-from .rules import HouseRules, Triples
+from .rules import HouseRules
+from .words import roll_names, stat_names
 
 #: What the card says before a sentence the group's written rules do not say: the host's (or the
 #: app's) choice for tonight, which "Change the house rules" can change.
@@ -27,7 +28,6 @@ _CATEGORY = {
     Category.MOST_BUNCOS: "the most buncos",
     Category.MOST_WINS: "the most wins",
     Category.MOST_LOSSES: "the most losses",
-    Category.MOST_MINI_BUNCOS: "the most baby buncos",
     Category.HIGHEST_POINTS: "the highest score",
     Category.LOWEST_POINTS: "the lowest score",
     Category.FUZZY_DIE: "the fuzzy die at the end",
@@ -37,15 +37,12 @@ _CATEGORY = {
     Category.MOST_BUNCOS_AND_WINS: "the most buncos and wins added together",
 }
 
-_STAT = {"wins": "wins", "losses": "losses", "buncos": "buncos", "mini_buncos": "baby buncos",
-         "points": "points", "wipeouts": "wipeouts"}
 
 
 def _category(rules: HouseRules, award: Award) -> str:
-    text = _CATEGORY[award.category]
-    if award.category is Category.MOST_MINI_BUNCOS and rules.triples is Triples.LOW_HIGH:
-        text = "the most low and high buncos"
-    return text
+    if award.category is Category.MOST_MINI_BUNCOS:
+        return f"the most {roll_names(rules, 'mini_bunco')}"
+    return _CATEGORY[award.category]
 
 
 def _roll_off(rules: HouseRules) -> str:
@@ -100,25 +97,24 @@ def _prizes(rules: HouseRules, house: frozenset[str] | set[str] = frozenset()) -
 
 _WINS_BY = {
     "most_buncos": "the most buncos", "most_wins": "the most wins (W's)",
-    "most_losses": "the most losses", "most_mini_buncos": "the most mini buncos",
+    "most_losses": "the most losses",
     "highest_points": "the highest score", "lowest_points": "the lowest score",
     "fuzzy_die": "whoever holds the fuzzy die at the end", "most_wipeouts": "the most wipeouts",
     "first_bunco": "the first bunco", "last_bunco": "the last bunco",
     "most_buncos_and_wins": "the most buncos and wins together",
 }
-_STATS = {"wins": "wins", "losses": "losses", "buncos": "buncos",
-          "mini_buncos": "mini buncos", "points": "points", "wipeouts": "wipeouts"}
 
 
 def award_rule(rules: HouseRules, award: Award, over: str = "tonight") -> str:
     """How an award is decided, in one line: "The most wins (W's) in the set. Ties: the most
     buncos among them, then a roll-off to 5 points." ``over``: tonight, or "in the set" for a
     set's own award."""
-    wins_by = _WINS_BY[str(award.category)]
+    wins_by = (_WINS_BY.get(str(award.category))
+               or f"the most {roll_names(rules, 'mini_bunco')}")
     text = f"{wins_by[0].upper()}{wins_by[1:]} {over}."
     if award.category in ("fuzzy_die", "first_bunco", "last_bunco"):
         return text  # never tied
-    steps = [f"the most {_STATS[str(stat)]} among them" for stat in award.then_by]
+    steps = [f"the most {stat_names(rules)[str(stat)]} among them" for stat in award.then_by]
     policy = award.tie_policy(rules.award_ties)
     if policy is AwardTies.SPLIT:
         steps.append("they share it")

@@ -104,6 +104,7 @@ _PRESETS = {
     # Seed 003.
     "clockwise": HouseRules(
         name="Clockwise (losers walk)",
+        mini_word="mini-bunco",  # "This is called a 'mini-BUNCO'"
         bunco_must_be_called=True,  # "has to yell it out to get credit for it"
         after_bell=AfterBell.FINISH_TURN,
         tie_break=TieBreak.FIRST_TO_HIT,
@@ -118,6 +119,7 @@ _PRESETS = {
     # Seed 004.
     "babz": HouseRules(
         name="Babz (ghosts and the doormat)",
+        mini_word="baby bunco",  # "A baby bunco, also known as a mini bunco"
         after_mini_bunco=AfterMini.END_TURN,
         target_reached_by=TargetScope.PLAYER,  # "until someone ... reaches 21 points"
         round_end=RoundEnd.HEAD_TABLE_TARGET_OR_BUNCO,

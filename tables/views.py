@@ -26,7 +26,7 @@ from bunco.night.selectors import (
     table_link_by_token,
 )
 from bunco.night.services import CommandRefused
-from scoring.roll import DIE_BUTTONS, QUICK_KINDS
+from scoring.roll import DIE_BUTTONS
 from tables.forms import HeadStartForm, PickNameForm
 from tables.gone import unknown_or_gone
 from tables.tap import (
@@ -38,11 +38,12 @@ from tables.tap import (
     tap,
 )
 
-QUICK_BUTTONS = [{"kind": k, "label": screens.QUICK_LABELS[k]} for k in QUICK_KINDS]
 
-
-def _pad(tap_base: str) -> dict:
-    return {"quick_buttons": QUICK_BUTTONS, "die_buttons": DIE_BUTTONS, "tap_base": tap_base}
+def _pad(tap_base: str, rules) -> dict:
+    """The pad's buttons, named in the night's own words."""
+    return {"quick_buttons": [{"kind": k, "label": label}
+                              for k, label in screens.quick_labels(rules).items()],
+            "die_buttons": DIE_BUTTONS, "tap_base": tap_base}
 
 
 @require_http_methods(["GET", "POST"])
@@ -174,7 +175,7 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         "night": night, "me": screens.my_seat(state, who.name, who.left_early),
         "banner": screens.round_banner(state), "ws_url": f"/ws/player/{who.token}/",
         "claimed": bool(who.device) and night.status != Night.Status.FINISHED,
-        "me_token": who.token, **_pad(f"/p/{who.token}/"),
+        "me_token": who.token, **_pad(f"/p/{who.token}/", night.rules),
         "head_start": reverse("player_start", args=[who.token])
         if night.rules.head_table_starts else "",
         "how_we_play": screens.house_rules_card(night),
@@ -194,7 +195,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "table_html": screens.render_table(state, link.number),
         "call_html": screens.call_host_html(night.pk, link.number),
         "banner": screens.round_banner(state), "ws_url": f"/ws/table/{link.token}/",
-        **_pad(f"/t/{link.token}/"), "how_we_play": screens.house_rules_card(night),
+        **_pad(f"/t/{link.token}/", night.rules), "how_we_play": screens.house_rules_card(night),
         "head_start": reverse("table_start", args=[link.token])
         if link.number == 1 and night.rules.head_table_starts else "",
     }), night.pk)

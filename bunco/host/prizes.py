@@ -42,7 +42,7 @@ def host_awards(request: HttpRequest, pk: int) -> HttpResponse:
         "award_ties": typed.get("award_ties") if typed else rules.award_ties,
         "one_each": bool(typed.get("one_prize_per_person")) if typed
         else rules.one_prize_per_person,
-        "categories": screens.CATEGORY_LABELS.items(),
+        "categories": screens.category_labels(rules).items(),
         "pot_typed": typed.get("pot", "") if typed else
         "" if night.pot_cents is None else f"{night.pot_cents / 100:.2f}",
         "pot_from_fees": screens.money(screens.night_pot(state, typed=False)),

@@ -6,7 +6,7 @@ import csv
 import datetime as dt
 import io
 
-from bunco.live.screens import QUICK_LABELS, set_winners
+from bunco.live.screens import quick_labels, set_winners
 from bunco.models import Night, ScoreEvent
 from bunco.night.cache import as_event
 from bunco.night.fold import PRACTICE_SET, Kind, LiveNight, void_targets
@@ -90,7 +90,7 @@ def round_starts(night: Night) -> list[tuple[int, bool]]:
 def tally_history(night: Night, state: LiveNight, which: slice = slice(None)) -> list[dict]:
     """The taps of the rounds ``which`` picks (all by default), table by table, as logged: who
     entered each, and every correction. Only those rounds' rows are read from the log."""
-    starts = round_starts(night)
+    starts, labels = round_starts(night), quick_labels(state.rules)
     numbered, number = [], 0
     for seq, practice in starts:
         if practice:  # played before round 1, and counted for nothing
@@ -119,7 +119,7 @@ def tally_history(night: Night, state: LiveNight, which: slice = slice(None)) ->
                 "seq": row.seq, "kind": row.kind, "actor": row.actor, "at": row.created_at,
                 "dice": list(roll.dice),
                 # a button's dice only stand for it: the history names the button
-                "quick": QUICK_LABELS.get(roll.quick),
+                "quick": labels.get(roll.quick),
                 "tapped": _tapped_late(roll, row.created_at),
                 "target": ", ".join(f"#{s}" for s in void_targets(event))
                 if row.kind == Kind.VOID else None,

@@ -11,6 +11,7 @@ from django.utils.html import format_html
 from bunco import limits
 from bunco.laptop.lan import public_url
 from bunco.live import groups
+from scoring.words import roll_names
 
 register = template.Library()
 
@@ -65,3 +66,10 @@ def silent_after() -> int:
     """Seconds after which a live page that has heard nothing takes its socket for dead
     (``limits.HEARD_EVERY``)."""
     return 2 * limits.HEARD_EVERY + limits.HEARD_GRACE
+
+
+@register.filter
+def rolls_called(rules, kind: str) -> str:
+    """A roll kind's name tonight, counted: ``{{ night.rules|rolls_called:"mini_bunco" }}``
+    ("baby buncos"), the one name scoring gives it on every screen."""
+    return roll_names(rules, kind)

@@ -159,17 +159,15 @@
     if (!who || !me || turn.dataset.rolls !== me) return;
     who.textContent = turn.dataset.roller === me ? "Your turn" : "You roll";
   }
+  // "Faye: miss, waiting to send", as a logged roll reads
   function waitingRow(row) {
-    var li = document.createElement("li");
+    var li = document.createElement("li"), said = describe(row.item);
     li.className = "waiting"; li.setAttribute("data-testid", "waiting");
-    var what = document.createElement("span"); what.textContent = describe(row.item);
-    li.appendChild(what);
     if (row.who) {
-      li.appendChild(document.createTextNode(" "));
-      var b = document.createElement("bdi"); b.className = "roller"; b.textContent = row.who; li.appendChild(b);
+      var b = document.createElement("bdi"); b.className = "roller"; b.textContent = row.who;
+      li.append(b, ": ");
     }
-    var note = document.createElement("small"); note.textContent = " waiting to send";
-    li.appendChild(note);
+    li.append(/^[A-Z][a-z]/.test(said) ? said[0].toLowerCase() + said.slice(1) : said, ", waiting to send");
     return li;
   }
   function drawWaiting() {

@@ -12,7 +12,7 @@
     lists: {},  // id -> {el, page, per, pages}
     style: null,
     measure: function (el) {
-      var items = el.children, n = items.length, st = this.lists[el.id], rowH = 0;
+      var items = el.children, n = items.length, st = this.lists[el.id], rowH = 0, short = 0;
       this.rule(el.id, 1, n);  // everything shown while measuring: no paint happens meanwhile
       var per = Math.max(1, n);
       if (n) {
@@ -22,12 +22,14 @@
           - (parseFloat(getComputedStyle(boxEl).paddingBottom) || 0);
         // Laid out whole, the items that end above the box's bottom fit: as many whole
         // rows as that (a row as tall as its tallest item), and always one row.
-        var cols = 0, fit = 0, fitting = true;
+        var cols = 0, fit = 0, fitting = true, rowBottom = 0;
         rowH = 0;
         for (var i = 0; i < n; i++) {
           var r = items[i].getBoundingClientRect();
-          if (Math.abs(r.top - first.top) < 2) cols++;
-          else if (!fitting) break;  // the first row counted, and one item already did not fit
+          if (Math.abs(r.top - first.top) < 2) {
+            cols++;
+            rowBottom = Math.max(rowBottom, r.bottom);
+          } else if (!fitting) break;  // the first row counted, and one item already did not fit
           if (fitting && r.bottom <= bottom + 1) {
             fit = i + 1;
             rowH = Math.max(rowH, r.height);
@@ -38,9 +40,12 @@
         cols = Math.max(1, cols);
         per = fit < n ? Math.max(cols, fit - fit % cols) : n;
         if (!rowH) rowH = first.height;
+        // Not even the first row fits (a big room's cards between rounds, over the next
+        // seats): the box grows to hold it whole, and the panels beside it give way.
+        if (fit < cols) short = boxEl.getBoundingClientRect().height + rowBottom - bottom;
       }
       var pages = Math.max(1, Math.ceil(n / per));
-      st = this.lists[el.id] = {el: el, per: per, pages: pages, rowH: rowH,
+      st = this.lists[el.id] = {el: el, per: per, pages: pages, rowH: rowH, short: short,
                                 page: st ? Math.min(st.page, pages - 1) : 0};
       return st;
     },
@@ -70,8 +75,14 @@
     // no label (and a list that fits once its label goes never stays paged); when it does
     // not, the label takes its space and the list is measured again with it.
     fit: function (el) {
+      var box = el.closest("[data-pager-box]") || el;
       this.label(el, null);
+      box.style.minHeight = "";
       var st = this.measure(el);
+      if (st.short) {
+        box.style.minHeight = Math.ceil(st.short) + "px";
+        st = this.measure(el);
+      }
       if (st.pages > 1) {
         this.label(el, st);
         st = this.measure(el);

@@ -147,7 +147,7 @@ def test_where_an_unwon_prizes_money_went_is_said(db):
     assert not awards["most_mini_buncos"]["payouts"]
     moved = awards["most_mini_buncos"]["moved"]
     assert moved.startswith("Nobody won it: its $18.00 went to Most buncos")
-    assert "from Most mini buncos, which nobody won" in awards["most_buncos"]["moved"]
+    assert "from Most baby buncos, which nobody won" in awards["most_buncos"]["moved"]
     someone = sample_names(12)[0]
     winners = screens.my_night(state, someone)["winners"]
     assert any(w["moved"] == moved for w in winners)

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from bunco.live import screens
-from bunco.live.screens import CATEGORY_LABELS
+from bunco.live.screens import category_labels
 from bunco.night import services
 from bunco.night.cache import live_state
 from scoring import PRESETS, decide_awards, sample_names
@@ -104,7 +104,7 @@ class GuestsEndOfNight(BrowserTestCase):
             expect(phone.get_by_test_id("keep-my-night")).to_be_visible()
         prizes = phones[winner].get_by_test_id("my-prizes")
         for a in won:
-            expect(prizes).to_contain_text(CATEGORY_LABELS[str(a.category)])
+            expect(prizes).to_contain_text(category_labels(night.rules)[str(a.category)])
         expect(prizes).to_contain_text(f"${cents / 100:,.2f}")
         expect(phones[loser].get_by_test_id("my-prizes")).to_have_count(0)
         expect(phones[loser].get_by_test_id("my-summary")).to_contain_text("Thanks for playing!")

@@ -42,7 +42,7 @@ def test_babz():
 def test_ladder():
     c = card(preset("ladder"))
     assert "Each die showing the round's number scores that number" in c["What scores"]
-    assert ("A baby bunco (three of a kind of another number) scores 5 and you keep rolling."
+    assert ("A mini bunco (three of a kind of another number) scores 5 and you keep rolling."
             in c["What scores"])
     assert "one die" in c["Ties"]
     assert "losers go to table 2" in c["How you move"]

@@ -68,7 +68,7 @@ class PhonesInWebKit(WebKitTestCase):
         for face in (1, 3, 1):  # the three dice, on the pad's faces: two hits
             table.find_element("css selector", f"[data-dicepad] [data-face='{face}']").click()
         shows(table, "#table-2 .score", ["2", "0"])
-        shows(table, "#table-2 .rolls", f"{me} +2")
+        shows(table, "#table-2 .rolls", f"{me}: +2")
         shows(guest, "#table-2 .score", ["2", "0"])  # the guest's phone shows their table
         in_thread(lambda: roll(night, 1, quick="hit1"))  # table 1 is not tied either
 
@@ -135,8 +135,8 @@ class PhonesInWebKit(WebKitTestCase):
         self.tap(table, "2 hits")
         self.tap(table, "1 hit")
         waiting = "[data-testid=waiting]"
-        shows(table, waiting, [f"1 hit {seats[1]} waiting to send",
-                               f"2 hits {seats[1]} waiting to send"])
+        shows(table, waiting, [f"{seats[1]}: 1 hit, waiting to send",
+                               f"{seats[1]}: 2 hits, waiting to send"])
         shows(table, "#table-2 .turn", f"{seats[1]}'s turn")
         shows(table, "#table-2 .turn", "after 2 taps waiting to send")
         assert len(self.rolls(night)) == 1
@@ -154,7 +154,7 @@ class PhonesInWebKit(WebKitTestCase):
         wifi.cut()
         wait(table, "return document.body.classList.contains('offline')", "offline page")
         self.tap(table, "Miss")
-        shows(table, waiting, [f"Miss {seats[1]} waiting to send"])
+        shows(table, waiting, [f"{seats[1]}: miss, waiting to send"])
         url = table.current_url
         with contextlib.suppress(WebDriverException):
             table.refresh()  # no server: the browser's own error page

@@ -47,7 +47,7 @@ def my_seat(state: LiveNight, name: str, left: bool = False,
     ctx = {"name": name, "table": None, "stats": stats, "phase": state.phase, "left": left,
            "card": scorecard(state, name, room.cards.get(name)), "seq": state.versions.seats,
            "result": round_result(state, name) if state.room is None else None,
-           "last_round": state.phase in ("over", "ended"),
+           "last_round": state.phase in ("over", "ended"), "rules": state.rules,
            "end": my_night(state, name, room.end) if state.ended else None}
     if where:
         number, chair = where

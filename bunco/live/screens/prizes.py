@@ -11,10 +11,11 @@ from scoring import (
 )
 from scoring.awards import decide_set_awards, set_key
 from scoring.explain import award_rule
+from scoring.words import MINI_WORD, roll_name, roll_names
 
 CATEGORY_LABELS = {
     "most_buncos": "Most buncos", "most_wins": "Most wins", "most_losses": "Most losses",
-    "most_mini_buncos": "Most mini buncos", "highest_points": "Highest score",
+    "most_mini_buncos": f"Most {MINI_WORD}s", "highest_points": "Highest score",
     "lowest_points": "Lowest score", "fuzzy_die": "Fuzzy die at the end",
     "most_wipeouts": "Most wipeouts", "first_bunco": "First bunco", "last_bunco": "Last bunco",
     "most_buncos_and_wins": "Most buncos + wins",
@@ -24,11 +25,16 @@ CATEGORY_LABELS = {
 #: What a prize race says before anybody has what it counts.
 NONE_YET = {
     "most_buncos": "No buncos yet", "most_wins": "No wins yet", "most_losses": "No losses yet",
-    "most_mini_buncos": "No mini buncos yet", "highest_points": "Nobody has scored yet",
+    "highest_points": "Nobody has scored yet",
     "lowest_points": "Nobody has scored yet", "fuzzy_die": "No buncos yet",
     "most_wipeouts": "No wipeouts yet", "first_bunco": "No buncos yet",
     "last_bunco": "No buncos yet", "most_buncos_and_wins": "Nobody has scored yet",
 }
+
+
+def category_labels(rules) -> dict[str, str]:
+    """The prize categories' names tonight: the mini buncos' in the night's own word."""
+    return {**CATEGORY_LABELS, "most_mini_buncos": f"Most {roll_names(rules, 'mini_bunco')}"}
 
 
 def prize_races(state: LiveNight) -> list[dict]:
@@ -44,6 +50,8 @@ def prize_races(state: LiveNight) -> list[dict]:
         return ", ".join(names) or "—"
 
     scored = any(s.points for s in state.night.stats.values())
+    labels, nobody = category_labels(state.rules), {
+        **NONE_YET, "most_mini_buncos": f"No {roll_names(state.rules, 'mini_bunco')} yet"}
     out = []
     for r in results:
         category = str(r.category)
@@ -52,9 +60,9 @@ def prize_races(state: LiveNight) -> list[dict]:
         # score is a race only once somebody has scored.
         none_yet = not names or (r.value in (0, None) if category != "lowest_points"
                                      else not scored)
-        out.append({"label": CATEGORY_LABELS[category], "leaders": leaders(names),
+        out.append({"label": labels[category], "leaders": leaders(names),
                     "names": names, "tied": len(names),
-                    "none_yet": NONE_YET.get(category, "Nobody yet") if none_yet else "",
+                    "none_yet": nobody.get(category, "Nobody yet") if none_yet else "",
                     "value": r.value, "share": r.share_label, "prize": r.prize})
     return out
 
@@ -90,30 +98,30 @@ def final_awards(state: LiveNight) -> list[dict]:
     which unwon shares a prize took on), so every dollar is accounted for on screen."""
     if not state.night:
         return []
-    out = []
+    out, labels = [], category_labels(state.rules)
     for a in decide_awards(state.rules, state.night.stats, bunco_order=state.night.bunco_order,
                            pot_cents=night_pot(state), roll_offs=state.roll_offs,
                            splits=sorted(state.splits), shares=state.split_shares):
         payouts = [{"name": n, "amount": money(c) if a.amount_cents is not None else "",
                     "cents": c}
                    for n, c in (a.payouts or [(w, 0) for w in a.winners])]
-        out.append({"category": str(a.category), "label": CATEGORY_LABELS[str(a.category)],
+        out.append({"category": str(a.category), "label": labels[str(a.category)],
                     "share": a.share_label, "prize": a.prize, "value": a.value,
                     "payouts": payouts, "roll_off": list(a.roll_off),
-                    "can_split": a.can_split, "moved": _moved(a),
+                    "can_split": a.can_split, "moved": _moved(a, labels),
                     "amount": money(a.amount_cents) if a.amount_cents is not None else ""})
     return out
 
 
-def _moved(a) -> str:
+def _moved(a, labels: dict[str, str]) -> str:
     """Where an unwon prize's share went, or what a prize took on: the sentence the reveal,
     the host's page and the phones show under it."""
     if a.passed_to:
         return (f"Nobody won it: its {money(a.share_cents)} went to "
-                f"{CATEGORY_LABELS[a.passed_to]}.")
+                f"{labels[a.passed_to]}.")
     if a.passed_from:
         extra = a.amount_cents - a.share_cents
-        names = " and ".join(CATEGORY_LABELS[c] for c in a.passed_from)
+        names = " and ".join(labels[c] for c in a.passed_from)
         return (f"{money(a.share_cents)} of its own + {money(extra)} from {names}, which "
                 f"nobody won.")
     return ""
@@ -156,9 +164,10 @@ def set_winners(state: LiveNight) -> list[dict]:
     for result in decide_set_awards(state.rules, state.night, roll_offs=state.roll_offs,
                                     splits=sorted(state.splits)):
         awards = [{"category": set_key(result.set_number, str(a.category)),
-                   "label": a.prize or CATEGORY_LABELS[str(a.category)],
+                   "label": a.prize or category_labels(state.rules)[str(a.category)],
                    "winners": list(a.winners), "roll_off": list(a.roll_off),
-                   "can_split": a.can_split, "value": _counted(str(a.category), a.value),
+                   "can_split": a.can_split,
+                   "value": _counted(state.rules, str(a.category), a.value),
                    "rule": award_rule(state.rules, rule, "in the set")}
                   for a, rule in zip(result.awards, state.rules.set_awards, strict=True)]
         out.append({"number": result.set_number, "winner": ", ".join(result.winner),
@@ -167,17 +176,19 @@ def set_winners(state: LiveNight) -> list[dict]:
 
 
 _COUNTS = {"most_wins": ("win", "wins"), "most_buncos": ("bunco", "buncos"),
-           "most_losses": ("loss", "losses"), "most_mini_buncos": ("mini bunco", "mini buncos"),
+           "most_losses": ("loss", "losses"),
            "highest_points": ("point", "points"), "lowest_points": ("point", "points"),
            "most_wipeouts": ("wipeout", "wipeouts"),
            "most_buncos_and_wins": ("bunco or win", "buncos and wins")}
 
 
-def _counted(category: str, value: int | None) -> str:
+def _counted(rules, category: str, value: int | None) -> str:
     """An award's winning count in words ("7 wins"); empty where it has none."""
-    if value is None or category not in _COUNTS:
+    counts = {**_COUNTS, "most_mini_buncos": (roll_name(rules, "mini_bunco"),
+                                              roll_names(rules, "mini_bunco"))}
+    if value is None or category not in counts:
         return ""
-    one, many = _COUNTS[category]
+    one, many = counts[category]
     return f"{value} {one if value == 1 else many}"
 
 

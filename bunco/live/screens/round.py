@@ -6,18 +6,43 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bunco.night.fold import LiveNight
-from scoring.rules import AfterBell
+from scoring import ROUNDS_PER_SET
+from scoring.roll import QUICK_KINDS, dice_for
+from scoring.rules import AfterBell, HouseRules
+from scoring.words import roll_name
 
+#: The pad's buttons; the mini bunco's is in the night's own word (``quick_labels``).
 QUICK_LABELS = {
-    "miss": "Miss", "hit1": "1 hit", "hit2": "2 hits", "mini": "Mini bunco",
-    "low": "Low bunco", "high": "High bunco", "bunco": "BUNCO!", "wipeout": "Wipeout",
-    "uncalled": "Bunco, not called",
+    "miss": "Miss", "hit1": "1 hit", "hit2": "2 hits", "low": "Low bunco", "high": "High bunco",
+    "bunco": "BUNCO!", "wipeout": "Wipeout", "uncalled": "Bunco, not called",
 }
+#: What a roll line says a roll was; the mini bunco's is in the night's own word.
 KIND_LABELS = {
-    "bunco": "BUNCO!", "mini_bunco": "mini bunco", "low_bunco": "low bunco",
-    "high_bunco": "high bunco", "wipeout": "wipeout", "hits": "", "miss": "miss", "die": "die",
+    "bunco": "BUNCO!", "low_bunco": "low bunco", "high_bunco": "high bunco",
+    "wipeout": "wipeout", "hits": "", "miss": "miss", "die": "one die",
     "uncalled": "bunco, not called: nothing",
 }
+
+
+def quick_labels(rules: HouseRules) -> dict[str, str]:
+    """The pad's buttons tonight, by their names: the ones these rules score in some round."""
+    word = roll_name(rules, "mini_bunco")
+    labels = {**QUICK_LABELS, "mini": word[:1].upper() + word[1:]}
+    return {kind: labels[kind] for kind in QUICK_KINDS if any(
+        _scored(rules, number, kind) for number in range(1, ROUNDS_PER_SET + 1))}
+
+
+def _scored(rules: HouseRules, round_number: int, kind: str) -> bool:
+    try:
+        dice_for(rules, round_number, kind)
+    except ValueError:
+        return False
+    return True
+
+
+def kind_labels(rules: HouseRules) -> dict[str, str]:
+    """A roll line's kinds' names tonight."""
+    return {**KIND_LABELS, "mini_bunco": roll_name(rules, "mini_bunco")}
 
 
 @dataclass

@@ -8,7 +8,7 @@ import json
 
 from django.template.loader import render_to_string
 
-from bunco.live.screens.round import KIND_LABELS, QUICK_LABELS
+from bunco.live.screens.round import kind_labels, quick_labels
 from bunco.night.fold import Kind, LiveNight, void_targets
 from bunco.runtime import jinja as fragments
 from scoring import Phase, TableView, turn_keeping_rolls
@@ -169,13 +169,21 @@ def _status(state: LiveNight, view: TableView | None, phase: str) -> str:
     return STATUS.get(phase, "")
 
 
+@functools.lru_cache(maxsize=64)
+def _labels(rules) -> tuple[dict[str, str], dict[str, str]]:
+    """A roll line's words (its kind's, its button's) in the night's own names: worked out
+    once for a night's rules, not on every tap."""
+    return kind_labels(rules), quick_labels(rules)
+
+
 def _entries(state: LiveNight, number: int) -> list[dict]:
     """The table's latest rolls (and finishes), the newest first."""
+    kinds, quick = _labels(state.rules)
     entries = [
         {"seq": r.seq, "roller": r.roller, "ghost": r.ghost,
          "rolled_by": r.rolled_by if r.ghost else "", "dice": tuple(r.dice),
-         "kind": KIND_LABELS.get(r.kind, r.kind), "points": r.points, "actor": r.actor,
-         "quick": QUICK_LABELS.get(r.quick, "")}
+         "kind": kinds.get(r.kind, r.kind), "points": r.points, "actor": r.actor,
+         "quick": quick.get(r.quick, "")}
         for r in state.table_rolls(number)[-6:]
     ]
     if state.room is not None or state.closed_by is not None:
@@ -197,7 +205,7 @@ def _taken_back(state: LiveNight, number: int) -> dict | None:
     targets = set(void_targets(last))
     what = ", ".join(
         f"{e.ghost or e.player}'s "
-        f"{QUICK_LABELS.get(e.data.quick) or '-'.join(map(str, e.data.dice))}"
+        f"{_labels(state.rules)[1].get(e.data.quick) or '-'.join(map(str, e.data.dice))}"
         f" (#{e.seq})" for e in events if e.seq in targets and e.kind == Kind.ROLL)
     return {"seq": last.seq, "what": what or "an entry"}
 

@@ -17,13 +17,16 @@ from scoring import (
     house_choices,
     how_we_play,
 )
+from scoring.words import roll_names
 
 #: At most this many tables, the TV shows them large in one row, the prize races under them;
 #: more are drawn in a grid of smaller cards (``_tv_tables.html``: "many").
 TV_FEW_TABLES = 3
-#: Up to this many, the grid has two big cards a row (a small room is not drawn as a big one's
-#: corner), and the prize races still go under the tables.
+#: Up to this many, the grid has big cards, two a row (three for five or six tables): a small
+#: room is not drawn as a big one's corner.
 TV_ROOMY_TABLES = 6
+#: Up to this many tables, the prize races go under them; more, and they top the standings.
+TV_RACES_UNDER = 4
 
 
 def tv_room(night: Night, state: LiveNight) -> dict:
@@ -37,13 +40,14 @@ def tv_room(night: Night, state: LiveNight) -> dict:
         # The races count finished rounds: the heading says how many (a bunco in the round in
         # play shows in its banner, and joins the races when the round ends).
         "rounds_counted": len(state.night.history) if state.night else 0,
-        # A room of three tables or fewer leaves room under them (the TV draws more tables in
-        # a grid): the races go there, and the standings get the side column to themselves.
-        "races_by_tables": len(state.tables) <= TV_ROOMY_TABLES,
+        # A small room leaves room under its tables: the races go there, and the standings
+        # get the side column to themselves.
+        "races_by_tables": len(state.tables) <= TV_RACES_UNDER,
         "ended": state.ended,
         "reveal": final_awards(state)[:state.revealed] if state.ended else [],
         "to_reveal": max(0, len(state.rules.awards) - state.revealed) if state.ended else 0,
         "fuzzy_holder": holder, "seq": state.versions.seats,
+        "minis": roll_names(state.rules, "mini_bunco"),  # the standings' column
         "break": {"ends": state.break_ends, "minutes": state.break_minutes,
                   "up_next": up_next(state)} if state.break_ends is not None else None,
     }
