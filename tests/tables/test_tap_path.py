@@ -55,7 +55,7 @@ ROAD = {
     "bunco/live/groups.py",
     # how a push leaves: the push, the layer, the screens' consumers
     "bunco/runtime/pushes.py", "bunco/runtime/layer.py",
-    "bunco/runtime/consumer.py", "bunco/live/consumers.py",
+    "bunco/runtime/consumer.py",
 }
 
 #: What a reader may open for one tap, in lines, both ways in.
