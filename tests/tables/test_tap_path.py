@@ -41,7 +41,7 @@ TIMERS = {("bunco/runtime/collector.py", "tick"), ("bunco/runtime/watch.py", "ti
 #: Every stop of a tap's road, both ways in.
 ROAD = {
     # the face: its consumer or view, the tap and its fields
-    "tables/consumers.py", "tables/views.py", "tables/tap.py",
+    "tables/consumers.py", "tables/posts.py", "tables/tap.py",
     # the core: the link's share, one command through the one runner, the log folded
     "bunco/limits.py", "bunco/night/services/table.py", "bunco/night/cache.py",
     "bunco/night/services/runner.py", "bunco/night/selectors.py", "bunco/night/fold.py",
