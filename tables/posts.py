@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from bunco import limits
 from bunco.night import devices
-from bunco.night.selectors import player_by_token, table_link_by_token
+from bunco.night.tap_reads import player_by_token, table_link_by_token
 from tables.gone import unknown_or_gone
 from tables.tap import NOT_YOURS, Answer, player_tap_answer, refusal, saved_or_kept, tap
 

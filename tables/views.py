@@ -19,13 +19,9 @@ from bunco.models import Night
 from bunco.night import devices, services
 from bunco.night.cache import live_state
 from bunco.night.names import matching, search_text
-from bunco.night.selectors import (
-    night_by_join_token,
-    player_by_pk,
-    player_by_token,
-    table_link_by_token,
-)
+from bunco.night.selectors import night_by_join_token, player_by_pk
 from bunco.night.services import CommandRefused
+from bunco.night.tap_reads import player_by_token, table_link_by_token
 from scoring.roll import DIE_BUTTONS, QUICK_KINDS
 from tables.forms import HeadStartForm, PickNameForm
 

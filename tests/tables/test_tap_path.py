@@ -44,7 +44,7 @@ ROAD = {
     "tables/consumers.py", "tables/posts.py", "tables/tap.py",
     # the core: the link's share, one command through the one runner, the log folded
     "bunco/limits.py", "bunco/night/services/table.py", "bunco/night/cache.py",
-    "bunco/night/services/runner.py", "bunco/night/selectors.py", "bunco/night/fold.py",
+    "bunco/night/services/runner.py", "bunco/night/tap_reads.py", "bunco/night/fold.py",
     "bunco/night/events.py", "bunco/night/payloads.py", "bunco/night/versions.py",
     # what was written, handed to the layers above and beside (drawn and pushed, then copied)
     "bunco/night/hooks.py", "bunco/laptop/keeping.py",
