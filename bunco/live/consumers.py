@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.db import DatabaseError
 
-from bunco import clock, limits
+from bunco import buckets, clock, limits
 from bunco.live import broadcast, groups, reports, sync
 from bunco.live.sync import Verdict
 from bunco.night import services
@@ -70,7 +70,7 @@ class ScreenConsumer(screen_consumer_base()):
         if reports.reached(self.scope):  # a phone reached the laptop (the room check)
             await database_sync_to_async(reports.card_changed)()
         self.joined: list[str] = []
-        self.bucket = limits.Bucket(limits.WS_RATE, limits.WS_BURST)
+        self.bucket = buckets.Bucket(limits.WS_RATE, limits.WS_BURST)
         self.refused = 0
         try:
             found = await database_sync_to_async(self.resolve)()
