@@ -1,11 +1,11 @@
-"""Fair use: how fast one screen or one link may send, as token buckets.
+"""Fair use: how fast one screen or one link may send (token buckets: ``bunco/buckets.py``),
+what it is told past that, and the server's other limits and timings.
 
-A bucket holds up to ``burst`` tokens and refills at ``rate`` per second; each message or tap
-takes one. A person tapping dice never comes near the limits (a roll every second or two, a
-resync on reconnect); a stuck page or a script does, and is answered "slow down" before it
-costs the room anything. With several workers on one Redis (``REDIS_URL``) the guessing
-limits, each link's allowance and a flooding link's time out are counted there, for the whole
-server (``Shared``, below): a script spread over the workers gets one share, not one each.
+A person tapping dice never comes near the limits (a roll every second or two, a resync on
+reconnect); a stuck page or a script does, and is answered "slow down" before it costs the room
+anything. With several workers on one Redis (``REDIS_URL``) the guessing limits, each link's
+allowance and a flooding link's time out are counted there, for the whole server: a script
+spread over the workers gets one share, not one each.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
-from django.conf import settings
-
+from bunco import buckets
+from bunco.buckets import Buckets
 from bunco.runtime import stock
 
 log = logging.getLogger(__name__)
@@ -37,188 +36,6 @@ SERVER_QUEUE = 24
 #: Taps in flight from one link past which its next is told to slow down at the door: a phone
 #: sends one at a time, a table link a few phones share a few.
 LINK_QUEUE = 4
-
-
-# -- counted for the whole server ----------------------------------------------------------
-# A count every worker shares is a fixed window in the channel layer's Redis (``REDIS_URL``):
-# ``INCR`` of a key named by the window, with an expiry, one round trip (~0.1 ms on the same
-# machine). Without Redis there is nothing to share and each process counts alone. A Redis
-# that fails or does not answer within ``TIMEOUT`` is left alone for ``REST`` seconds (the
-# process counts alone meanwhile): a limit never turns an honest guest away, and never makes
-# a tap wait for Redis.
-
-#: Seconds a call to Redis may take; then the process counts alone for REST seconds.
-TIMEOUT, REST = 0.25, 2.0
-
-
-class Shared:
-    def __init__(self) -> None:
-        self._client = None
-        self._made = False
-        self._down_until = 0.0
-        self._lock = threading.Lock()
-
-    def client(self):
-        if not self._made:
-            with self._lock:
-                if not self._made:
-                    self._client = _connect()
-                    self._made = True
-        if self._client is None or time.monotonic() < self._down_until:
-            return None
-        return self._client
-
-    def prefix(self) -> str:
-        config = settings.CHANNEL_LAYERS.get("default", {}).get("CONFIG", {})
-        return f"{config.get('prefix', 'bunco')}:limits"
-
-    def _failed(self, exc: Exception) -> None:
-        if time.monotonic() >= self._down_until:
-            log.warning("the shared limits' Redis did not answer (%r): each worker counts "
-                        "alone for %s s", exc, REST)
-        self._down_until = time.monotonic() + REST
-
-    def count(self, name: str, key: str, window: float) -> int | None:
-        """How many times ``key`` was counted in this window by every worker, this one
-        included; None when there is no Redis to count in (count in the process)."""
-        client = self.client()
-        if client is None:
-            return None
-        slot = int(time.time() // window)
-        redis_key = f"{self.prefix()}:{name}:{key[:200]}:{slot}"
-        try:
-            pipe = client.pipeline(transaction=False)
-            pipe.incr(redis_key)
-            pipe.expire(redis_key, int(window) + 1)
-            return int(pipe.execute()[0])
-        except Exception as exc:  # noqa: BLE001 (any failure of Redis: count alone)
-            self._failed(exc)
-            return None
-
-    def mark(self, name: str, key: str, seconds: float) -> None:
-        client = self.client()
-        if client is not None:
-            try:
-                client.set(f"{self.prefix()}:{name}:{key[:200]}", 1, px=int(seconds * 1000))
-            except Exception as exc:  # noqa: BLE001
-                self._failed(exc)
-
-    def marked(self, name: str, key: str) -> bool | None:
-        client = self.client()
-        if client is None:
-            return None
-        try:
-            return bool(client.exists(f"{self.prefix()}:{name}:{key[:200]}"))
-        except Exception as exc:  # noqa: BLE001
-            self._failed(exc)
-            return None
-
-    def clear(self, name: str) -> None:
-        """Every count of ``name`` forgotten (a test's fresh start)."""
-        client = self.client()
-        if client is not None:
-            try:
-                keys = list(client.scan_iter(f"{self.prefix()}:{name}:*", count=1000))
-                if keys:
-                    client.delete(*keys)
-            except Exception as exc:  # noqa: BLE001
-                self._failed(exc)
-
-
-def _connect():
-    if not settings.REDIS_URL:
-        return None
-    import redis
-
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT,
-                                socket_connect_timeout=TIMEOUT)
-
-
-SHARED = Shared()
-
-
-@dataclass
-class Bucket:
-    rate: float
-    burst: float
-    clock: object = time.monotonic
-    tokens: float = field(init=False)
-    stamp: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.tokens = self.burst
-        self.stamp = self.clock()
-
-    def has_room(self) -> bool:
-        """Whether one more message would fit now (nothing counted)."""
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        return self.tokens >= 1
-
-    def take(self) -> bool:
-        """Whether one more message fits now (it is counted if so)."""
-        if self.has_room():
-            self.tokens -= 1
-            return True
-        return False
-
-
-class Buckets:
-    """One bucket per key (a link's token), the least recently used dropped past ``size``.
-
-    With a ``name`` and a Redis to share (``Shared``) the count is every worker's:
-    a window of ``burst / rate`` seconds holds ``burst``; a key refused there is remembered
-    in the process until its window ends (``has_room`` asks no one)."""
-
-    def __init__(self, rate: float, burst: float, size: int = 20_000, clock=time.monotonic,
-                 name: str = ""):
-        self.rate, self.burst, self.size, self.clock = rate, burst, size, clock
-        self.name, self.window = name, burst / rate
-        self._buckets: OrderedDict[str, Bucket] = OrderedDict()
-        self._refused: OrderedDict[str, float] = OrderedDict()  # key -> until (monotonic)
-        self._lock = threading.Lock()
-
-    def take(self, key: str) -> bool:
-        if self.name and self._refused_now(key):  # over in this window: no need to ask Redis
-            return False
-        counted = SHARED.count(self.name, key, self.window) if self.name else None
-        if counted is not None:
-            if counted >= self.burst:  # no room for another in this window
-                with self._lock:
-                    self._refused[key] = (time.monotonic() + self.window
-                                          - time.time() % self.window)
-                    self._refused.move_to_end(key)
-                    while len(self._refused) > self.size:
-                        self._refused.popitem(last=False)
-            return counted <= self.burst
-        with self._lock:
-            bucket = self._buckets.pop(key, None) or Bucket(self.rate, self.burst, self.clock)
-            self._buckets[key] = bucket
-            while len(self._buckets) > self.size:
-                self._buckets.popitem(last=False)
-            return bucket.take()
-
-    def has_room(self, key: str) -> bool:
-        """Whether ``key`` may send one more now (a key never seen may), counting nothing."""
-        if self._refused_now(key):
-            return False
-        with self._lock:
-            bucket = self._buckets.get(key)
-            return bucket is None or bucket.has_room()
-
-    def _refused_now(self, key: str) -> bool:
-        """Whether the shared count refused ``key`` in a window that has not ended yet."""
-        with self._lock:
-            until = self._refused.get(key)
-        return until is not None and until > time.monotonic()
-
-    def clear(self) -> None:
-        with self._lock:
-            self._buckets.clear()
-            self._refused.clear()
-        if self.name:
-            SHARED.clear(self.name)
 
 
 #: Typed TV codes, per address: a TV whose person mistypes tries again at once, a script
@@ -297,14 +114,14 @@ def penalise(key: str, clock=time.monotonic) -> None:
         for old in [k for k, until in _penalties.items() if until < now]:
             del _penalties[old]
         _penalties[key] = now + WS_PENALTY_SECONDS
-    SHARED.mark("penalty", key, WS_PENALTY_SECONDS)
+    buckets.SHARED.mark("penalty", key, WS_PENALTY_SECONDS)
 
 
 def penalised(key: str, clock=time.monotonic) -> bool:
     until = _penalties.get(key)
     if until is not None and until > clock():
         return True
-    if SHARED.marked("penalty", key):  # cut off by another worker: told here for a second
+    if buckets.SHARED.marked("penalty", key):  # cut off by another worker: told here for a second
         with _penalty_lock:
             _penalties[key] = clock() + 1.0
         return True
@@ -315,4 +132,4 @@ def clear_penalties() -> None:
     with _penalty_lock:
         _penalties.clear()
         _refusals.clear()
-    SHARED.clear("penalty")
+    buckets.SHARED.clear("penalty")

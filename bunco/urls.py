@@ -7,6 +7,7 @@ from bunco import views as core_views
 from bunco.host import desk, prizes, records, roomcheck, running
 from bunco.host import views as host
 from bunco.tv import views as tv
+from tables import posts
 from tables import views as phones
 
 urlpatterns = [
@@ -74,10 +75,10 @@ urlpatterns = [
     path("p/<str:token>/start/", phones.player_start, name="player_start"),
     path("r/<str:key>/", phones.results, name="results"),
     path("p/<str:token>/release/", phones.player_release, name="player_release"),
-    path("p/<str:token>/<str:action>/", phones.player_tap, name="player_tap"),
+    path("p/<str:token>/<str:action>/", posts.player_tap, name="player_tap"),
     path("t/<str:token>/", phones.table_page, name="table"),
     path("t/<str:token>/start/", phones.table_start, name="table_start"),
-    path("t/<str:token>/<str:action>/", phones.table_tap, name="table_tap"),
+    path("t/<str:token>/<str:action>/", posts.table_tap, name="table_tap"),
     path("tv/", tv.tv_join, name="tv_join"),
     path("tv/<str:token>/", tv.tv, name="tv"),
     path("qr.svg", core_views.qr, name="qr"),

@@ -12,7 +12,8 @@ from bunco.live import broadcast, groups, screens
 from bunco.live.consumers import ScreenConsumer
 from bunco.night import devices, services
 from bunco.night.cache import live_state
-from bunco.night.selectors import night_by_id, player_by_token, table_link_by_token
+from bunco.night.selectors import night_by_id
+from bunco.night.tap_reads import player_by_token, table_link_by_token
 from tables.gone import unknown_or_gone
 from tables.tap import (
     NOT_YOURS,

@@ -208,11 +208,7 @@ EXTENSION_POINTS = {
 #: Python's own, whatever the class: making one and showing it.
 ANY_CLASS = {"__init__", "__str__", "__repr__"}
 #: Overrides still outside the runtime, each with where it goes.
-KNOWN = {
-    # when a screen was last written to, for the watch's "here" (bunco/runtime/watch.py):
-    # moves into bunco/runtime/consumer.py beside PartyLayer
-    "bunco.live.consumers.ScreenConsumer.send",
-}
+KNOWN: set[str] = set()
 
 
 def library(cls: type) -> bool:

@@ -4,42 +4,28 @@ everyone. Each face subclasses ``ScreenConsumer`` for its own screen."""
 
 from __future__ import annotations
 
-import json
 import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.db import DatabaseError
 
-from bunco import clock, limits
+from bunco import buckets, clock, limits
 from bunco.live import broadcast, groups, reports, sync
 from bunco.live.sync import Verdict
 from bunco.night import services
 from bunco.night.cache import current_fold, folds, live_state
 from bunco.night.selectors import logged_seq_here, night_by_id
 from bunco.runtime import layers
-from bunco.runtime.consumer import screen_consumer_base
+from bunco.runtime.consumer import NOT_UNDERSTOOD, decode, screen_consumer_base
 from bunco.runtime.watch import watch
 
-NOT_UNDERSTOOD = "that message did not make sense; reload the page"
 _looks = sync.Looks()  # one process on SQLite: the log's last seq, read for many syncs
 log = logging.getLogger(__name__)
 
 
 def _small_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
-
-
-def decode(text_data, bytes_data) -> tuple[object, str | None]:
-    """A screen's message as JSON, or why not: binary, too big, not JSON, nested too deep."""
-    if text_data is None:
-        return None, NOT_UNDERSTOOD
-    if len(text_data) > limits.WS_MAX_BYTES:
-        return None, "that message was too big; reload the page"
-    try:
-        return json.loads(text_data), None
-    except (ValueError, RecursionError):
-        return None, NOT_UNDERSTOOD
 
 
 class PingConsumer(JsonWebsocketConsumer):
@@ -79,17 +65,12 @@ class ScreenConsumer(screen_consumer_base()):
     checks = 0  # syncs looked at: every ``policy.rejoin_every``-th asks the database
     checked_at = 0  # ``layers.failures`` when the database was last asked
     policy = sync.POLICY
-    #: The newest seq of anything forwarded to the screen (pushes go out in commit order, so
-    #: everything before it that was pushed to this screen went out too).
-    forwarded = 0
-    #: The server's clock when the screen was last sent anything (``bunco.live.watch``).
-    said = 0.0
 
     async def connect(self) -> None:
         if reports.reached(self.scope):  # a phone reached the laptop (the room check)
             await database_sync_to_async(reports.card_changed)()
         self.joined: list[str] = []
-        self.bucket = limits.Bucket(limits.WS_RATE, limits.WS_BURST)
+        self.bucket = buckets.Bucket(limits.WS_RATE, limits.WS_BURST)
         self.refused = 0
         try:
             found = await database_sync_to_async(self.resolve)()
@@ -152,44 +133,6 @@ class ScreenConsumer(screen_consumer_base()):
         self.take_pushes_directly(False)
         for group in list(getattr(self, "joined", [])):
             await self.leave(group)
-
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        """Every message, before it costs anything: within the screen's fair share (else
-        "slow down": a tap is kept by the phone and retried, and a screen that keeps on is
-        closed), then one JSON object of bounded size (else a clear error; the connection
-        stays open)."""
-        content, error = decode(text_data, bytes_data)
-        if not self.bucket.take():
-            await self.slow_down(content)
-            return
-        self.refused = 0
-        if error:
-            await self.send_json({"type": "error", "message": error})
-            return
-        try:
-            await self.receive_json(content)
-        except DatabaseError as exc:
-            # The database restarting: a sync or a clock is asked again in a few seconds;
-            # the screen stays open and its pushes, which need no database, keep coming.
-            log.warning("a screen's message could not be answered now: %r", exc)
-
-    async def slow_down(self, content) -> None:
-        self.refused += 1
-        if self.refused >= limits.WS_STRIKES:
-            limits.penalise(self.scope["path"])
-            await self.close(code=4429, reason="too many messages")
-            return
-        if isinstance(content, dict) and content.get("type") == "tap":
-            fields = content.get("fields")
-            key = fields.get("key") if isinstance(fields, dict) else None
-            await self.retry_later(key if isinstance(key, str) else None)
-        elif self.refused == 1 or self.refused % 10 == 0:
-            await self.send_json({"type": "error", "code": "slow_down",
-                                  "message": limits.SLOW_DOWN})
-
-    async def retry_later(self, key) -> None:
-        """Answer the tap with this key: over a limit, kept by the phone and sent again."""
-        await self.send_json({"type": "ack", "key": key, "status": 429, **limits.RETRY_LATER})
 
     async def receive_json(self, content, **kwargs) -> None:
         """What every screen says: a ping, the clock's zero, a sync. A face's consumer handles
@@ -345,21 +288,6 @@ class ScreenConsumer(screen_consumer_base()):
         state = live_state(night)
         self.forwarded = max(self.forwarded, state.seq)
         return self.snapshot(night, state)
-
-    async def screen_update(self, event) -> None:
-        # Straight to the server (AsyncWebsocketConsumer.send builds the same message): a bell
-        # is 400 of these.
-        self.forwarded = max(self.forwarded, event.get("seq") or 0)
-        await self.say(event["html"])
-
-    async def say(self, text: str) -> None:
-        """Send the screen ``text`` as it is, and note when (``bunco.live.watch``)."""
-        self.said = clock.monotonic()
-        await self.base_send({"type": "websocket.send", "text": text})
-
-    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
-        self.said = clock.monotonic()
-        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     # Subclasses: resolve() finds the screen's night from its token (True if valid),
     # initial_groups() lists its groups, snapshot(night, state) renders its live parts.

@@ -1,5 +1,6 @@
 """Reads: the night, its links and players, a guest's check-in, the log's last seq, from the
-database (the night's fold, caught up with its log: ``bunco/night/cache.py``)."""
+database (a tap's own: ``bunco/night/tap_reads.py``; the night's fold, caught up with its log:
+``bunco/night/cache.py``)."""
 
 from __future__ import annotations
 
@@ -56,36 +57,14 @@ def night_by_id(night_id: int) -> Night | None:
                                        [night_id])), None)
 
 
-# Every tap and every screen's resync reads its night (the log's last seq with it): the ORM
-# compiles such a query anew each time (~0.7 ms, more than the read), a raw one does not.
-_NIGHTS, _LINKS = Night._meta.db_table, TableLink._meta.db_table
-_PLAYERS = Player._meta.db_table
+# A screen's resync reads its night (the log's last seq with it): the ORM compiles such a
+# query anew each time (~0.7 ms, more than the read), a raw one does not.
+_NIGHTS = Night._meta.db_table
 
 
 def player_by_pk(pk: int) -> Player | None:
     """A player and their night, by key (a guest's results page)."""
     return Player.objects.select_related("night").filter(pk=pk).first()
-
-
-def player_by_token(token: str, night: Night | None = None) -> Player | None:
-    """A player (from their own link: a phone's every tap) and their night: ``night`` when
-    the caller holds it already (a phone's socket, which read it on connecting), else read."""
-    player = next(iter(Player.objects.raw(f"SELECT * FROM {_PLAYERS} WHERE token = %s",
-                                          [token])), None)
-    if player is not None:
-        player.night = (night if night is not None and night.pk == player.night_id
-                        else night_by_id(player.night_id))
-    return player
-
-
-def table_link_by_token(token: str) -> TableLink | None:
-    """A table's link and its night, in one read."""
-    found = next(iter(Night.objects.raw(
-        f"SELECT n.*, l.id AS link_id, l.number AS link_number FROM {_NIGHTS} n "
-        f"JOIN {_LINKS} l ON l.night_id = n.id WHERE l.token = %s", [token])), None)
-    if found is None:
-        return None
-    return TableLink(id=found.link_id, night=found, number=found.link_number, token=token)
 
 
 def night_by_tv_token(token: str) -> Night | None:

@@ -179,12 +179,12 @@ def test_a_failing_disk_answers_a_tap_in_json_with_the_full_disks_sentence(
         seated_night, monkeypatch, where):
     """Wherever the error comes from (here: reading the link before the tap is run), the
     phone reads the same answer as for a full disk: kept, sent again; no page, no folder."""
-    import tables.views
+    import tables.posts
 
     services.round_start(night=seated_night)
     token = (TableLink.objects.get(night=seated_night, number=1).token if where == "table"
              else seated_night.players.first().token)
-    monkeypatch.setattr(tables.views, f"{where}_by_token" if where == "player"
+    monkeypatch.setattr(tables.posts, f"{where}_by_token" if where == "player"
                         else "table_link_by_token", failing_disk)
     prefix = "t" if where == "table" else "p"
     answer = Client(raise_request_exception=False).post(

@@ -69,7 +69,7 @@ async def test_a_link_over_its_share_is_told_to_slow_down_late_and_without_djang
         monkeypatch):
     """A script posting flat out on one link: past the link's burst, each answer is "slow
     down", a second late, and no view runs for it; another link's tap goes through."""
-    from tables import views
+    from tables import posts as views
 
     monkeypatch.setattr(limits, "REFUSE_AFTER", 0.3)
     ran = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from bunco import limits
+from bunco import buckets, limits
 
 
 def fresh_window(window: float) -> None:
@@ -16,8 +16,8 @@ def fresh_window(window: float) -> None:
 
 def test_two_workers_share_one_allowance(shared_stack):
     # Two processes' buckets of the same name: what one counts, the other sees.
-    first = limits.Buckets(rate=0.5, burst=10, name="test-shared")
-    second = limits.Buckets(rate=0.5, burst=10, name="test-shared")
+    first = buckets.Buckets(rate=0.5, burst=10, name="test-shared")
+    second = buckets.Buckets(rate=0.5, burst=10, name="test-shared")
     first.clear()
     fresh_window(first.window)
     allowed = [(first if i % 2 else second).take("203.0.113.9") for i in range(30)]
@@ -39,8 +39,8 @@ def test_a_link_cut_off_on_one_worker_is_cut_off_on_the_other(shared_stack):
 def test_a_redis_that_does_not_answer_leaves_each_worker_counting_alone(shared_stack,
                                                                         monkeypatch, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-    monkeypatch.setattr(limits, "SHARED", limits.Shared())
-    alone = limits.Buckets(rate=0.5, burst=10, name="test-down")
+    monkeypatch.setattr(buckets, "SHARED", buckets.Shared())
+    alone = buckets.Buckets(rate=0.5, burst=10, name="test-down")
     start = time.monotonic()
     assert [alone.take("x") for _ in range(12)] == [True] * 10 + [False] * 2
     assert time.monotonic() - start < 1  # one failed call, then it rests
