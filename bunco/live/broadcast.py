@@ -173,63 +173,89 @@ def _open_phones(night: Night, state: LiveNight) -> tuple[screens.RoomView | Non
     return room, [(p, room.seats.get(p[1], (None,))[0]) for p in watched]
 
 
+@dataclass
+class _Audience:
+    """Who watches a room-wide event: the tables to draw, the groups that hear it."""
+
+    night: Night
+    tv: str
+    host: str
+    tv_on: bool
+    host_on: bool
+    phones: list
+    room: screens.RoomView | None
+    table_groups: dict[int, str]
+    followed: set[int]
+    needed: list[int]
+
+    @classmethod
+    def of(cls, night: Night, state: LiveNight) -> _Audience:
+        tv, host = groups.tv(night.pk), groups.host(night.pk)
+        tv_on, host_on = groups.watching(tv), groups.watching(host)
+        room, phones = _open_phones(night, state)
+        numbers = range(1, len(state.tables) + 1)
+        at_tables = {table for _, table in phones}
+        table_groups = {n: groups.table(night.pk, n) for n in numbers}
+        followed = {n for n, group in table_groups.items() if groups.watching(group)}
+        needed = [n for n in numbers if tv_on or host_on or n in at_tables or n in followed]
+        return cls(night, tv, host, tv_on, host_on, phones, room, table_groups, followed, needed)
+
+    def banner_groups(self) -> list[str]:
+        """Phones hear the banner through their table's group; one without a table through
+        its own."""
+        to = [self.table_groups[n] for n in sorted(self.followed)]
+        to += [g for g, on in ((self.tv, self.tv_on), (self.host, self.host_on)) if on]
+        return to + [groups.player(pk) for (pk, _, _), table in self.phones
+                     if table not in self.followed]
+
+    def drawn(self, now: LiveNight, seq: int, banner: str) -> Frames:
+        """Every table, drawn once, and the TV's, the host's and each phone's parts."""
+        rest, night = Frames(), self.night
+        seats_kept = now.versions.seats != seq  # a bell or a pause: seats, standings kept
+        tables = {n: screens.render_table(now, n) for n in self.needed}
+        rest.tables.update(tables)
+        for number in sorted(self.followed):
+            rest.add(self.table_groups[number], seq, tables[number])
+        if self.tv_on:
+            rest.add(self.tv, seq, tv_tables_html(now, tables)
+                     + ("" if seats_kept else tv_room_html(night, now)) + tv_bunco_html(now))
+        if self.host_on:  # the host's page has no table cards once the night has ended
+            rest.add(self.host, seq, ("" if now.ended else "".join(tables.values()))
+                     + ("" if seats_kept else host_room_html(night, now)))
+        if seats_kept:  # nobody's own seat changed: the phones have what they need
+            return rest
+        for (pk, name, left_early), table in self.phones:
+            # The banner again: a phone that had no table until now heard the first step
+            # through its own group only if it has none still.
+            rest.add(groups.player(pk), seq,
+                     banner + me_html(now, name, left_early, tables.get(table), self.room),
+                     kind="player.update", table_group=self.table_groups.get(table))
+        return rest
+
+
 def _room_frames(out: Frames, night: Night, state: LiveNight) -> None:
     """A room-wide event in two steps. First the banner alone to every screen: that is the bell
     (or the round, the pause) every guest is waiting for, and it costs one small render. Then,
     once those are written, the tables and each screen kind's room-wide parts (``rest``, drawn
     after the command commits, under the night's lock again)."""
     seq = state.seq
-    tv, host = groups.tv(night.pk), groups.host(night.pk)
-    tv_on, host_on = groups.watching(tv), groups.watching(host)
-    room, phones = _open_phones(night, state)
-    numbers = range(1, len(state.tables) + 1)
-    at_tables = {table for _, table in phones}
-    table_groups = {n: groups.table(night.pk, n) for n in numbers}
-    followed = {n for n, group in table_groups.items() if groups.watching(group)}
-    needed = [n for n in numbers if tv_on or host_on or n in at_tables or n in followed]
-    if not needed and not phones:
+    audience = _Audience.of(night, state)
+    if not audience.needed and not audience.phones:
         return
     banner = banner_html(state)
-    # Phones hear it through their table's group; one without a table through its own.
-    to = [table_groups[n] for n in sorted(followed)] + [g for g, on in ((tv, tv_on),
-                                                                        (host, host_on)) if on]
-    to += [groups.player(pk) for (pk, _, _), table in phones if table not in followed]
-    for group in to:
+    for group in audience.banner_groups():
         out.add(group, seq, banner)
 
     def parts() -> Frames | None:
-        """What the event changed besides the banner: every table, drawn once, and the TV's,
-        the host's and each phone's parts, to the screens the banner went to. Drawn from the
-        night as it is now (taps that went ahead of it included: each fragment carries its
-        own seq), unless a later room-wide event has changed every screen again."""
+        """What the event changed besides the banner, to the screens the banner went to.
+        Drawn from the night as it is now (taps that went ahead of it included: each fragment
+        carries its own seq), unless a later room-wide event has changed every screen
+        again."""
         with folds.lock(night.pk):
             now = folds.get(night.pk) or state
             if now.versions.room != seq:
                 return None
-            return drawn(now)
-
-    def drawn(now: LiveNight) -> Frames:
-        rest = Frames()
-        seats_kept = now.versions.seats != seq  # a bell or a pause: seats, standings kept
-        tables = {n: screens.render_table(now, n) for n in needed}
-        rest.tables.update(tables)
-        for number in sorted(followed):
-            rest.add(table_groups[number], seq, tables[number])
-        if tv_on:
-            rest.add(tv, seq, tv_tables_html(now, tables)
-                     + ("" if seats_kept else tv_room_html(night, now)) + tv_bunco_html(now))
-        if host_on:  # the host's page has no table cards once the night has ended
-            rest.add(host, seq, ("" if now.ended else "".join(tables.values()))
-                     + ("" if seats_kept else host_room_html(night, now)))
-        if seats_kept:  # nobody's own seat changed: the phones have what they need
-            return rest
-        for (pk, name, left_early), table in phones:
-            # The banner again: a phone that had no table until now heard the first step
-            # through its own group only if it has none still.
-            rest.add(groups.player(pk), seq,
-                     banner + me_html(now, name, left_early, tables.get(table), room),
-                     kind="player.update", table_group=table_groups.get(table))
-        return rest
+            return audience.drawn(now, seq, banner)
 
     out.rest = parts
 

@@ -65,35 +65,8 @@ class Command(BaseCommand):
         # Static files are served compressed and with long-lived hashed names: collect them
         # (quick, and a no-op when nothing changed) so `manage.py serve` alone is enough.
         call_command("collectstatic", interactive=False, verbosity=0)
-        if options.get("copy_to"):
-            settings.BUNCO_COPY_TO = options["copy_to"]
-        copy_to = backup.copy_folder()
-        if copy_to is not None and (problem := backup.check_copy_folder(copy_to)):
-            self.stderr.write(problem)
-            raise SystemExit(1)
-        if copy_to is not None:  # Bunco itself beside the nights' files, once (in a thread)
-            kit.put_soon(copy_to, copy_to.stat().st_dev)
-        secret = host_secret()
-        if settings.LAN_FOUND or settings.PUBLIC_URL:
-            # Every link is the LAN address, even the host's: a QR code the host's page shows
-            # must work from a guest's phone, whichever address the host's browser used.
-            host = public_url(f"/host/{secret}/", port=port)
-            guests = public_url("/", port=port)
-            self.stdout.write(self.style.SUCCESS(f"Bunco {version()} is running."))
-            self.stdout.write(f"  Host (keep this link to yourself): {host}")
-            self.stdout.write(f"  Phones on the Wi-Fi: {guests}")
-            if not options["no_qr"]:
-                self.stdout.write("  Scan to find your seat:")
-                self.print_qr(guests, options.get("stdout"))
-        else:
-            host = f"http://localhost:{port}/host/{secret}/"
-            self.stdout.write(self.style.SUCCESS(
-                f"Bunco {version()} is running, for this laptop only: it is not on a network "
-                "yet."))
-            self.stdout.write(f"  Host, on this laptop (keep this link to yourself): {host}")
-            self.stdout.write(
-                "  Phones: connect this laptop to the party's Wi-Fi, then stop Bunco (Ctrl+C) "
-                "and start it again; it will print the address and QR code phones open.")
+        copy_to = self.copy_folder(options.get("copy_to"))
+        host = self.say_links(port, options)
         if copy_to is not None:
             self.stdout.write(f"  Each night's latest file is also kept in: {copy_to}")
             self.stdout.write("  with Bunco itself, to start on another laptop "
@@ -108,6 +81,45 @@ class Command(BaseCommand):
             ["--bind", bind, "--port", str(port), *daphne_options(), "bunco.asgi:application"]
         )
         leave_the_database_whole()
+
+    def copy_folder(self, asked: str | None):
+        """The copy folder (``--copy-to`` or the setting), checked, with Bunco itself put
+        there once (in a thread); None without one. One that cannot be written stops the
+        start with its sentence."""
+        if asked:
+            settings.BUNCO_COPY_TO = asked
+        copy_to = backup.copy_folder()
+        if copy_to is not None and (problem := backup.check_copy_folder(copy_to)):
+            self.stderr.write(problem)
+            raise SystemExit(1)
+        if copy_to is not None:
+            kit.put_soon(copy_to, copy_to.stat().st_dev)
+        return copy_to
+
+    def say_links(self, port: int, options: dict) -> str:
+        """Print that Bunco runs, its version, the host's link and the phones' (with their QR
+        code); the host's link is returned."""
+        secret = host_secret()
+        if settings.LAN_FOUND or settings.PUBLIC_URL:
+            # Every link is the LAN address, even the host's: a QR code the host's page shows
+            # must work from a guest's phone, whichever address the host's browser used.
+            host = public_url(f"/host/{secret}/", port=port)
+            guests = public_url("/", port=port)
+            self.stdout.write(self.style.SUCCESS(f"Bunco {version()} is running."))
+            self.stdout.write(f"  Host (keep this link to yourself): {host}")
+            self.stdout.write(f"  Phones on the Wi-Fi: {guests}")
+            if not options["no_qr"]:
+                self.stdout.write("  Scan to find your seat:")
+                self.print_qr(guests, options.get("stdout"))
+            return host
+        self.stdout.write(self.style.SUCCESS(
+            f"Bunco {version()} is running, for this laptop only: it is not on a network yet."))
+        host = f"http://localhost:{port}/host/{secret}/"
+        self.stdout.write(f"  Host, on this laptop (keep this link to yourself): {host}")
+        self.stdout.write(
+            "  Phones: connect this laptop to the party's Wi-Fi, then stop Bunco (Ctrl+C) "
+            "and start it again; it will print the address and QR code phones open.")
+        return host
 
     def print_qr(self, url: str, stream=None) -> None:
         """``stream``: what this command writes to (``call_command(stdout=...)``, else the
