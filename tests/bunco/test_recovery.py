@@ -218,7 +218,7 @@ async def test_a_screen_that_saw_more_than_an_older_copy_holds_is_told_to_reload
     night, ws = await table_screen()
     last = night.last_seq
     await ws.send_json_to({"type": "sync", "shows": {"table-1": last, "banner": last}})
-    assert await ws.receive_nothing()  # in step: nothing to say
+    assert await ws.told_nothing()  # in step: nothing to say
     # The night as an older copy had it: the screen shows two entries the log has not.
     await ws.send_json_to({"type": "sync", "shows": {"table-1": last + 2, "banner": last}})
     assert json.loads(await ws.receive_from()) == {"type": "reload"}
