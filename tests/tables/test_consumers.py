@@ -67,7 +67,7 @@ async def test_a_tap_is_rendered_once_and_reaches_its_tables_phones_the_host_and
     assert pushed.startswith('<section id="table-2"') and "<form" not in pushed
     assert await tv.receive_from() == pushed
     assert await host_ws.receive_from() == pushed
-    assert await table1.receive_nothing()
+    assert await table1.told_nothing()
     for ws in (table1, table2, tv, host_ws):
         await ws.disconnect()
 
@@ -245,9 +245,7 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
         return state.seat_of("Ava")[0]
 
     new_table = await database_sync_to_async(finish_round)()
-    seen = []
-    while not await ws.receive_nothing(timeout=0.2):
-        seen.append(await ws.receive_from())
+    seen = await ws.said_so_far()  # what the bell and the last table's finish pushed
     assert any("Round 1 over" in m and 'data-testid="where"' in m for m in seen)
 
     # From now on she hears her new table, not her old one.
@@ -256,11 +254,10 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
 
     old = await database_sync_to_async(other_table)()
     await database_sync_to_async(services.round_start)(night=night)
-    while not await ws.receive_nothing(timeout=0.2):
-        await ws.receive_from()
+    await ws.said_so_far()  # the new round's
     await database_sync_to_async(roll_record)(night=night, table=old, key=uuid.uuid4(),
                                               actor="t", quick="hit1")
-    assert await ws.receive_nothing()
+    assert await ws.told_nothing()
     await database_sync_to_async(roll_record)(night=night, table=new_table, key=uuid.uuid4(),
                                               actor="t", quick="hit1")
     assert f'id="table-{new_table}"' in await ws.receive_from()
@@ -318,7 +315,7 @@ async def test_a_tap_over_the_devices_websocket_is_answered_and_counts_once():
     assert answer["status"] == 409 and answer["same"] and "counts once" in answer["error"]
     await ws.send_json_to({"type": "tap", "action": "roll", "fields": ["junk"]})
     assert (await ws.receive_json_from())["ok"] is False
-    assert await ws.receive_nothing()
+    assert await ws.told_nothing()
     await ws.disconnect()
 
 
@@ -354,5 +351,5 @@ async def test_a_tap_the_server_fails_on_is_answered_and_the_socket_stays_open(m
     assert ack["key"] == fields["key"] and ack["status"] == 500 and ack["ok"] is False
     assert "kept" in ack["error"] and not ack.get("refused")
     await ws.send_json_to({"type": "sync", "shows": {}})  # still open, still answering
-    assert await ws.receive_nothing()
+    assert await ws.told_nothing()
     await ws.disconnect()
