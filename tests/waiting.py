@@ -14,10 +14,11 @@ async def until(happened, what: str = "", patience: float = PATIENCE) -> None:
             await asyncio.sleep(0.01)
 
 
-def wait_until(happened, what: str = "", patience: float = PATIENCE):
-    """Wait (in a thread of the test's own) for ``happened()`` to be true; its value."""
+def wait_until(happened, what: str = "", patience: float = PATIENCE, every: float = 0.01):
+    """Wait (in a thread of the test's own) for ``happened()`` to be true, looking ``every``
+    seconds (where looking costs the server something); its value."""
     deadline = time.monotonic() + patience
     while not (value := happened()):
         assert time.monotonic() < deadline, f"never happened: {what or happened}"
-        time.sleep(0.01)
+        time.sleep(every)
     return value
