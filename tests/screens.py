@@ -2,10 +2,13 @@
 what it expects (a connection, a frame) up to ``PATIENCE`` seconds, which only a failing test
 ever uses up, and tells that nothing was sent by asking, not by a short wait."""
 
+import json
+
 from channels.testing import WebsocketCommunicator
 
 #: How long a test waits for a frame it expects: an event's wait, never the test's pace.
 PATIENCE = 20
+PONG = json.dumps({"type": "pong"})
 
 
 class Screen(WebsocketCommunicator):
@@ -25,3 +28,11 @@ class Screen(WebsocketCommunicator):
         said = await self.receive_json_from()
         assert said == {"type": "pong"}, said
         return True
+
+    async def said_so_far(self) -> list[str]:
+        """Every frame sent to this screen before a ping said now is answered (in order)."""
+        await self.send_json_to({"type": "ping"})
+        got = []
+        while (frame := await self.receive_from()) != PONG:
+            got.append(frame)
+        return got

@@ -10,12 +10,12 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from bunco.laptop import cli
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -167,12 +167,12 @@ def test_the_checkouts_bunco_starts_the_night_from_any_folder(tmp_path, stop, ct
             # may ignore SIGINT either way)
             preexec_fn=lambda: signal.signal(signal.SIGINT, ctrl_c))
     try:
-        deadline = time.monotonic() + 90
-        while "Press Ctrl+C to stop." not in out_path.read_text():
+        def started() -> bool:
             assert server.poll() is None, f"bunco stopped:\n{out_path.read_text()}"
-            assert time.monotonic() < deadline, f"bunco did not start:\n{out_path.read_text()}"
-            time.sleep(0.2)
-        health = _answer(f"http://127.0.0.1:{port}/healthz", deadline)
+            return "Press Ctrl+C to stop." in out_path.read_text()
+
+        wait_until(started, "bunco started", patience=90)
+        health = _answer(f"http://127.0.0.1:{port}/healthz")
         assert health.status == 200
     finally:
         server.send_signal(getattr(signal, stop))
@@ -197,16 +197,14 @@ def assert_whole(database: Path) -> None:
         assert applied.fetchone()[0] > 0
 
 
-def _answer(url: str, deadline: float):
+def _answer(url: str):
     import urllib.request
 
-    while True:
-        try:
+    def answer():
+        with contextlib.suppress(OSError):
             return urllib.request.urlopen(url, timeout=5)
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+
+    return wait_until(answer, f"an answer from {url}")
 
 
 def test_closing_the_windows_console_stops_the_server_before_windows_ends_the_process(
@@ -233,9 +231,8 @@ def test_closing_the_windows_console_stops_the_server_before_windows_ends_the_pr
         assert on_event(0) is False and on_event(1) is False  # Ctrl+C, Ctrl+Break
         closing = threading.Thread(target=lambda: answers.append(on_event(2)))
         closing.start()
-        try:
-            for _ in range(200):  # the server, running until Ctrl+C arrives
-                time.sleep(0.02)
+        try:  # the server, running until Ctrl+C arrives
+            wait_until(lambda: False, "Ctrl+C, from the console's close event")
         finally:
             assert answers == [], "the handler returned before the server stopped"
     closing.join(5)

@@ -9,6 +9,8 @@ import sys
 import pytest
 from django.conf import settings
 
+from tests.waiting import until
+
 
 def test_loadtest_runs_the_smallest_room_end_to_end():
     done = subprocess.run(
@@ -170,28 +172,26 @@ def test_a_frame_of_many_tables_records_each_and_a_tap_its_own():
 
 def test_the_client_waits_for_pushes_still_coming_after_the_last_answer(monkeypatch):
     import asyncio
-    import time
+    from types import SimpleNamespace
 
     from bench import loadclient
 
     monkeypatch.setattr(loadclient, "DRAIN_SECONDS", 0.3)
-    heard = [time.time()]
+    began = 1000.0
+    clock = SimpleNamespace(now=began)
+    heard = [began]
+    pushes = [began + 0.2 * n for n in range(1, 5)]  # a frame every 0.2 s, for 0.8 s after
 
-    async def late_pushes():
-        for _ in range(4):  # a frame every 0.2 s, for 0.8 s after the last answer
-            await asyncio.sleep(0.2)
-            heard[0] = time.time()
+    async def sleep(seconds):  # the client's clock, moved on by its own waits
+        clock.now += seconds
+        while pushes and pushes[0] <= clock.now:
+            heard[0] = pushes.pop(0)
 
-    async def main():
-        pushes = asyncio.create_task(late_pushes())
-        began = time.time()
-        last = await loadclient.drain(heard)
-        await pushes
-        return began, last, time.time()
-
-    began, last, done = asyncio.run(main())
+    monkeypatch.setattr(loadclient, "time", SimpleNamespace(time=lambda: clock.now))
+    monkeypatch.setattr(loadclient, "asyncio", SimpleNamespace(sleep=sleep))
+    last = asyncio.run(loadclient.drain(heard))
     assert last - began >= 0.75  # it heard the last of them
-    assert done - last >= 0.3  # and then waited until quiet
+    assert clock.now - last >= 0.3  # and then waited until quiet
 
 
 def test_no_screen_stops_listening_until_every_process_has_its_taps_answered():
@@ -347,7 +347,7 @@ def test_taps_made_while_one_is_kept_name_the_positions_after_it(monkeypatch):
     async def main():
         table, tally = _outbox(server, monkeypatch)
         first = table.make(time.time())
-        await asyncio.sleep(0.05)  # on its way, not answered
+        await until(lambda: len(server.sent) == 1)  # on its way, not answered
         behind = [table.make(time.time()), table.make(time.time())]
         gate.set()
         await table.done()
@@ -375,7 +375,7 @@ def test_a_refused_tap_moves_the_taps_behind_it_down_one(monkeypatch):
         intents = [table.make(time.time())]
         await table.done()  # recorded at 0 after two "busy" answers
         intents.append(table.make(time.time()))  # names 1
-        await asyncio.sleep(0.05)
+        await until(lambda: len(server.sent) == 4)  # on its way, not answered
         intents += [table.make(time.time()), table.make(time.time())]  # 2 and 3 ...
         gate.set()
         await table.done()
@@ -449,7 +449,7 @@ def test_a_tap_swallowed_as_already_recorded_is_a_merged_tap(monkeypatch):
     async def main():
         table, tally = _outbox(server, monkeypatch)
         intents = [table.make(time.time()) for _ in range(2)]  # 0 and 1
-        await asyncio.sleep(0.05)
+        await until(lambda: server.sent)  # the first on its way, not answered
         server.answer("another-phone", 0, None)  # another phone's tap takes position 0
         gate.set()
         await table.done()

@@ -9,6 +9,7 @@ import pytest
 
 from bunco.runtime import collector as collector_module
 from bunco.runtime.collector import Collector
+from tests.waiting import until
 
 
 class Node:
@@ -64,20 +65,62 @@ def test_garbage_made_between_freezes_is_collected_as_usual(thawed, monkeypatch)
     assert gone() is None
 
 
+class Timer:
+    def __init__(self, callback):
+        self.callback, self.cancelled = callback, False
+
+    def cancel(self):
+        self.cancelled = True
+
+
+class Loop:
+    """An event loop's timers, fired by the test: how many the collector keeps, not how fast
+    a machine runs them."""
+
+    def __init__(self):
+        self.timers: list[Timer] = []
+
+    def call_later(self, delay, callback):
+        assert delay == collector_module.EVERY
+        self.timers.append(Timer(callback))
+        return self.timers[-1]
+
+    def live(self) -> list[Timer]:
+        return [timer for timer in self.timers if not timer.cancelled]
+
+    def fire(self) -> None:
+        (timer,) = self.live()
+        self.timers.remove(timer)
+        timer.callback()
+
+    def is_closed(self):
+        return False
+
+
 def test_the_server_loop_freezes_every_so_often(thawed, monkeypatch):
+    monkeypatch.setattr(collector_module, "COUNT_EVERY", 10**9)
+    c, loop = Collector(), Loop()
+    c.start(loop)
+    c.start(loop)  # a second socket on the same loop: one timer
+    assert c.full == 1 and len(loop.live()) == 1  # a full collection once, at the start
+    for ticks in (1, 2, 3):
+        loop.fire()
+        assert c.ticks == ticks and len(loop.live()) == 1  # each freeze sets the next
+    later = Loop()
+    c.start(later)  # a new loop takes over
+    assert loop.live() == [] and len(later.live()) == 1
+    later.fire()
+    assert c.ticks == 4 and c.full == 1
+
+
+def test_the_collectors_timer_runs_on_a_real_loop(thawed, monkeypatch):
     monkeypatch.setattr(collector_module, "EVERY", 0.01)
     monkeypatch.setattr(collector_module, "COUNT_EVERY", 10**9)
     c = Collector()
 
-    async def serve(seconds):
+    async def serve():
         c.start(asyncio.get_running_loop())
-        c.start(asyncio.get_running_loop())  # a second socket on the same loop: one timer
-        await asyncio.sleep(seconds)
+        await until(lambda: c.ticks >= 3)
 
-    asyncio.run(serve(0.2))
-    assert c.full == 1  # once, at the start
-    assert 5 <= c.ticks <= 25
-    ticks = c.ticks
-    asyncio.run(serve(0.1))  # a new loop takes over
-    assert c.ticks > ticks
+    asyncio.run(serve())
     assert c.full == 1

@@ -2,7 +2,7 @@
 
 import asyncio
 import json
-import time
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -11,10 +11,10 @@ from channels.layers import get_channel_layer
 
 from bunco import limits
 from bunco.asgi import application
-from bunco.live import groups
+from bunco.live import consumers, groups
 from bunco.models import TableLink
 from bunco.night import services
-from tests.screens import Screen
+from tests.screens import PATIENCE, Screen
 
 # Every consumer call checks its database connection on the way in and out (Channels closes
 # stale ones), so even the ping needs the database allowed.
@@ -172,7 +172,8 @@ async def test_a_link_cut_off_for_flooding_cannot_reconnect_at_once():
 @pytest.mark.tuned("dispatch")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("resyncing", [False, True])
-async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap(resyncing):
+async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap(resyncing,
+                                                                            monkeypatch):
     """Every tap and render runs on one sync thread; a push to a screen must not wait for it
     (a bell's pushes to 400 screens queued behind the taps made the last screen 0.4 s late),
     nor for the screen's own message its consumer is still answering (a resync that waits for
@@ -180,19 +181,33 @@ async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap(res
     if resyncing and not hasattr(get_channel_layer(), "direct"):
         pytest.skip("the party's layer only: on Redis a push waits in the consumer's queue")
     night, ws = await table_screen()
-    busy = asyncio.ensure_future(sync_to_async(time.sleep)(1.5))  # a long command
-    await asyncio.sleep(0.1)
+    started, release = threading.Event(), threading.Event()
+
+    def long_command():  # holds the sync thread until the push has reached its screen
+        started.set()
+        release.wait(PATIENCE)
+
+    busy = asyncio.ensure_future(sync_to_async(long_command)())
+    await asyncio.to_thread(started.wait, PATIENCE)
     if resyncing:
+        asked, real = asyncio.Event(), consumers.database_sync_to_async
+
+        def noted(fn):
+            if getattr(fn, "__name__", "") == "behind_seq":
+                asked.set()  # the consumer's answer waits for the sync thread now
+            return real(fn)
+
+        monkeypatch.setattr(consumers, "database_sync_to_async", noted)
         await ws.send_json_to({"type": "sync", "seq": 0})  # an old page, behind: a snapshot
-        await asyncio.sleep(0.1)
-    sent = time.monotonic()
+        await asyncio.wait_for(asked.wait(), PATIENCE)
     await get_channel_layer().group_send(groups.table(night.pk, 1),
                                          {"type": "screen.update", "html": "<p>bell</p>"})
-    assert await ws.receive_from(timeout=1) == "<p>bell</p>"
-    assert time.monotonic() - sent < 0.5 and not busy.done()
+    assert await ws.receive_from() == "<p>bell</p>"  # while the thread is still held
+    assert not busy.done()
+    release.set()
     await busy
     if resyncing:
-        assert 'id="table-1"' in await ws.receive_from(timeout=3)  # the resync's snapshot
+        assert 'id="table-1"' in await ws.receive_from()  # the resync's snapshot
     await ws.disconnect()
 
 

@@ -283,7 +283,7 @@ def test_a_websocket_message_with_junk_is_answered_and_changes_nothing(message):
         await ws.send_to(text_data=json.dumps(message))
         answer = await ws.receive_output(timeout=5)
         await ws.send_json_to({"type": "sync", "shows": {}})  # still open and served
-        assert await ws.receive_nothing()
+        assert await ws.told_nothing()
         await ws.disconnect()
         return answer
 

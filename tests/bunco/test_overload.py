@@ -14,6 +14,7 @@ from bunco.live import broadcast
 from bunco.runtime import door, pushes
 from bunco.runtime.layer import PartyChannelLayer
 from tests.asgi_http import asgi_request
+from tests.waiting import until
 
 # A request that reaches Django closes its database connection when it ends.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +31,7 @@ async def post(path: str) -> tuple[int, dict | None]:
 
 def record_pushes(monkeypatch, record, pause: float = 0.0) -> None:
     """The server's pushes handed to ``record(group, message)`` instead of any screen, each
-    taking ``pause`` seconds (a socket being written)."""
+    taking ``pause`` seconds (a socket being written: the test's input, not a wait)."""
 
     class Layer:
         async def group_send(self, group, message):
@@ -93,8 +94,11 @@ async def test_pages_in_flight_never_make_a_tap_busy(monkeypatch):
     gate = asyncio.Event()
     handle = door.PartyASGIHandler.handle
 
+    waiting = []
+
     async def slow_page(self, scope, receive, send):
         if scope["method"] == "GET":
+            waiting.append(scope["path"])
             await gate.wait()
         await handle(self, scope, receive, send)
 
@@ -110,7 +114,7 @@ async def test_pages_in_flight_never_make_a_tap_busy(monkeypatch):
         return talk
 
     pages = [await get("/static/bunco/live.js") for _ in range(limits.SERVER_QUEUE + 6)]
-    await asyncio.sleep(0.05)
+    await until(lambda: len(waiting) == len(pages))  # every page on the server, waiting
     status, answer = await post("/t/sometoken/roll/")
     assert status != 429, answer
     gate.set()
@@ -172,8 +176,7 @@ async def test_a_room_wide_events_tables_are_drawn_once_every_screen_has_its_ban
 
     bell.rest = tables
     await sync_to_async(pushes.push)(bell)  # on the sync thread, as the bell's commit does
-    while len(sent) < 2 * len(screens):
-        await asyncio.sleep(0.01)
+    await until(lambda: len(sent) >= 2 * len(screens))
     assert drawn_after == [len(screens)]
     assert [html for _, html in sent] == ["banner"] * 102 + ["tables"] * 102
 
@@ -295,13 +298,12 @@ async def test_a_hundred_taps_in_flight_from_one_link_never_make_another_links_t
 
     monkeypatch.setattr(door.PartyASGIHandler, "handle", slow_tap)
     flood = [asyncio.create_task(post("/t/flood/roll/")) for _ in range(100)]
-    await asyncio.sleep(0.3)
+    await until(lambda: door.PartyASGIHandler.in_flight == limits.LINK_QUEUE)
     assert 1 <= len(reached) <= limits.LINK_QUEUE
     assert door.PartyASGIHandler.in_flight == limits.LINK_QUEUE
     honest = asyncio.create_task(post("/t/honest/roll/"))  # queued behind at most 4 taps
-    await asyncio.sleep(0.05)
-    # on its way to the view, not told "busy"
-    assert honest.done() or door.PartyASGIHandler.in_flight == limits.LINK_QUEUE + 1
+    # on its way to the view (not told "busy", which would end it with a 429 below)
+    await until(lambda: honest.done() or door.PartyASGIHandler.in_flight == limits.LINK_QUEUE + 1)
     gate.set()
     status, answer = await honest
     assert status != 429, answer  # it reached the view (here: an unknown link)

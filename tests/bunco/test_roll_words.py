@@ -10,7 +10,7 @@ import pytest
 from bunco.live import screens
 from bunco.models import TableLink
 from bunco.night import services
-from bunco.night.selectors import live_state
+from bunco.night.cache import live_state
 from scoring import PRESETS, sample_names
 from scoring.rules import Triples
 from tests.playing import play_round, roll

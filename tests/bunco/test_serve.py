@@ -9,7 +9,6 @@ started here."""
 import io
 import socket
 import threading
-import time
 from io import StringIO
 from unittest import mock
 
@@ -23,6 +22,7 @@ from bunco.host.auth import host_secret
 from bunco.management.commands import serve
 from bunco.version import version
 from tests.e2e.qr import read_terminal_qr
+from tests.waiting import wait_until
 
 
 @override_settings(LAN_ADDRESS="192.168.1.23", LAN_FOUND=True, PUBLIC_URL="")
@@ -223,7 +223,9 @@ def test_with_no_phone_after_the_delay_the_terminal_says_what_is_in_the_way(
     monkeypatch.setenv("BUNCO_ROOMCHECK_AFTER", "0.2")
     monkeypatch.setattr(roomcheck, "reached", lambda: (0, None))
     monkeypatch.setattr(roomcheck, "push_card", lambda: None)
-    started["then"] = lambda args: time.sleep(1.5)  # Daphne serving meanwhile
-    out, _ = run(free_port(), no_qr=True)
+    out = io.StringIO()
+    started["then"] = lambda args: wait_until(  # Daphne serving until the word is out
+        lambda: "Fix:" in out.getvalue(), "the room check's word in the terminal")
+    run(free_port(), stdout=out, no_qr=True)
     assert "No phone has reached this laptop" in out.getvalue()
     assert "Fix:" in out.getvalue()

@@ -8,6 +8,7 @@ Each prints its figures (``-s`` shows them)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -26,6 +27,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from bench.management.commands.livebench import SETUP_SCRIPT, Server, bench_env, run_checked
+from tests.waiting import until, wait_until
 
 CRASHES = int(os.environ.get("BUNCO_CRASHES", "3"))
 STORM_SCREENS = int(os.environ.get("BUNCO_STORM_SCREENS", "24"))
@@ -90,13 +92,13 @@ class Table:
                             data={"key": key, "set": 1, "round": 1, "table": self.number,
                                   "pos": self.pos, "quick": "miss"},
                             headers={"X-CSRFToken": csrf or ""})
-                    except httpx.HTTPError:
+                    except httpx.HTTPError:  # resent after the outbox's pause (its pace)
                         self.retries += 1
                         time.sleep(0.2)
                         continue
                     body = answer.json()
                     if answer.status_code == 429 and body.get("retry"):  # slow down: resend
-                        time.sleep(0.5)
+                        time.sleep(0.5)  # the outbox's pace after "slow down"
                         continue
                     if answer.status_code != 200 or not body.get("ok"):
                         self.errors.append(body)
@@ -116,12 +118,20 @@ def test_a_server_killed_at_random_moments_loses_no_acknowledged_tap(room):
     threads = [threading.Thread(target=t.run, daemon=True) for t in tables]
     for thread in threads:
         thread.start()
+
+    def tapped_here() -> None:
+        """Until every table has a tap acknowledged by the server now up (or stopped)."""
+        before = {t: len(t.acked) for t in tables}
+        wait_until(lambda: all(len(t.acked) > before[t] or t.stop.is_set() for t in tables),
+                   "a tap acknowledged by the server now up")
+
     for _ in range(CRASHES):
-        time.sleep(rng.uniform(0.3, 1.5))
+        tapped_here()
+        time.sleep(rng.uniform(0.3, 1.5))  # a random moment of its serving: the input
         server.proc.send_signal(signal.SIGKILL)  # no goodbye: mid-write, mid-answer
         server.proc.wait()
         server.start(port=port)
-    time.sleep(1)
+    tapped_here()
     for t in tables:
         t.stop.set()
     for thread in threads:
@@ -176,10 +186,8 @@ def test_a_restart_brings_every_screen_back_in_step(room):
         ready = asyncio.Event()
         tasks = [asyncio.create_task(screen(server.base, p, ready, before, str(i), wanted))
                  for i, p in enumerate(paths)]
-        for _ in range(200):
-            if len(before) == len(paths):
-                break
-            await asyncio.sleep(0.1)
+        with contextlib.suppress(TimeoutError):
+            await until(lambda: len(before) == len(paths))
         assert len(before) == len(paths), "not every screen connected before the restart"
         after: dict = {}
         killed = time.monotonic()
@@ -194,10 +202,8 @@ def test_a_restart_brings_every_screen_back_in_step(room):
                  for i, p in enumerate(paths)]
         await restarted
         up = time.monotonic()
-        for _ in range(600):
-            if len(after) == len(paths):
-                break
-            await asyncio.sleep(0.1)
+        with contextlib.suppress(TimeoutError):
+            await until(lambda: len(after) == len(paths), patience=60)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -246,7 +252,7 @@ def test_a_flooding_screen_is_cut_off_and_the_other_tables_play_on(room):
                             break
                     took.append((time.monotonic() - start) * 1000)
                     pos += 1
-                    await asyncio.sleep(0.25)
+                    await asyncio.sleep(0.25)  # a scorekeeper's pace: the input
                 return took
 
             normal = await taps(TAPS)
@@ -270,20 +276,20 @@ def test_a_flooding_screen_is_cut_off_and_the_other_tables_play_on(room):
                                 while not stop.is_set():
                                     await flood.send(sync)
                                     sent += 1
-                                    await asyncio.sleep(0.001)
+                                    await asyncio.sleep(0.001)  # the script's pace
                             finally:
                                 drain.cancel()
                     except ConnectionClosed as exc:
                         closed.append(exc.rcvd.code if exc.rcvd else None)
                     except InvalidStatus:  # a reconnect within the penalty: refused at once
                         refused.append(1)
-                        await asyncio.sleep(0.001)
+                        await asyncio.sleep(0.001)  # and back at once
 
+            began = time.monotonic()
             flooding = asyncio.create_task(hammer())
-            await asyncio.sleep(0.5)
-            start = time.monotonic()
+            await until(lambda: closed)  # the flood under way: cut off once already
             during = await taps(TAPS)
-            rate = (sent + len(refused)) / (time.monotonic() - start + 0.5)
+            rate = (sent + len(refused)) / (time.monotonic() - began)
             stop.set()
             await asyncio.wait([flooding], timeout=10)
             flooding.cancel()

@@ -254,9 +254,7 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
         return state.seat_of("Ava")[0]
 
     new_table = await database_sync_to_async(finish_round)()
-    seen = []
-    while not await ws.receive_nothing(timeout=0.2):
-        seen.append(await ws.receive_from())
+    seen = await ws.said_so_far()  # what the bell and the last table's finish pushed
     assert any("Round 1 over" in m and 'data-testid="where"' in m for m in seen)
 
     # From now on she hears her new table, not her old one.
@@ -265,8 +263,7 @@ async def test_a_player_phone_follows_its_owner_to_the_next_table():
 
     old = await database_sync_to_async(other_table)()
     await database_sync_to_async(services.round_start)(night=night)
-    while not await ws.receive_nothing(timeout=0.2):
-        await ws.receive_from()
+    await ws.said_so_far()  # the new round's
     await database_sync_to_async(roll_record)(night=night, table=old, key=uuid.uuid4(),
                                               actor="t", quick="hit1")
     assert await ws.told_nothing()

@@ -84,15 +84,15 @@ async def test_a_call_reaches_the_host_and_every_phone_of_the_table_at_once():
     assert "Table 2" in host_push and "table 2&#x27;s phone" in host_push
     replies = [await table2.receive_from() for _ in range(3)]  # the push, two answers
     assert all("waiting for them" in r for r in replies)
-    assert await table1.receive_nothing()
-    assert await host_ws.receive_nothing()  # the second press is the same call
+    assert await table1.told_nothing()
+    assert await host_ws.told_nothing()  # the second press is the same call
     call = await database_sync_to_async(HostCall.objects.get)()
 
     # a host page that missed the push is sent it at its next sync
     await host_ws.send_json_to({"type": "sync", "shows": {"host-calls": 0}})
     assert 'data-testid="host-call"' in await host_ws.receive_from()
     await host_ws.send_json_to({"type": "sync", "shows": shows(host_push)})
-    assert await host_ws.receive_nothing()
+    assert await host_ws.told_nothing()
 
     await host_ws.send_json_to({"type": "answer", "call": str(call.pk), "answer": "coming"})
     assert 'data-testid="host-call"' not in await host_ws.receive_from()
