@@ -176,11 +176,12 @@ def test_the_client_waits_for_pushes_still_coming_after_the_last_answer(monkeypa
 
     from bench import loadclient
 
-    monkeypatch.setattr(loadclient, "DRAIN_SECONDS", 0.3)
+    # (times in binary fractions, so that the held clock adds up exactly)
+    monkeypatch.setattr(loadclient, "DRAIN_SECONDS", 0.375)
     began = 1000.0
     clock = SimpleNamespace(now=began)
     heard = [began]
-    pushes = [began + 0.2 * n for n in range(1, 5)]  # a frame every 0.2 s, for 0.8 s after
+    pushes = [began + 0.25 * n for n in range(1, 5)]  # a frame every 0.25 s, for 1 s after
 
     async def sleep(seconds):  # the client's clock, moved on by its own waits
         clock.now += seconds
@@ -191,7 +192,7 @@ def test_the_client_waits_for_pushes_still_coming_after_the_last_answer(monkeypa
     monkeypatch.setattr(loadclient, "asyncio", SimpleNamespace(sleep=sleep))
     last = asyncio.run(loadclient.drain(heard))
     assert last - began >= 0.75  # it heard the last of them
-    assert clock.now - last >= 0.3  # and then waited until quiet
+    assert clock.now - last >= loadclient.DRAIN_SECONDS  # and then waited until quiet
 
 
 def test_no_screen_stops_listening_until_every_process_has_its_taps_answered():

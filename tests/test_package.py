@@ -88,7 +88,7 @@ def tap(page, label):
     # Content-Security-Policy, which forbids the eval that Playwright's polling needs.
     expect(page.locator("body")).not_to_have_class(re.compile(r"(^|\s)pending(\s|$)"))
     expect(page.locator(".table-live").first).not_to_have_attribute("data-seq", before or "")
-    page.wait_for_timeout(REACTION_MS)
+    page.wait_for_timeout(REACTION_MS)  # a person's pace (the input; a floor)
 
 
 def readme_install_command() -> str:

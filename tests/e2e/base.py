@@ -2,6 +2,7 @@
 
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -10,6 +11,8 @@ from channels.testing import ChannelsLiveServerTestCase
 from daphne.testing import DaphneProcess
 from django.test import override_settings
 from playwright.sync_api import sync_playwright
+
+from tests.screens import PATIENCE
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PolicyFreeBrowser
 
@@ -94,4 +97,49 @@ def tap_like_a_person(page, button):
     page.wait_for_function(
         "seq => (document.querySelector('.table-live') || {dataset: {}}).dataset.seq !== seq",
         arg=before)
+    # A person's pace (the test's input, not a wait for anything): a floor, which a busy
+    # machine only lengthens, as it does the page's own clock.
     page.wait_for_timeout(REACTION_MS + 50)
+
+
+#: htmx's own tries to connect again: the page's first four (0.3 s to 2.4 s apart), then one an
+#: hour away, so that after four failed only the page's waking can connect it in a test's time.
+LATER_TRIES_HELD = """(() => {
+  const pages = htmx.config.wsReconnectDelay;
+  htmx.config.wsReconnectDelay = retry => retry < 4 ? pages(retry) : 3600000;
+})()"""
+#: True once four of htmx's tries failed and the next is the held one.
+FOUR_TRIES_FAILED = """(() => {
+  const socket = document.querySelector("[ws-connect]")["htmx-internal-data"].webSocket;
+  return socket.retryCount >= 4 && socket.socket.readyState === 3;
+})()"""
+
+
+CAUGHT_UP = """() => new Promise(done => {
+  const heard = e => {
+    let said = null;
+    try { said = JSON.parse(e.detail.message); } catch (err) { return; }
+    if (!said || said.type !== "pong") return;
+    document.body.removeEventListener("htmx:wsBeforeMessage", heard);
+    done(true);
+  };
+  document.body.addEventListener("htmx:wsBeforeMessage", heard);
+  if (!window.bunco.send({type: "ping"})) done(false);
+})"""
+
+
+def pump_until(page, happened, what: str, patience: float = PATIENCE) -> None:
+    """Wait for ``happened()``, something the test's own handlers of the page's events note
+    (they run only while the test waits on the page, so this waits on it, in short steps)."""
+    deadline = time.monotonic() + patience
+    while not happened():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        page.wait_for_timeout(50)
+
+
+def caught_up(page) -> None:
+    """Everything the server sent this page's socket so far has reached it: a ping said now
+    is answered after it (the socket answers in order), and the page handles frames in order.
+    Proves an absence without a guessed pause: what did not come by then was not sent."""
+    page.wait_for_function("window.bunco && window.bunco.open")
+    assert page.evaluate(CAUGHT_UP), "the page's socket closed"

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from bunco.models import Night, TableLink
 
-from .base import HOST_SECRET, BrowserTestCase
+from .base import HOST_SECRET, BrowserTestCase, caught_up
 from .qr import read_qr
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -48,7 +48,8 @@ class AccessibleEverywhere(BrowserTestCase):
 
         def check(where, page):
             page.wait_for_load_state("load")
-            page.wait_for_timeout(300)  # htmx swaps and the live socket's first update
+            if page.evaluate("!!document.querySelector('[ws-connect]')"):
+                caught_up(page)  # the live socket's first update, swapped in
             violations = axe_violations(page)
             if violations:
                 found[where] = violations

@@ -14,7 +14,7 @@ from bunco.models import HostCall, TableLink
 from bunco.night import services
 from bunco.night.cache import live_state
 
-from .base import HOST_SECRET, BrowserTestCase, in_thread
+from .base import HOST_SECRET, BrowserTestCase, caught_up, in_thread
 from .conftest import launch
 from .test_server_restart import served  # noqa: F401  (the real server, killed and restarted)
 
@@ -52,7 +52,8 @@ class CallTheHost(BrowserTestCase):
         expect(calls).to_have_count(1)
         expect(calls.first).to_contain_text("Table 2 asks you to come over")
         expect(calls.first).to_contain_text("from table 2's phone")
-        host.wait_for_timeout(500)
+        caught_up(table2)  # the second press answered: any push of it is out
+        caught_up(host)
         expect(calls).to_have_count(1)
         assert HostCall.objects.count() == 1
 

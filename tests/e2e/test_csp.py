@@ -41,7 +41,7 @@ class ContentSecurityPolicy(BrowserTestCase):
         page.locator(".pad .quick button", has_text=label).first.click()
         expect(page.locator("body")).not_to_have_class(re.compile(r"\bpending\b"))
         expect(table).not_to_have_attribute("data-seq", before)
-        page.wait_for_timeout(REACTION_MS + 50)
+        page.wait_for_timeout(REACTION_MS + 50)  # a person's pace (the input; a floor)
 
     def assert_no_violations(self, pages):
         for page in pages:
@@ -86,7 +86,7 @@ class ContentSecurityPolicy(BrowserTestCase):
         asked = []
         host.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
         host.get_by_role("button", name="End the night").click()
-        host.wait_for_timeout(300)
+        host.evaluate("1")  # answered once the page's question is (a confirm holds the page)
         # It says how much of the night would go unplayed (two sets: round 1 played, or in play).
         assert len(asked) == 1 and re.fullmatch(
             r"End the night now\? (11|12) rounds are still to play; a round in play will not "

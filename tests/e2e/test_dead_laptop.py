@@ -13,7 +13,6 @@ import json
 import re
 import shutil
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from playwright.sync_api import expect, sync_playwright
 from bench.management.commands.livebench import SETUP_SCRIPT, Server, prepared_env, run_checked
 from bunco.laptop.backup import read_night_file
 from tests.reliability.test_real_server import check_log
+from tests.waiting import wait_until
 
 from .conftest import launch
 
@@ -41,14 +41,13 @@ def install(folder: Path, stick: Path) -> dict:
 def copied(stick: Path, entries: int | None) -> Path:
     """The night's file in the copy folder, once it holds ``entries`` entries (any number:
     None)."""
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
+    def held() -> Path | None:
         for path in stick.glob("*-night.json"):
-            held = len(read_night_file(path.read_text())["events"])
-            if entries in (None, held):
+            if entries in (None, len(read_night_file(path.read_text())["events"])):
                 return path
-        time.sleep(0.1)
-    raise AssertionError(f"no copy with {entries} entries in {sorted(stick.iterdir())}")
+        return None
+
+    return wait_until(held, f"a copy with {entries} entries in {stick}")
 
 
 KEPT = """entries => new Promise(function (done) {
@@ -107,7 +106,7 @@ def rolls_logged(env, night, table: int) -> list:
 
 
 def tap(phone, kind: str) -> None:
-    phone.wait_for_timeout(450)  # the next roll, not one tap's bounce
+    phone.wait_for_timeout(450)  # a person's pace: the next roll, not one tap's bounce
     phone.locator(f".pad [data-quick-kind={kind}]").tap()
 
 
@@ -159,7 +158,7 @@ def test_every_roll_a_phone_made_counts_once_when_the_laptop_dies_mid_round(lapt
         note = phone.locator(".pending-note").first
         expect(note).to_contain_text("The laptop does not know this night yet: your rolls "
                                      "are kept", timeout=15000)
-        phone.wait_for_timeout(10000)
+        phone.wait_for_timeout(10000)  # the ten seconds are what is tested
         expect(phone.get_by_test_id("waiting")).to_have_count(3)
         expect(phone.get_by_test_id("refused")).to_have_count(0)
 
@@ -207,7 +206,7 @@ def test_a_copy_older_than_the_phone_saw_gets_the_roll_it_lacks_from_the_phone(l
         host.goto(f"{old.base}/host/nights/{night['night']}/")
         expect(host.locator("#table-1 .score").first).to_have_text("1")
         kept_in_browser(host, kept_entries)
-        phone.wait_for_timeout(600)
+        phone.wait_for_timeout(600)  # a person's pace: the next roll, not a double tap
         phone.locator(".pad [data-quick-kind=hit1]").tap()  # recorded, not in the host's copy
         expect(phone.locator("#table-1 .score").first).to_have_text("2")
         phone.evaluate("window.neverReloaded = true")
@@ -216,7 +215,7 @@ def test_a_copy_older_than_the_phone_saw_gets_the_roll_it_lacks_from_the_phone(l
         old.proc.wait(timeout=10)
         shutil.rmtree(tmp_path / "laptop")
         expect(phone.locator("body")).to_have_class(OFFLINE, timeout=10000)
-        phone.wait_for_timeout(600)
+        phone.wait_for_timeout(600)  # a person's pace: the next roll, not a double tap
         phone.locator(".pad [data-quick-kind=hit1]").tap()
         expect(phone.get_by_test_id("waiting")).to_have_count(1)
         kept = host.locator("#kept-file")

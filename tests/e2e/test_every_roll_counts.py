@@ -99,9 +99,9 @@ class EveryRollCounts(BrowserTestCase):
         seats = [s.name for s in live_state(night).room.tables[1].spec.seats]
         for gap in (300, 100, 450):
             self.button(page, "Miss").tap()
-            page.wait_for_timeout(gap)
+            page.wait_for_timeout(gap)  # a quick person's gap (the input; a floor)
             self.button(page, "1 hit").tap()
-            page.wait_for_timeout(700)
+            page.wait_for_timeout(700)  # a person's pace: the next roll, not a double tap
         self.settled(page)
         rows = self.rolls(night)
         assert len(rows) == 6
@@ -148,7 +148,7 @@ class EveryRollCounts(BrowserTestCase):
 
         page = self.device(night, relay=no_socket, http_route=error_after_commit)
         self.button(page, "2 hits").tap()
-        page.wait_for_timeout(700)
+        page.wait_for_timeout(700)  # a person's pace: the next roll, not a double tap
         self.button(page, "1 hit").tap()
         self.settled(page)
         assert failures
@@ -316,7 +316,7 @@ class EveryRollCounts(BrowserTestCase):
             else:
                 self.button(page, label).tap()
                 taps += 1
-            page.wait_for_timeout(rng.randint(450, 900))
+            page.wait_for_timeout(rng.randint(450, 900))  # a person's pace (the input)
         faults.clear()
         self.settled(page)
         intents = page.evaluate("window.intents")

@@ -25,6 +25,7 @@ from bench.server import SETUP_SCRIPT, Server, prepared_env, run_checked
 from bunco.laptop.backup import read_night_file
 from tests.e2e.test_dead_laptop import rolls_logged
 from tests.reliability.test_real_server import check_log
+from tests.waiting import wait_until
 
 from .conftest import launch
 
@@ -115,13 +116,13 @@ def test_a_full_data_folder_is_said_and_play_resumes_by_itself_when_space_is_bac
             trouble = host.locator("#laptop-trouble")
             expect(trouble).to_be_hidden()
             for kind in ("hit1", "miss"):
-                phone.wait_for_timeout(450)
+                phone.wait_for_timeout(450)  # a person's pace: the next roll, not a bounce
                 phone.locator(f".pad [data-quick-kind={kind}]").tap()
                 expect(phone.get_by_test_id("waiting")).to_have_count(0)
 
             filler = fill(data)  # mid-round, the laptop's disk is full
             for kind in ("hit1", "miss"):
-                phone.wait_for_timeout(450)
+                phone.wait_for_timeout(450)  # a person's pace: the next roll, not a bounce
                 phone.locator(f".pad [data-quick-kind={kind}]").tap()
             expect(phone.locator(".pending-note").first).to_contain_text(
                 "The laptop cannot save right now: your rolls are kept")
@@ -179,14 +180,13 @@ def tapper(server: Server, night):
     return roll
 
 
-def copy_holds(folder: Path, seq: int, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for path in folder.glob("*-night.json"):
-            if len(read_night_file(path.read_text())["events"]) == seq:
-                return
-        time.sleep(0.05)
-    raise AssertionError(f"the copy in {folder} never held entry {seq}")
+def copy_has(folder: Path, seq: int) -> bool:
+    return any(len(read_night_file(path.read_text())["events"]) == seq
+               for path in folder.glob("*-night.json"))
+
+
+def copy_holds(folder: Path, seq: int) -> None:
+    wait_until(lambda: copy_has(folder, seq), f"the copy in {folder} holding entry {seq}")
 
 
 @pytest.mark.browser
@@ -211,10 +211,10 @@ def test_a_copy_folder_that_fills_up_or_is_pulled_out_is_said_until_it_works_aga
 
             filler = fill(stick)  # the stick is full: the night goes on, the host is told
             for _ in range(40):  # a line fits in what is left of the file's last block
-                roll()
+                seq = roll()  # written to the copy, or the host told it was not
+                wait_until(lambda: trouble.is_visible() or copy_has(copies, seq))  # noqa: B023
                 if trouble.is_visible():
                     break
-                time.sleep(0.1)
             expect(trouble).to_be_visible()
             expect(trouble).to_contain_text("The copy folder is not being written")
             expect(trouble).to_contain_text(f"{copies}: it is full")

@@ -14,7 +14,7 @@ from scoring import PRESETS, sample_names
 from tests.playing import play_round, roll
 
 from .base import HOST_SECRET as SECRET
-from .base import BrowserTestCase, in_thread, tap_like_a_person
+from .base import BrowserTestCase, caught_up, in_thread, tap_like_a_person
 
 PHONE = {"width": 360, "height": 740}
 
@@ -134,7 +134,8 @@ class LiveCoreInBrowsers(BrowserTestCase):
         rolls = self.rolls(night)
         device.locator("#toast").click()
         expect(device.locator("#toast")).to_be_hidden(timeout=1000)  # not after its 4 s
-        device.wait_for_timeout(500)
+        device.wait_for_function("!document.body.classList.contains('pending')")
+        caught_up(device)  # a tap it had sent would have been answered by now
         assert self.rolls(night) == rolls
         table = live_state(Night.objects.get(pk=night.pk)).room.tables[1]
         assert table.seat_points == [1, 1, 2, 0]
@@ -179,7 +180,7 @@ class LiveCoreInBrowsers(BrowserTestCase):
         host.get_by_role("button", name=re.compile("Ring the bell now")).click()
         expect(device.locator("#banner.bell")).to_be_visible()
         expect(device.get_by_test_id("bell-duty")).to_be_visible()
-        device.wait_for_timeout(500)  # anything else the bell brings has come by now
+        caught_up(device)  # anything else the bell brings has come by now
         assert device.evaluate("window.buzzes") == 1
         assert device.locator("body").get_attribute("data-rang") == "1-1"
 
@@ -203,11 +204,11 @@ class LiveCoreInBrowsers(BrowserTestCase):
         device.wait_for_function("!document.body.classList.contains('pending')")
         assert self.rolls(night) == 1
 
-        device.wait_for_timeout(700)
+        device.wait_for_timeout(700)  # a person's pace: the next roll, not a double tap
         context.set_offline(True)
         for label in ("1 hit", "2 hits", "Miss"):  # three rolls while the Wi-Fi is down
             device.locator(".pad .quick button", has_text=label).click()
-            device.wait_for_timeout(700)
+            device.wait_for_timeout(700)  # a person's pace (the input; a floor)
         expect(device.locator(".pending-note")).to_contain_text("3 taps waiting")
         context.set_offline(False)
         device.evaluate("window.dispatchEvent(new Event('online'))")

@@ -179,7 +179,7 @@ class OfflineAndRoundEnds(BrowserTestCase):
         expect(refused).to_contain_text("paused")
         expect(refused).to_contain_text("1 hit")
         expect(device.get_by_test_id("waiting")).to_have_count(0)
-        device.wait_for_timeout(5000)  # not a passing toast
+        device.wait_for_timeout(5000)  # not a passing toast: outlasting one is what is tested
         expect(refused).to_be_visible()
         self.shot(device, "phone-refused")
         in_thread(lambda: services.game_resume(night=night))

@@ -12,7 +12,7 @@ from bunco.night import services
 from scoring import sample_names
 from tests.playing import started_night
 
-from .base import HOST_SECRET, BrowserTestCase, in_thread, tap_like_a_person
+from .base import HOST_SECRET, BrowserTestCase, caught_up, in_thread, tap_like_a_person
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True}
 WATCH = """
@@ -80,7 +80,7 @@ class EveryPartHasItsPlace(BrowserTestCase):
         host.get_by_role("button", name=re.compile("Reveal prize 1")).click()
         expect(screens["tv"][0].get_by_test_id("tv-prizes")).to_be_visible()
         for page, _ in screens.values():
-            page.wait_for_timeout(500)
+            caught_up(page)  # every part the night sent it so far has found its place or not
         misses = {name: page.evaluate("window.oobMisses") for name, (page, _) in screens.items()}
         assert all(not m for m in misses.values()), misses
         errors = {name: e for name, (_, e) in screens.items() if e}
@@ -96,6 +96,6 @@ class EveryPartHasItsPlace(BrowserTestCase):
         host.wait_for_function("window.htmx && document.querySelector('#banner')")
         table, _ = self.open(f"/t/{token}/", **PHONE)
         tap_like_a_person(table, table.locator(".pad .quick button", has_text="2 hits").first)
-        host.wait_for_timeout(1000)  # table 13's push has reached the host's page
+        caught_up(host)  # table 13's push has reached the host's page
         assert host.evaluate("window.oobMisses") == []
         expect(host.locator("#table-13")).to_have_count(0)

@@ -31,7 +31,9 @@ class PhoneDetails(BrowserTestCase):
         wifi.cut()
         notice = page.locator(".conn")
         expect(notice).to_be_visible()
-        page.wait_for_timeout(3000)  # a few failed reconnects
+        page.wait_for_function(  # a few failed reconnects
+            "document.querySelector('[ws-connect]')['htmx-internal-data']"
+            ".webSocket.retryCount >= 3")
         words = page.locator("#banner .headline").bounding_box()["y"]
         assert words >= notice.bounding_box()["y"] + notice.bounding_box()["height"]
 

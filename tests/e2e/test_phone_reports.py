@@ -7,7 +7,13 @@ import json
 from bunco.models import TableLink
 from bunco.night import services
 
-from .base import BrowserTestCase, in_thread
+from .base import BrowserTestCase, caught_up, in_thread, pump_until
+
+
+def net_pings(sent: list) -> list:
+    """The pings that tell the server how the phone's connection fares (not the test's own)."""
+    return [m for m in sent if m["type"] == "ping" and "net" in m]
+
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
@@ -25,20 +31,21 @@ class PhoneReports(BrowserTestCase):
             if isinstance(payload, str) and payload.startswith("{") else None))
         page.goto(f"{self.live_server_url}/t/{token}/")
         page.wait_for_function("window.bunco && window.bunco.open")
-        page.wait_for_timeout(5000)
+        pump_until(page, lambda: any(m["type"] == "ping" for m in sent), "the probe")
         pings = [m for m in sent if m["type"] == "ping"]
         assert len(pings) == 1 and "net" in pings[0]  # the probe after connecting
         assert any(m["type"] == "sync" and "net" in m for m in sent)
 
         page.locator(".pad .quick button", has_text="Miss").first.click()
-        page.wait_for_timeout(1500)
-        assert [m for m in sent if m["type"] == "ping"] == pings  # a fast tap is no news
+        page.wait_for_function("!document.body.classList.contains('pending')")
+        caught_up(page)  # the tap's answer in: what it had the page say is sent by now
+        assert net_pings(sent) == pings  # a fast tap is no news
 
         page.evaluate("bunco.roundTrip(1500)")  # a tap's answer took 1.5 s
         page.evaluate("bunco.roundTrip(1700)")  # and the next: told already
         page.evaluate("bunco.roundTrip(40)")  # fast again: news
         page.evaluate("bunco.roundTrip(30)")
-        page.wait_for_timeout(500)
-        told = [m["net"]["rtt"] for m in sent if m["type"] == "ping"][1:]
+        caught_up(page)  # what those had the page say is sent by now
+        told = [m["net"]["rtt"] for m in net_pings(sent)][1:]
         assert told == [1500, 40]
         page.context.close()

@@ -47,7 +47,6 @@ class PhonesOnPartyWifi(BrowserTestCase):
 
         context.set_offline(True)
         page.locator(".pad .quick button", has_text="2 hits").click()
-        page.wait_for_timeout(500)
         expect(page.locator("body.pending")).to_have_count(1)  # kept in the outbox
         assert not ScoreEvent.objects.filter(night=night, kind="roll").exists()
 

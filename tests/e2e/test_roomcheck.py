@@ -15,7 +15,7 @@ from bunco.models import TableLink
 from bunco.night import services
 from tests.netns import phone_on_the_lan
 
-from .base import HOST_SECRET, BrowserTestCase, ForkedDaphne, in_thread
+from .base import HOST_SECRET, BrowserTestCase, ForkedDaphne, caught_up, in_thread
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .qr import read_qr
 from .test_accessibility import axe_violations, report
@@ -98,7 +98,10 @@ class RoomCheckWithHerPhone(BrowserTestCase):
             if browser is self.browser._browser:
                 page.goto(f"{self.live_server_url}/host/{HOST_SECRET}/")
             page.goto(url)
-            page.wait_for_timeout(500)
+            if browser is self.browser._browser:
+                caught_up(page)  # the card as the live socket last drew it
+            else:  # its own check measured and shown
+                expect(page.locator("[data-done='1']")).to_have_count(1, timeout=15000)
             violations = axe_violations(page)
             assert not violations, report(where, violations)
             page.close()

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.playing import roll, started_night
 
-from .base import BrowserTestCase, in_thread
+from .base import BrowserTestCase, in_thread, pump_until
 
 TV = {"width": 1920, "height": 1080}
 #: The TV here takes its socket for dead after 3 s of silence (a party's: 60 s): the page's
@@ -53,9 +53,8 @@ class SilentSocket(BrowserTestCase):
         page.wait_for_timeout(1500)
         assert len(sockets) == 1 and score.text_content() == before  # it cannot know yet
 
-        deadline = time.monotonic() + SILENT_AFTER + 15
-        while len(sockets) < 2 and time.monotonic() < deadline:
-            page.wait_for_timeout(250)
+        pump_until(page, lambda: len(sockets) >= 2, "the page replacing its silent socket",
+                   patience=SILENT_AFTER + 15)
         assert len(sockets) == 2, "the page kept its silent socket"
         assert sockets[1] - muted["since"] >= SILENT_AFTER  # not before it had been silent
         expect(score).not_to_have_text(before, timeout=5000)  # the new socket's snapshot

@@ -14,7 +14,7 @@ from bunco.night.cache import live_state
 from scoring import sample_names
 from tests.playing import finish_night, play_round, roll
 
-from .base import HOST_SECRET, BrowserTestCase, in_thread
+from .base import HOST_SECRET, BrowserTestCase, caught_up, in_thread
 
 TV = {"width": 1920, "height": 1080}
 #: A change made here reaches the live server's screens by a sync the server asks for once it
@@ -90,7 +90,7 @@ class TvForAnyRoom(BrowserTestCase):
         night = self.night(3)
         page = self.tv(night)
         expect(page.locator("#banner .headline")).to_have_text("Round 1")
-        page.wait_for_timeout(300)
+        caught_up(page)  # the live socket's snapshot in, the layout drawn for it
         self.fits(page)
         tables = page.locator("#table-1").bounding_box()
         races = page.locator(".tv-races").bounding_box()
@@ -111,7 +111,7 @@ class TvForAnyRoom(BrowserTestCase):
         in_thread(lambda: roll(night, 12, quick="hit2"))
         page = self.tv(night)
         expect(page.locator("#table-12 [data-testid=score]").first).to_have_text("2")
-        page.wait_for_timeout(300)
+        caught_up(page)  # the live socket's snapshot in, the layout drawn for it
         page.screenshot(path="test-artifacts/tv-12-tables.png")
         self.fits(page)
         assert len(shown_tables(page)) == 12  # all of them, on one page
@@ -131,7 +131,7 @@ class TvForAnyRoom(BrowserTestCase):
         night = self.night(100)
         page = self.tv(night)
         expect(page.locator("#banner .headline")).to_have_text("Round 1")
-        page.wait_for_timeout(300)
+        caught_up(page)  # the live socket's snapshot in, the layout drawn for it
         self.fits(page)  # not 13,600 px tall
         first = shown_tables(page)
         assert first[0] == "table-1" and 8 <= len(first) < 100
@@ -238,7 +238,7 @@ class TvForAnyRoom(BrowserTestCase):
         night = in_thread(setup)
         page = self.tv(night)
         expect(page.locator("#banner .headline")).to_have_text("Round 1")
-        page.wait_for_timeout(300)
+        caught_up(page)  # the live socket's snapshot in, the layout drawn for it
         page.screenshot(path="test-artifacts/tv-12-tables-long-names.png")
         self.fits(page)
         seen = set()
@@ -260,7 +260,8 @@ class TvForAnyRoom(BrowserTestCase):
             seen |= {name["text"] for name in shown}
             if len(seen) == 48:
                 break
-            page.wait_for_timeout(8500)  # the next page of tables
+            # the next page of tables: the pager's turn (every 8 s) is what is tested
+            page.wait_for_timeout(8500)
         assert seen == set(names)
 
     def test_the_set_winner_shows_large_with_how_it_was_decided(self):

@@ -15,6 +15,7 @@ from bunco.models import Night, ScoreEvent
 from bunco.night.cache import live_state
 from scoring.rules import RoundEnd
 from scoring.table_spec import Phase
+from tests.waiting import wait_until
 
 from .base import HOST_SECRET, BrowserTestCase
 from .qr import read_qr
@@ -122,7 +123,7 @@ class Party:
             f"(document.querySelector('#table-{number}') || {{dataset: {{}}}}).dataset.seq"
             f" >= {seq}")
         wait = REACTION_MS / 1000 - (time.monotonic() - self.last_tap.get(number, 0))
-        if wait > 0:
+        if wait > 0:  # a person's pace since the last tap (the input; a floor)
             time.sleep(wait)
         # A person reacts to what the screen shows: not sooner than that after it changed
         # (a push that came late moves the next tap later, or it reads as a double tap).
@@ -130,10 +131,8 @@ class Party:
         before = self.rows()
         page.locator(f".pad [data-quick-kind='{kind}'], .pad [value='{kind}']").first.tap()
         self.last_tap[number] = time.monotonic()
-        deadline = time.monotonic() + 10
-        while self.rows() == before:  # the tap is in the log: the next decision sees it
-            assert time.monotonic() < deadline, f"table {number}'s {kind} tap was not counted"
-            time.sleep(0.05)
+        # the tap is in the log: the next decision sees it
+        wait_until(lambda: self.rows() != before, f"table {number}'s {kind} tap counted")
 
     def next_tap(self, state):
         """Which table taps what next: tables without a leader get one, then the head table

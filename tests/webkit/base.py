@@ -58,7 +58,7 @@ class WebKitTestCase(BrowserTestCase):
                      if b.is_displayed() and b.text.strip() == label]
             return found[0] if found else False
         wait(driver, button, f"a {label!r} button on the pad").click()
-        time.sleep(1)
+        time.sleep(1)  # a person's pace (the input; a floor)
 
 
 def wait(driver, condition, what, timeout=WAIT):

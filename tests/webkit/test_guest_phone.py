@@ -63,6 +63,7 @@ class GuestPhoneInWebKit(WebKitTestCase):
         import time
 
         from bunco.models import TableLink
+        from tests.e2e.base import FOUR_TRIES_FAILED, LATER_TRIES_HELD
         from tests.playing import roll
 
         from .base import Wire
@@ -74,14 +75,15 @@ class GuestPhoneInWebKit(WebKitTestCase):
         table = self.phone(f"http://{LAN_ADDRESS}:{wifi.port}/t/{link.token}/")
         connected(table)
         shows(table, "#table-1 .score", ["0", "0"])
+        table.execute_script(LATER_TRIES_HELD)
         wifi.cut()  # asleep: the Wi-Fi dropped, reconnects failing and backing off
         wait(table, "return document.body.classList.contains('offline')", "offline page")
         in_thread(lambda: roll(night, 1, quick="hit2"))  # the room moves on meanwhile
-        time.sleep(4)  # several failed reconnects: the next is seconds away
+        # Four tries failed: htmx's next is held an hour away, so only waking connects it.
+        wait(table, f"return {FOUR_TRIES_FAILED}", "four failed reconnects")
         wifi.restore()
         woke = time.monotonic()
         table.execute_script("document.dispatchEvent(new Event('visibilitychange'));"
                              "window.dispatchEvent(new Event('pageshow'));")
-        shows(table, "#table-1 .score", ["2", "0"], timeout=5)
-        took = time.monotonic() - woke
-        assert took < 1.0, f"the woken phone showed the roll after {took:.2f} s"
+        shows(table, "#table-1 .score", ["2", "0"])
+        print(f"\nwoken phone: showed the roll {time.monotonic() - woke:.2f} s after waking")
