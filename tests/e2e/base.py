@@ -10,7 +10,7 @@ from asgiref.sync import SyncToAsync
 from channels.testing import ChannelsLiveServerTestCase
 from daphne.testing import DaphneProcess
 from django.test import override_settings
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from tests.screens import PATIENCE
 
@@ -135,6 +135,21 @@ def pump_until(page, happened, what: str, patience: float = PATIENCE) -> None:
     while not happened():
         assert time.monotonic() < deadline, f"never happened: {what}"
         page.wait_for_timeout(50)
+
+
+def synced_until(page, locator, text: str, patience: float = PATIENCE) -> None:
+    """A change the test made through services (another process than the server: nothing is
+    pushed) reaches the page by its sync, as a page woken from sleep asks: asked again until
+    ``locator`` shows ``text`` (the server reads the log again at most every LOOK_EVERY), not
+    left to the server's next look at its logs (WATCHED_EVERY, a race with any wait)."""
+    deadline = time.monotonic() + patience
+    while True:
+        page.evaluate("window.bunco.sync()")
+        try:
+            expect(locator).to_contain_text(text, timeout=1000)
+            return
+        except AssertionError:
+            assert time.monotonic() < deadline, f"{text!r} never showed"
 
 
 def caught_up(page) -> None:

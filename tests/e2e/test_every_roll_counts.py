@@ -76,16 +76,19 @@ class EveryRollCounts(BrowserTestCase):
         return list(ScoreEvent.objects.filter(night=night, kind="roll").order_by("seq"))
 
     def taps_in_page(self, page, labels, gap_ms):
-        """Buttons tapped ``gap_ms`` apart by the page's own clock (a test driver's own
-        latency would blur a double tap's 20-300 ms). Returns the gap the page really left
-        between them: a machine this busy may stretch it."""
-        return page.evaluate("""([labels, gap]) => new Promise(done => {
+        """Buttons tapped ``gap_ms`` apart by the page's own clock (``bunco.now``, which the
+        outbox reads), held for the two taps: a test driver's latency on a busy machine would
+        blur a double tap's 20-300 ms. Afterwards the page's clock runs on from there."""
+        page.evaluate("""([labels, gap]) => {
             const press = label => [...document.querySelectorAll('.pad .quick button')]
                 .find(b => b.textContent.trim() === label).click();
-            const first = Date.now();
+            const real = window.bunco.now, start = real();
+            window.bunco.now = () => start;
             press(labels[0]);
-            setTimeout(() => { const at = Date.now(); press(labels[1]); done(at - first); }, gap);
-        })""", [labels, gap_ms])
+            window.bunco.now = () => start + gap;
+            press(labels[1]);
+            window.bunco.now = () => real() + gap;
+        }""", [labels, gap_ms])
 
     def settled(self, page):
         page.wait_for_function(
@@ -116,10 +119,7 @@ class EveryRollCounts(BrowserTestCase):
         night = self.night()
         page = self.device(night)
         button = self.button(page, "1 hit")
-        # 120 ms apart by the page's own clock (the test driver's latency on a busy machine
-        # could stretch its own wait past the double-tap window)
-        gap = self.taps_in_page(page, ["1 hit", "1 hit"], 120)
-        assert gap < DOUBLE_TAP_MS, f"the machine stretched a 120 ms gap to {gap} ms"
+        self.taps_in_page(page, ["1 hit", "1 hit"], 120)  # 120 ms apart by the page's clock
         expect(page.locator("#toast")).to_contain_text("Tapped twice: counted once")
         self.settled(page)
         assert len(self.rolls(night)) == 1
@@ -307,8 +307,8 @@ class EveryRollCounts(BrowserTestCase):
                 continue
             label = rng.choice(visible)
             if step == "double":  # the same button twice within the double-tap window
-                gap = self.taps_in_page(page, [label, label], rng.randint(20, 300))
-                taps += 1 if gap < DOUBLE_TAP_MS else 2  # a busy machine's gap: two taps
+                self.taps_in_page(page, [label, label], rng.randint(20, 300))
+                taps += 1  # within DOUBLE_TAP_MS by the page's clock: one tap
             elif step == "quick pair":  # a roll, then the next player's, quickly
                 others = [b for b in visible if b != label]
                 self.taps_in_page(page, [label, rng.choice(others)], rng.randint(100, 550))

@@ -12,7 +12,7 @@ from bunco.night import services
 from scoring import sample_names
 from tests.playing import play_round
 
-from .base import HOST_SECRET, BrowserTestCase, in_thread
+from .base import HOST_SECRET, BrowserTestCase, in_thread, synced_until
 
 PHONE = {"width": 390, "height": 844}
 
@@ -47,7 +47,7 @@ class HeadTableStarts(BrowserTestCase):
 
         # The round played: between rounds the button is back, for round 2, on the same page.
         in_thread(lambda: play_round(Night.objects.get(pk=night.pk), start=False))
-        expect(head.locator("#banner")).to_contain_text("Round 1 over")
+        synced_until(head, head.locator("#banner"), "Round 1 over")
         expect(bell).to_be_visible()
         bell.click()
         expect(other.locator("#banner .headline")).to_contain_text("Round 2")

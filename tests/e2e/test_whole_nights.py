@@ -203,7 +203,7 @@ class Party:
         tv_rows = self.tv.eval_on_selector_all(
             "tbody[data-pages=tv-standings-rows] tr",
             "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
-        tv = {re.sub(r"^\d+\.\s*", "", r[0]): r[1:5] for r in tv_rows}
+        tv = {re.sub(r"^\d+[.=]?\s*", "", r[0]): r[1:5] for r in tv_rows}  # "3." or "3=" (shared)
         sheet = self.open(LAPTOP, f"{self.case.live_server_url}/host/{HOST_SECRET}/")
         sheet.goto(f"{self.case.live_server_url}/host/nights/{self.night_pk}/sheet/")
         section = sheet.locator("section.sheet").nth(set_number - 1)
