@@ -157,3 +157,18 @@ def system_libraries(environ: MutableMapping[str, str] = os.environ):
         yield
     finally:
         environ.update(changed)
+
+
+def keep_line(name: str, value: str) -> bool:
+    """A host's choice kept in the data folder as the one line of file ``name``, written aside
+    and renamed over (never half a file): whether it was."""
+    from django.conf import settings
+
+    path = Path(settings.DATA_DIR) / name
+    partial = path.with_name(name + ".partial")
+    try:
+        partial.write_text(value + "\n", encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        return False
+    return True

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from bunco import laptop
 from bunco.laptop import lan
 
 FILE = "phones_address"
@@ -77,12 +78,7 @@ def pick(address: str) -> str | None:
     offered = dict(choices())
     if address not in offered:
         return f"{address or 'That'} is not an address of this laptop the phones could use."
-    path = _path()
-    partial = path.with_name(FILE + ".partial")
-    try:
-        partial.write_text(address + "\n", encoding="utf-8")
-        os.replace(partial, path)
-    except OSError:
+    if not laptop.keep_line(FILE, address):
         return "The data folder cannot be written to, so the address was not changed."
     settings.LAN_ADDRESS = address  # what this process reads elsewhere (a night's file)
     return None

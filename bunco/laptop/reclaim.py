@@ -10,10 +10,11 @@ folder (``reclaim``) so a restart keeps it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from django.conf import settings
+
+from bunco import laptop
 
 HOST, CODE = "host", "code"
 CHOICES = [(HOST, "I release their name on this page, then they tap it"),
@@ -38,11 +39,6 @@ def choose(value: str) -> str | None:
     """The host's choice kept: None, or why not in a sentence (nothing changed then)."""
     if value not in (HOST, CODE):
         return "Choose one of the two ways."
-    path = _path()
-    partial = path.with_name(FILE + ".partial")
-    try:
-        partial.write_text(value + "\n", encoding="utf-8")
-        os.replace(partial, path)
-    except OSError:
+    if not laptop.keep_line(FILE, value):
         return "The data folder cannot be written to, so the choice was not kept."
     return None
