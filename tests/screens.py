@@ -29,6 +29,15 @@ class Screen(WebsocketCommunicator):
         assert said == {"type": "pong"}, said
         return True
 
+    async def said_until(self, wanted) -> list[str]:
+        """Every frame up to the first that ``wanted(frame)`` (with a shared layer, or the
+        stock dispatch, pushes and a ping's answer come by different queues: a wait for the
+        push itself, not for a pong, is the event then)."""
+        got = [await self.receive_from()]
+        while not wanted(got[-1]):
+            got.append(await self.receive_from())
+        return got
+
     async def said_so_far(self) -> list[str]:
         """Every frame sent to this screen before a ping said now is answered (in order)."""
         await self.send_json_to({"type": "ping"})
