@@ -193,7 +193,7 @@ async def test_a_push_reaches_its_screen_while_the_server_is_busy_with_a_tap(res
         asked, real = asyncio.Event(), consumers.database_sync_to_async
 
         def noted(fn):
-            if getattr(fn, "__name__", "") == "behind_seq":
+            if getattr(fn, "__name__", "") == "by_seq":
                 asked.set()  # the consumer's answer waits for the sync thread now
             return real(fn)
 

@@ -281,12 +281,14 @@ def test_a_websocket_message_with_junk_is_answered_and_changes_nothing(message):
         assert (await ws.connect())[0]
         await ws.receive_from()  # the snapshot
         await ws.send_to(text_data=json.dumps(message))
-        answer = await ws.receive_output(timeout=5)
-        await ws.send_json_to({"type": "sync", "shows": {}})  # still open and served
+        # Whatever it said in answer (or nothing: a sync of a screen that is current), up to a
+        # ping's pong: a close there fails receive_from. Then still open and served.
+        said = await ws.said_so_far()
+        await ws.send_json_to({"type": "sync", "shows": {}})
         assert await ws.told_nothing()
         await ws.disconnect()
-        return answer
+        return said
 
-    answer = async_to_sync(exchange)()
-    assert answer["type"] == "websocket.send"  # an answer, never a close
+    said = async_to_sync(exchange)()
+    assert all(isinstance(text, str) for text in said)  # answers, never a close
     assert log_of(night) == before
