@@ -222,7 +222,7 @@ def smoke(artefact: Path, work: Path) -> str:
     try:
         first = wait_for_first_page(base, server)
         host_link = wait_for(out, r"Host \(keep this link to yourself\): (\S+)", server, 30)
-        version = wait_for(out, r"^Bunco (\S+)", server, 5)
+        version = wait_for(out, r"(?m)^Bunco (\S+) is running", server, 5)
         ack = tap_once(base, open_the_demo_night(base, host_link))
     finally:
         code = stop(server) if server.poll() is None else server.returncode
