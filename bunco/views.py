@@ -98,7 +98,8 @@ def _database() -> None:
 def healthz(request: HttpRequest) -> JsonResponse:
     """Whether this worker can serve a night: its database answers, a message goes through
     its channel layer and (SQLite) its data folder takes a write. No sign-in, nothing
-    rendered, never cached; 503 with ``problem`` (a sentence for the host) if one fails. A
+    rendered, never cached; 503 with ``problem`` (a sentence for the host, naming no folder:
+    anyone may ask) if one fails. A
     copy folder that cannot be written is said in ``problem`` too, with a 200: the night is
     served all the same."""
     report: dict = {}
@@ -111,11 +112,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
         report["data_folder"] = "ok" if trouble is None else "failed: full or failing"
         if trouble is not None:
             healthy = False
-            problems.append(trouble.sentence)
+            problems.append(trouble.openly)
     copying = disk.copy_trouble()  # said, but the night is served all the same
     if copying is not None:
         report["copy_folder"] = "failed"
-        problems.append(copying.sentence)
+        problems.append(copying.openly)
     if problems:
         report["problem"] = " ".join(problems)
     return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)

@@ -73,10 +73,16 @@ class Trouble:
     title: str
     what: str
     todo: str
+    why: str = ""  # the reason in a few words, naming no folder
 
     @property
     def sentence(self) -> str:
         return f"{self.title}: {self.what} {self.todo}"
+
+    @property
+    def openly(self) -> str:
+        """What anyone may read (``/healthz`` answers without a sign-in): no folder's path."""
+        return f"{self.title}{f' ({self.why})' if self.why else ''}: {self.todo}"
 
 
 _lock = threading.Lock()
@@ -124,7 +130,7 @@ def copy_trouble() -> Trouble | None:
         f"Bunco cannot keep the night's copy in {folder}: {why}. Until it can, the night is "
         "only on this laptop (and the rolls on the phones).",
         "Free some space there or put the USB stick back: the copy is written again by itself "
-        "and this message goes.")
+        "and this message goes.", why=why)
 
 
 #: What anyone but the host (a phone, the TV, a guest's page) is told: no folder, no advice.

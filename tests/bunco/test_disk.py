@@ -105,6 +105,7 @@ def test_a_host_command_the_laptop_cannot_save_shows_what_to_do_not_an_error(
     health = Client().get("/healthz")  # until a write works again, or the disk settles
     assert health.status_code == 503
     assert "Bunco cannot save on this laptop" in health.json()["problem"]
+    assert str(disk.data_folder()) not in health.text  # anyone may ask: no folder's path
 
 
 def test_a_link_the_server_does_not_know_is_not_a_decision(db):
