@@ -7,7 +7,7 @@ import uuid
 from bunco.night import services
 from bunco.night.cache import live_state
 from bunco.night.services import claim_for
-from scoring import sample_names
+from scoring import PRESETS, sample_names
 
 
 def started_night(name: str, players: int, seed: int, rules_id: str = "babz"):
@@ -63,3 +63,14 @@ def finish_night(night, *, rng=None, sets=1, end=True):
     if end:
         services.night_end(night=night)
     return live_state(night)
+
+
+def finale_night():
+    """Twelve guests on babz ($10 each), every round played, the night not ended yet. Ties
+    split at once (not left for the tied players to choose), so every cent is paid."""
+    night = services.night_create(name="Finale", rules_id="babz", entry_fee_cents=1000,
+                                  rules=PRESETS["babz"].replace(award_ties="split"),
+                                  player_names=sample_names(12))
+    services.night_seat(night=night, rng=random.Random(8))
+    assert finish_night(night, rng=random.Random(9), end=False).phase == "over"
+    return night

@@ -5,7 +5,6 @@ one after the last or when the host shows them all; with no TV the phones show e
 the end. The log says which, so a night opened again reveals alike."""
 
 import json
-import random
 import re
 
 import pytest
@@ -18,20 +17,9 @@ from bunco.live import groups, screens
 from bunco.models import Night, Person, ScoreEvent
 from bunco.night import devices, services
 from bunco.night.cache import folds, live_state
-from scoring import PRESETS, sample_names
 from tables.views import results_key
-from tests.playing import finish_night
+from tests.playing import finale_night
 from tests.screens import Screen
-
-
-def played_night() -> Night:
-    """Twelve guests on babz ($10 each, ties split), every round played, not ended yet."""
-    night = services.night_create(name="Finale", rules_id="babz", entry_fee_cents=1000,
-                                  rules=PRESETS["babz"].replace(award_ties="split"),
-                                  player_names=sample_names(12))
-    services.night_seat(night=night, rng=random.Random(8))
-    assert finish_night(night, rng=random.Random(9), end=False).phase == "over"
-    return night
 
 
 def host_client() -> Client:
@@ -81,7 +69,7 @@ def pages(night: Night, player) -> list[str]:
 
 @pytest.fixture
 def played(db):
-    return played_night()
+    return finale_night()
 
 
 def test_with_a_tv_each_prize_reaches_the_phones_only_once_the_tv_reveals_it(played):
@@ -180,7 +168,7 @@ async def my_part(ws: Screen) -> str:
 @pytest.mark.django_db(transaction=True)
 async def test_a_phone_is_pushed_a_prize_only_when_the_tv_reveals_it_and_its_snapshot_agrees():
     def setup():
-        night = played_night()
+        night = finale_night()
         player, amount = first_winner(night)
         secret = devices.new_secret()
         services.player_claim(night=night, player=player, device=devices.fingerprint(secret))

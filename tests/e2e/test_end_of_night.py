@@ -1,7 +1,6 @@
 """The end of a night in a real browser: the host ends it, reveals the prizes one by one, and
 the TV shows exactly the winners and amounts the rules engine computes."""
 
-import random
 import re
 import threading
 from pathlib import Path
@@ -10,29 +9,18 @@ from playwright.sync_api import expect
 
 from bunco.live import screens
 from bunco.live.screens import category_labels
-from bunco.night import services
 from bunco.night.cache import live_state
-from scoring import PRESETS, decide_awards, sample_names
-from tests.playing import finish_night
+from scoring import decide_awards, sample_names
+from tests.playing import finale_night
 
 from .base import HOST_SECRET as SECRET
 from .base import BrowserTestCase, in_thread
 
 
-def play_a_whole_night():
-    # Ties split at once (not left for the tied players to choose), so every cent is paid.
-    night = services.night_create(name="Finale", rules_id="babz", entry_fee_cents=1000,
-                                  rules=PRESETS["babz"].replace(award_ties="split"),
-                                  player_names=sample_names(12))
-    services.night_seat(night=night, rng=random.Random(8))
-    assert finish_night(night, rng=random.Random(9), end=False).phase == "over"
-    return night
-
-
 class EndOfNight(BrowserTestCase):
     def test_the_tv_reveals_the_engines_awards(self):
         made = []
-        worker = threading.Thread(target=lambda: made.append(play_a_whole_night()))
+        worker = threading.Thread(target=lambda: made.append(finale_night()))
         worker.start()
         worker.join()
         night = made[0]
@@ -67,7 +55,7 @@ class EndOfNight(BrowserTestCase):
 
 class GuestsEndOfNight(BrowserTestCase):
     def test_each_guests_phone_turns_into_their_night_the_moment_it_ends(self):
-        night = in_thread(play_a_whole_night)
+        night = in_thread(finale_night)
         state = live_state(night)
         pot = screens.night_pot(state)
         awards = decide_awards(night.rules, state.night.stats,
@@ -129,7 +117,7 @@ class GuestsEndOfNight(BrowserTestCase):
 
 class TheRevealIsTheHosts(BrowserTestCase):
     def test_a_phone_shows_each_prize_the_moment_the_tv_reveals_it(self):
-        night = in_thread(play_a_whole_night)
+        night = in_thread(finale_night)
         awards = screens.final_awards(live_state(night))
         winner = awards[0]["payouts"][0]
         tv = self.browser.new_page(viewport={"width": 1920, "height": 1080})
