@@ -12,7 +12,10 @@ class BuncoConfig(AppConfig):
         tell each other, is connected here and nowhere else."""
         from bunco.laptop import keeping, notes, roomcheck
         from bunco.live import broadcast, reports, watch
+        from bunco.models import Night, ScoreEvent
         from bunco.night import hooks
+        from bunco.night.services import runner
+        from bunco.runtime import statements
 
         # After a command: its frames drawn and pushed, then the night's copy and snapshot.
         hooks.draw_with(broadcast.frames)
@@ -22,6 +25,10 @@ class BuncoConfig(AppConfig):
         hooks.after_open(keeping.opened)
         hooks.after_open(roomcheck.night_opened)  # its phones' reconnects are the swap's
         hooks.keep_with(keeping.save_deleted)
+        # The log's two writes compiled once, unless left stock (bunco/runtime/statements.py).
+        compiled = statements.install(ScoreEvent, Night)
+        if compiled is not None:
+            runner.write_with(compiled.append, compiled.moved_on)
         watch.install()  # the server's timer looks for what other processes wrote
         notes.connect(hosts=broadcast.to_hosts, group=broadcast.to_group)
         reports.connect(on_reached=roomcheck.note_scope, on_card=roomcheck.push_card,

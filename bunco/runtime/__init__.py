@@ -17,10 +17,11 @@ MEASURED_ON = {"Twisted": "26.10.0", "daphne": "4.2.3", "autobahn": "26.10.2",
 #: ``serverSend``, one wrapper: the bound first, then the framing), ``reading``, ``deflate``;
 #: ``collector.py``; ``layer.py`` (the settings' channel layer); ``handler.py`` (the ASGI
 #: handler); ``consumer.py`` (``dispatch``); ``watch.py`` (the server looks, pages do not
-#: sync); ``jinja.py`` (the engine of the hot fragments, chosen by the settings). How pushes
-#: leave (``pushes.py``) is no piece: its one path is the stock one.
+#: sync); ``jinja.py`` (the engine of the hot fragments, chosen by the settings);
+#: ``statements.py`` (the log's two writes, compiled once). How pushes leave (``pushes.py``)
+#: is no piece: its one path is the stock one.
 PIECES = ("write", "framing", "backlog", "reading", "deflate", "collector", "layer", "handler",
-          "dispatch", "watch", "jinja")
+          "dispatch", "watch", "jinja", "statements")
 
 
 def stock(piece: str) -> bool:
@@ -52,7 +53,8 @@ def install() -> dict[str, bool]:
     order of ``PIECES``: Twisted's and autobahn's methods first (``wire``, one wrapper each).
     The others are chosen where they are used: the collector on the server's loop, the layer
     by the settings, the handler and the consumers' base where they are defined, the watch
-    when its module loads, the fragments' engine by the settings. Says which pieces run tuned."""
+    when its module loads, the fragments' engine by the settings, the log's statements when
+    Django starts (``bunco/apps.py``, for every process). Says which pieces run tuned."""
     from bunco.runtime import wire
 
     check_versions()

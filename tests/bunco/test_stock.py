@@ -1,6 +1,6 @@
 """BUNCO_STOCK leaves a piece of the server's tuning stock, to measure what it buys: the
 server then runs Channels' own layer, Twisted's own write, autobahn's own framing, pages
-syncing on a timer."""
+syncing on a timer, the log written by the ORM's own statements."""
 
 import os
 import subprocess
@@ -21,6 +21,7 @@ from bunco.live.watch import watch
 from bunco.runtime.consumer import DirectDispatch
 from bunco.live.screens import table
 from django.template import engines
+from bunco.night.services import runner
 sends = WebSocketProtocol.serverSend is wire._send  # one wrapper: the bound, then framing
 print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
@@ -33,6 +34,7 @@ print(json.dumps({
     "dispatch": ScreenConsumer.dispatch is DirectDispatch.dispatch,
     "watch": watch.looking,
     "jinja": type(engines[table.ENGINE].env).__name__ == "Fragments",
+    "statements": runner._append is not runner._saved,
 }))
 """
 
@@ -53,18 +55,19 @@ def test_the_server_runs_tuned_unless_told_otherwise():
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
                      "framing": True, "reading": True, "backlog": True, "collector": True,
                      "handler": "OneTripHandler", "dispatch": True, "watch": True,
-                     "jinja": True}
+                     "jinja": True, "statements": True}
 
 
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
                             "framing": False, "reading": False, "backlog": False,
                             "collector": False, "handler": "ASGIHandler", "dispatch": False,
-                            "watch": False, "jinja": False}
+                            "watch": False, "jinja": False, "statements": False}
     some = probe("write,layer,framing")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
     assert not some["framing"] and some["backlog"]  # the bound alone wraps serverSend
     assert some["reading"] and some["collector"] and some["watch"] and some["jinja"]
+    assert some["statements"]
 
 
 def test_the_tuning_runs_on_the_versions_it_was_measured_on():

@@ -17,6 +17,7 @@ screen that fell behind is answered ("already recorded") or refused by name, nev
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, connection, transaction
@@ -221,36 +222,30 @@ def _append_and_apply(night: Night, key: uuid.UUID, state: LiveNight, event: Eve
     return row, after
 
 
-# A tap writes one row and moves the night's last seq on: the ORM compiles each statement anew
-# every time (a third of a tap's work), so these two are written once, as the ORM would.
-_EVENTS = ScoreEvent._meta.db_table
-_EVENT_FIELDS = [f for f in ScoreEvent._meta.concrete_fields if not f.primary_key]
-_COLUMNS = ", ".join(f'"{f.column}"' for f in _EVENT_FIELDS)  # quoted: one is "table"
-_INSERT = f"INSERT INTO {_EVENTS} ({_COLUMNS}) VALUES ({', '.join(['%s'] * len(_EVENT_FIELDS))})"
-
-
-def _append(row: ScoreEvent) -> ScoreEvent:
-    """``row`` appended to the log, each value prepared by its field as ``save()`` does."""
-    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in _EVENT_FIELDS]
-    with connection.cursor() as cursor:
-        if connection.features.can_return_columns_from_insert:
-            cursor.execute(f"{_INSERT} RETURNING id", values)
-            row.pk = cursor.fetchone()[0]
-        else:
-            cursor.execute(_INSERT, values)
-            row.pk = cursor.lastrowid
-    row._state.adding, row._state.db = False, connection.alias
+def _saved(row: ScoreEvent) -> ScoreEvent:
+    """``row`` appended to the log by the ORM's own ``save()``."""
+    row.save(force_insert=True)
     return row
 
 
-def _moved_on(night_id: int, seq: int, columns: dict) -> bool:
+def _updated(night_id: int, seq: int, columns: dict) -> bool:
     """The night's row moved to ``seq`` (and its projection columns), if it was at seq - 1."""
-    if columns.keys() != {"last_seq"}:
-        return bool(Night.objects.filter(pk=night_id, last_seq=seq - 1).update(**columns))
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {_NIGHTS} SET last_seq = %s WHERE id = %s AND last_seq = %s",
-                       [seq, night_id, seq - 1])
-        return cursor.rowcount == 1
+    return bool(Night.objects.filter(pk=night_id, last_seq=seq - 1).update(**columns))
+
+
+#: How a command's log row is appended and its night moved on: the ORM's own, unless
+#: ``write_with`` was given other statements that write the same rows.
+_append, _moved_on = _saved, _updated
+
+
+def write_with(append: Callable[[ScoreEvent], ScoreEvent] | None = None,
+               moved_on: Callable[[int, int, dict], bool] | None = None) -> None:
+    """How a command's log row is appended (``append(row)``) and its night moved on
+    (``moved_on(night_id, seq, columns)``: False if the night was not at seq - 1): the ORM's
+    own for either left None. The runtime's compiled statements (``bunco/runtime/
+    statements.py``) are put in at start by ``bunco/apps.py``."""
+    global _append, _moved_on
+    _append, _moved_on = append or _saved, moved_on or _updated
 
 
 def _earlier(night: Night, key: uuid.UUID) -> Ack | None:
