@@ -226,9 +226,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         "busy_answer_p99_ms": ms(tally.get("busy_answers", []), 99),
         "network_errors": sum(tally.get("errors", {}).values()),
         "taps_sent_over": dict(tally.get("sent_over", {})),  # each send: socket or http
-        # the taps made (a slot whose table's screen offered no roll is idle) and their mix
-        "taps_made": made, "idle_slots": tally.get("idle_slots", 0),
-        "rolls": dict(tally.get("rolls", {})), "entered_from": dict(tally.get("entered_from", {})),
+        **_mix(tally, made),
         "answer_p99_ms": ms(tally.get("answers", []), 99),
         "tap_p50_ms": ms(taps, 50), "tap_p90_ms": ms(taps, 90), "tap_p99_ms": ms(taps, 99),
         "tap_max_ms": ms(taps, 100), "taps_measured": len(taps),
@@ -245,6 +243,14 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
                    "answer": round(sum(tap_sizes) / len(tap_sizes)) if tap_sizes else 1500,
                    **{k: round(sum(v) / len(v)) if v else 0 for k, v in kinds.items()}},
     }
+
+
+def _mix(tally: dict, made: int) -> dict:
+    """The taps made (a slot whose table's screen offered no roll is idle), what they were and
+    from which phones."""
+    return {"taps_made": made, "idle_slots": tally.get("idle_slots", 0),
+            "rolls": dict(tally.get("rolls", {})),
+            "entered_from": dict(tally.get("entered_from", {}))}
 
 
 def ratio(a, b) -> float | None:

@@ -96,12 +96,7 @@ class Command(BaseCommand):
         _server_arguments(parser)
 
     def handle(self, *args, **opts) -> None:
-        if opts["workers"] < 1 or opts["nights"] < 1:
-            raise CommandError("--workers and --nights must be 1 or more")
-        if opts["nights"] > 1 and not opts["no_floor"]:
-            raise CommandError("the floor relays one night: give --no-floor with --nights")
-        if opts["workers"] > 1 and not (opts["database_url"] and opts["redis_url"]):
-            raise CommandError(SEVERAL)
+        _check(opts)
         if opts["source"] is not None:
             if opts["plot"] is None:
                 raise CommandError("--from only draws: give --plot too")
@@ -111,12 +106,6 @@ class Command(BaseCommand):
             return
         if not Path("/proc/self/stat").exists():
             raise CommandError("loadtest reads the server's CPU and memory from /proc: Linux")
-        if (opts["seconds"] <= 0 or opts["bells"] < 0 or opts["clients"] < 1
-                or opts["phone_every"] < 0):
-            raise CommandError("--seconds, --bells, --clients and --phone-every must be "
-                               "positive")
-        if opts["bells"] and opts["seconds"] / opts["bells"] < opts["bell_hold"] + 1:
-            raise CommandError("bells too close together for --bell-hold")
         self.stdout.write(
             f"loadtest: {opts['seconds']:g} s of taps per scenario, {opts['bells']} bells, "
             f"{opts['clients']} client processes; {machine()}; Python "
@@ -146,8 +135,8 @@ class Command(BaseCommand):
                         with opts["out"].open("a") as f:
                             f.write(json.dumps(line) + "\n")
         if len(lines) > 1:
-            self.stdout.write("CPU ms a tap, the server's and the floor's:\n"
-                              + "\n".join(per_tap(line) for line in lines))
+            self.stdout.write("\n".join(["CPU ms a tap, the server's and the floor's:",
+                                         *(per_tap(line) for line in lines)]))
         if opts["plot"] is not None:
             plot(lines, opts["plot"])
 
@@ -252,6 +241,20 @@ def _server_arguments(parser: CommandParser) -> None:
     parser.add_argument("--route", choices=("spread", "sticky"), default="spread", help=(
         "spread: each night's screens and tables over the workers in turn; sticky: "
         "every screen and tap of night i on worker i %% N (default spread)"))
+
+
+def _check(opts: dict) -> None:
+    """Options that cannot make a run, refused with what to give instead."""
+    if opts["workers"] < 1 or opts["nights"] < 1:
+        raise CommandError("--workers and --nights must be 1 or more")
+    if opts["nights"] > 1 and not opts["no_floor"]:
+        raise CommandError("the floor relays one night: give --no-floor with --nights")
+    if opts["workers"] > 1 and not (opts["database_url"] and opts["redis_url"]):
+        raise CommandError(SEVERAL)
+    if min(opts["seconds"], opts["clients"]) <= 0 or min(opts["bells"], opts["phone_every"]) < 0:
+        raise CommandError("--seconds, --bells, --clients and --phone-every must be positive")
+    if opts["bells"] and opts["seconds"] / opts["bells"] < opts["bell_hold"] + 1:
+        raise CommandError("bells too close together for --bell-hold")
 
 
 def per_tap(line: dict) -> str:
