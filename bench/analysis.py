@@ -212,7 +212,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
     lost = sum((night["lost"] for night in each), Counter())
     frames, size = sum(n["frames"] for n in each), sum(n["size"] for n in each)
     kinds = {k: [x for n in each for x in n["kinds"][k]] for k in each[0]["kinds"]}
-    scheduled = round(scenario.rate * opts["seconds"]) * len(nights)
+    made = len(tally.get("intents", []))
     return {
         "sockets": run["connected"],
         **counted(tally.get("intents", []), logged),
@@ -226,6 +226,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         "busy_answer_p99_ms": ms(tally.get("busy_answers", []), 99),
         "network_errors": sum(tally.get("errors", {}).values()),
         "taps_sent_over": dict(tally.get("sent_over", {})),  # each send: socket or http
+        **_mix(tally, made),
         "answer_p99_ms": ms(tally.get("answers", []), 99),
         "tap_p50_ms": ms(taps, 50), "tap_p90_ms": ms(taps, 90), "tap_p99_ms": ms(taps, 99),
         "tap_max_ms": ms(taps, 100), "taps_measured": len(taps),
@@ -236,7 +237,7 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
         "frames_lost": sum(lost.values()), "frames_lost_by_kind": dict(lost),
         "frames_lost_first": every("missed")[:12],  # which, to find out why
         "frames": frames, "bytes_per_frame": round(size / frames) if frames else 0,
-        **_server_figures(run, scheduled),
+        **_server_figures(run, made),
         "client_late_slots": tally.get("late", 0),
         "_sizes": {"tap": round(sum(tap_sizes) / len(tap_sizes)) if tap_sizes else 1500,
                    "answer": round(sum(tap_sizes) / len(tap_sizes)) if tap_sizes else 1500,
@@ -244,11 +245,19 @@ def analyse(run: dict, scenario: Scenario, opts: dict, logged: set[str] | None =
     }
 
 
+def _mix(tally: dict, made: int) -> dict:
+    """The taps made (a slot whose table's screen offered no roll is idle), what they were and
+    from which phones."""
+    return {"taps_made": made, "idle_slots": tally.get("idle_slots", 0),
+            "rolls": dict(tally.get("rolls", {})),
+            "entered_from": dict(tally.get("entered_from", {}))}
+
+
 def ratio(a, b) -> float | None:
     return round(a / b, 2) if a is not None and b else None
 
 
-def _server_figures(run: dict, scheduled: int) -> dict:
+def _server_figures(run: dict, taps: int) -> dict:
     """What the run cost the server (CPU, memory, how long until idle) and what its screens
     were sent besides the taps."""
     return {
@@ -266,6 +275,6 @@ def _server_figures(run: dict, scheduled: int) -> dict:
         # a TV's snapshot (the whole room): KB of HTML, and KB on the wire (deflated)
         "tv_snapshot_kb": round(run.get("tv_snapshot", (0, 0))[0] / 1000, 1),
         "tv_snapshot_wire_kb": round(run.get("tv_snapshot", (0, 0))[1] / 1000, 1),
-        "cpu_ms_per_tap": round(run["cpu"] * 1000 / scheduled, 2),
+        "cpu_ms_per_tap": round(run["cpu"] * 1000 / max(1, taps), 2),
         "server_cpu_pct": round(run["cpu"] * 100 / run["wall"], 1),
     }

@@ -1,12 +1,15 @@
 """The floor of ``manage.py loadtest``: the least a server could do for the same room.
 
 A minimal relay written with the ``websockets`` library, in its own process, one asyncio loop:
-it accepts the same websocket clients on the same paths (each gets a one-line snapshot), takes
-the same tap over a table's own socket (answered with an ``ack`` frame of the app's shape: its
-key, the seq, where the table's next tap goes) or as an HTTP form post on a plain asyncio HTTP
-server (no parsing beyond the request line, headers and body length; no database, no
+it accepts the same websocket clients on the same paths (each gets a one-line snapshot, a
+phone its table's fragment too), takes the same tap over a table's own socket or a player's
+phone's (answered with an ``ack`` frame of the app's shape: its key, the seq, where the table's
+next tap goes) or as an HTTP form post to ``/t/<link>/`` or ``/p/<player>/`` on a plain asyncio
+HTTP server (no parsing beyond the request line, headers and body length; no database, no
 templates, no checks), numbers it and broadcasts one frame of the app's size to the same
-screens the app pushes a tap to: the table's device and phones, every TV and the host. The
+screens the app pushes a tap to: the table's device and phones, every TV and the host. Each
+table frame opens as the app's fragment does (its position, and the pad's buttons the app's
+round showed: ``room["pad"]``), so the load test's phones tap the same mix at the floor. The
 host's bell and its take-back go to every screen, each kind getting frames of the sizes the app
 sent it: the one that brought the banner, then what followed it for the same event. A form
 post's answer carries a fragment of the app's size too. Like the app, it says
@@ -16,8 +19,9 @@ ticks).
     python -m bench.floor CONFIG.json
 
 CONFIG: {"host", "ws_port", "http_port", "origin", "room": {"tables": {n: token},
-"players": [{"token", "table"}], "tv", "night"}, "sizes": {"tap", "answer", "device", "phone",
-"tv", "host", and each kind's "_rest"}, "heard_every"}. It prints "ready" when both ports listen.
+"players": [{"token", "table"}], "tv", "night", "pad": {"quick", "keeps"}}, "sizes": {"tap",
+"answer", "device", "phone", "tv", "host", and each kind's "_rest"}, "heard_every"}. It prints
+"ready" when both ports listen.
 """
 
 from __future__ import annotations
@@ -45,6 +49,16 @@ class Relay:
         self.watchers: set[ServerConnection] = set()  # TVs and the host
         self.seq = 0
         self.positions: dict[int, int] = defaultdict(int)  # each table's next tap
+        self.pad = room.get("pad") or {"quick": "miss", "keeps": ""}
+        self.bell = False  # rung: the tables finish their turn, as the app's say
+
+    def fragment(self, number: int) -> str:
+        """The opening of table ``number``'s fragment, as the app's (what a phone reads)."""
+        keeps = "" if self.bell else f' data-keeps="{self.pad["keeps"]}"'
+        return (f'<section id="table-{number}" class="table-live phase-'
+                f'{"finishing" if self.bell else "playing"}" data-seq="{self.seq}" '
+                f'data-set="1" data-round="1" data-pos="{self.positions[number]}" '
+                f'data-can-roll="1" data-quick="{self.pad["quick"]}"{keeps}>')
 
     @staticmethod
     def padded(opening: str, size: int) -> str:
@@ -53,10 +67,12 @@ class Relay:
     async def screen(self, ws: ServerConnection) -> None:
         parts = ws.request.path.strip("/").split("/")  # ws, kind, token
         kind, token = (parts[1], parts[2]) if len(parts) == 3 else ("", "")
-        if kind == "table" and token in self.table_of_link:
-            where, name = self.tables[self.table_of_link[token]], "device"
-        elif kind == "player" and token in self.table_of_player:
-            where, name = self.tables[self.table_of_player[token]], "phone"
+        number = self.table_of_link.get(token) if kind == "table" else (
+            self.table_of_player.get(token) if kind == "player" else None)
+        if kind == "table" and number is not None:
+            where, name = self.tables[number], "device"
+        elif kind == "player" and number is not None:
+            where, name = self.tables[number], "phone"
         elif kind == "tv" and token == self.tv_token:
             where, name = self.watchers, "tv"
         elif kind == "host" and token == str(self.night):
@@ -67,11 +83,12 @@ class Relay:
         where.add(ws)
         self.kinds[name].add(ws)
         try:
-            await ws.send(f'<header id="banner" data-seq="{self.seq}"></header>')
+            table = self.fragment(number) + "</section>" if number is not None else ""
+            await ws.send(f'<header id="banner" data-seq="{self.seq}"></header>{table}')
             with contextlib.suppress(ConnectionClosed):
                 async for message in ws:  # a sync is read and let be
-                    if name == "device":
-                        await self.socket_tap(ws, token, message)
+                    if number is not None:
+                        await self.socket_tap(ws, number, message)
         finally:
             where.discard(ws)
             self.kinds[name].discard(ws)
@@ -84,22 +101,20 @@ class Relay:
             screens = {ws for kind in self.kinds.values() for ws in kind}
             broadcast({ws for ws in screens if id(ws) // 16 % 5 == tick % 5}, HERE)
 
-    def tap(self, token: str) -> dict:
-        """A tap at the table of this link: numbered and broadcast; the decision."""
-        number = self.table_of_link.get(token)
+    def tap(self, number: int | None) -> dict:
+        """A tap at table ``number``: numbered and broadcast; the decision."""
         if number is None:
             return {"ok": False, "error": "this link is not for tonight"}
         self.seq += 1
         self.positions[number] += 1
-        frame = self.padded(f'<section id="table-{number}" data-seq="{self.seq}">',
-                            self.sizes["tap"])
+        frame = self.padded(self.fragment(number), self.sizes["tap"])
         broadcast(self.tables[number] | self.watchers, frame)
         return {"ok": True, "recorded": self.seq, "seq": self.seq,
                 "at": {"set": 1, "round": 1, "table": number, "pos": self.positions[number]}}
 
-    async def socket_tap(self, ws: ServerConnection, token: str, message) -> None:
-        """A message on a table's own socket: a tap is answered with its ack (no table in it:
-        the push brings it, as the app's)."""
+    async def socket_tap(self, ws: ServerConnection, number: int, message) -> None:
+        """A message on a phone's socket (a table's or a player's): a tap at its table is
+        answered with its ack (no table in it: the push brings it, as the app's)."""
         try:
             content = json.loads(message)
         except ValueError:
@@ -108,19 +123,28 @@ class Relay:
             return
         fields = content.get("fields")
         key = fields.get("key") if isinstance(fields, dict) else None
-        await ws.send(json.dumps({"type": "ack", "key": key, "status": 200, **self.tap(token)}))
+        await ws.send(json.dumps({"type": "ack", "key": key, "status": 200,
+                                  **self.tap(number)}))
 
     def room(self, bell: bool) -> None:
         self.seq += 1
+        self.bell = bell
         rung = "1" if bell else ""
         opening = f'<header id="banner" data-seq="{self.seq}" data-bell-rung="{rung}">'
         for kind, screens in self.kinds.items():
             broadcast(screens, self.padded(opening, self.sizes.get(kind, 2000)))
-        # Then what the app sends after the banner for the same event (its tables), if any.
+        # Then what the app sends after the banner for the same event (its tables), if any:
+        # a phone's, its own table's fragment (now finishing, or playing again).
         for kind, screens in self.kinds.items():
-            if self.sizes.get(f"{kind}_rest"):
+            size = self.sizes.get(f"{kind}_rest")
+            if not size:
+                continue
+            if kind not in ("device", "phone"):
                 broadcast(screens, self.padded(f'<section id="rest" data-seq="{self.seq}">',
-                                               self.sizes[f"{kind}_rest"]))
+                                               size))
+                continue
+            for number, at_table in self.tables.items():
+                broadcast(at_table & screens, self.padded(self.fragment(number), size))
 
     async def http(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -137,8 +161,10 @@ class Relay:
                     await reader.readexactly(length)
                 status, body, kind = "200 OK", b"ok", "text/plain"
                 parts = path.strip("/").split("/")
-                if method == "POST" and len(parts) == 3 and parts[0] == "t":
-                    answer = {**self.tap(parts[1]),
+                if method == "POST" and len(parts) == 3 and parts[0] in ("t", "p"):
+                    number = (self.table_of_link if parts[0] == "t"
+                              else self.table_of_player).get(parts[1])
+                    answer = {**self.tap(number),
                               "html": self.padded("<section>", self.sizes["answer"])}
                     body, kind = json.dumps(answer).encode(), "application/json"
                 elif method == "POST" and parts[-1] in ("bell", "void"):

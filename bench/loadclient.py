@@ -12,8 +12,10 @@ that draws many tables at once (the TV's and the host's part of a room-wide even
 each table inside it as (time, id, seq), apart: the screen shows that table at that seq too.
 The command compares what each screen got with what it should have got.
 
-A table taps like the page's outbox (``bench/outbox.py``): over its own screen's websocket
-while it is open, as a form post while it is not (always, with ``Plan.tap_over`` "http"); each
+A table taps like the page's outbox (``bench/outbox.py``): over the websocket of the screen
+that enters the roll while it is open, as a form post while it is not (always, with
+``Plan.tap_over`` "http"); what is tapped and from which phone (the table's own, or one of its
+players' with the scorer toggle on) is ``bench/rolls.py``'s, from what that screen shows. Each
 intent is reported with its key and how it ended, so the command can look the keys up in the
 night's log.
 
@@ -37,6 +39,7 @@ from websockets.exceptions import WebSocketException
 
 from bench.frames import BrowserDeflate, head, inner_tables, on_wire, shown_in, sync_message
 from bench.outbox import ACK, Device, Table, Tally
+from bench.rolls import Scorekeeping
 
 CONNECT_PARALLEL = 20  # each connect renders a snapshot on the server
 DRAIN_SECONDS = 2.0  # after the room's last answer, pushes are awaited until this long quiet
@@ -76,12 +79,13 @@ class Plan:
     sync: bool = True  # screens sync every sync_every seconds, as the pages do
     sync_every: float = SYNC_EVERY
     tap_over: str = "socket"  # "socket": as the page (a form post while it is closed); "http"
+    phone_every: int = 4  # one run of taps in this many from a player's phone (0: never)
 
 
 async def open_screen(plan: Plan, spec: ScreenSpec, gate: asyncio.Semaphore
-                      ) -> tuple[ClientConnection, int, dict[str, int], int] | None:
-    """The screen's socket, its snapshot's bytes, what the snapshot shows (``shown_in``) and
-    its bytes on the wire; None if it could not connect."""
+                      ) -> tuple[ClientConnection, int, dict[str, int], int, bytes] | None:
+    """The screen's socket, its snapshot's bytes, what the snapshot shows (``shown_in``), its
+    bytes on the wire and, a phone's, the snapshot itself; None if it could not connect."""
     headers = {"Cookie": spec.cookie} if spec.cookie else None
     async with gate:
         try:
@@ -101,14 +105,15 @@ async def open_screen(plan: Plan, spec: ScreenSpec, gate: asyncio.Semaphore
         except (TimeoutError, WebSocketException):
             await ws.close()
             return None
-    return ws, len(snapshot), shown, on_wire(ws, snapshot)
+    return (ws, len(snapshot), shown, on_wire(ws, snapshot),
+            snapshot if spec.kind in ("device", "phone") else b"")
 
 
 async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
                  heard: list[float], shown: dict[str, int], device: Device | None = None
                  ) -> None:
-    """A screen's frames, until its socket closes; a table's own screen (``device``) hands
-    its taps' acks to its outbox."""
+    """A screen's frames, until its socket closes; a phone that taps (``device``: a table's
+    own screen, or a player's) hands its taps' acks to its outbox and reads its table."""
     try:
         while True:
             data = await ws.recv(decode=False)
@@ -121,6 +126,8 @@ async def listen(ws: ClientConnection, log: list, inner: list, closed: list,
             heard[0] = time.time()
             record(data, heard[0], log, inner)
             shown_in(data, shown)
+            if device is not None:
+                device.saw(data, heard[0])
     except WebSocketException:
         closed.append(1)
         if device is not None:
@@ -206,10 +213,9 @@ async def client(conn, plan: Plan) -> None:
     heard = [0.0]  # when any screen of this process last got a frame
     shown: list[dict[str, int]] = [g[2] if g is not None else {} for g in got]
     devices = devices_of(plan, got, shown)
-    listeners = [asyncio.create_task(listen(
-        g[0], logs[i], inners[i], closed, heard, shown[i],
-        devices.get(s.table) if s.kind == "device" else None))
-        for i, (s, g) in enumerate(zip(plan.screens, got, strict=True)) if g is not None]
+    listeners = [asyncio.create_task(listen(g[0], logs[i], inners[i], closed, heard, shown[i],
+                                            devices.get(i)))
+                 for i, g in enumerate(got) if g is not None]
     if plan.sync and plan.sync_every > 0:
         listeners += [asyncio.create_task(keep_syncing(g[0], shown[i], syncs, plan.sync_every))
                       for i, g in enumerate(got) if g is not None]
@@ -262,12 +268,26 @@ async def _close_when_told(conn, got: list) -> None:
 
 
 def devices_of(plan: Plan, got: list, shown: list[dict[str, int]]) -> dict[int, Device]:
-    """Each tapped table's own screen, its socket open, for its outbox (none over "http")."""
-    if plan.tap_over == "http":
-        return {}
-    return {s.table: Device(g[0], shown[i], plan.sync)
-            for i, (s, g) in enumerate(zip(plan.screens, got, strict=True))
-            if g is not None and s.kind == "device" and s.table in plan.tables}
+    """The phones that may tap, by their screen's index: each tapped table's own screen and
+    its players' phones whose sockets opened (over "http" too: they show the table)."""
+    out = {i: Device(g[0], shown[i], plan.sync, s.table, s.path)
+           for i, (s, g) in enumerate(zip(plan.screens, got, strict=True))
+           if g is not None and s.kind in ("device", "phone") and s.table in plan.tables}
+    for i, device in out.items():
+        device.saw(got[i][4], time.time())  # the table as its snapshot drew it
+    return out
+
+
+def scorekeeping(plan: Plan, devices: dict[int, Device], tables: dict[int, Table]
+                 ) -> dict[int, Scorekeeping]:
+    """Who enters each table's rolls: its own screen, and in turn its players' phones."""
+    out = {}
+    for n, table in tables.items():
+        mine = [(plan.screens[i].kind, d) for i, d in devices.items() if d.number == n]
+        table.device = next((d for kind, d in mine if kind == "device"), None)
+        out[n] = Scorekeeping(table, table.device, [d for kind, d in mine if kind == "phone"],
+                              plan.phone_every)
+    return out
 
 
 async def tap_the_room(plan: Plan, start: float, tally: Tally, bells: list[dict],
@@ -283,8 +303,9 @@ async def tap_the_room(plan: Plan, start: float, tally: Tally, bells: list[dict]
         # socket taps go to its own screen's worker.
         tables = {n: Table(n, token, plan.positions.get(n, 0), tally,
                            https[plan.tap_workers.get(n, n % len(https))], plan.csrf,
-                           (devices or {}).get(n))
+                           sockets=plan.tap_over != "http")
                   for n, token in plan.tables.items()}
+        keepers = scorekeeping(plan, devices or {}, tables)
         bell_task = asyncio.create_task(ring(plan, start, bells)) if plan.bells else None
         for offset, number in plan.slots:
             delay = start + offset - time.time()
@@ -292,7 +313,7 @@ async def tap_the_room(plan: Plan, start: float, tally: Tally, bells: list[dict]
                 await asyncio.sleep(delay)
             elif delay < -0.05:
                 tally.late += 1
-            tables[number].make(start + offset)
+            keepers[number].tap(start + offset)
         await asyncio.gather(*(table.done() for table in tables.values()))
         if bell_task is not None:
             await bell_task

@@ -35,6 +35,7 @@ from websockets.exceptions import WebSocketException
 from websockets.protocol import State
 
 from bench.frames import sync_message
+from bench.rolls import table_view
 
 GIVE_UP_SECONDS = 60.0  # a tap still not answered this long after its slot has failed
 RETRY_FIRST = 0.5  # a "busy" or 5xx answer: the tap is sent again after this, doubling...
@@ -57,6 +58,9 @@ class Tally:
     already: int = 0
     resent_5xx: int = 0  # 5xx answers, each resent
     late: int = 0  # slots this process reached more than 50 ms late (its own lag)
+    idle_slots: int = 0  # slots whose table's screen offered no roll: nothing tapped
+    rolls: Counter = field(default_factory=Counter)  # each tap made: its button, or "dice"
+    entered_from: Counter = field(default_factory=Counter)  # the table's or a player's phone
     # Every intent: (table, key, position sent, how it ended, the refusal's or failure's words).
     # How it ended: "recorded", "already" (its key was in the log: the answer names its seq),
     # "duplicate" (answered "already recorded" with no seq of its own: swallowed), "refused",
@@ -71,17 +75,38 @@ class Intent:
     slot: float
     key: str
     pos: int
+    what: dict = field(default_factory=lambda: {"quick": "miss"})  # a button, or the dice
+    by: Device | None = None  # the screen that entered it (None: the table's own)
+    tapped: str = ""  # when it was tapped (ms), sent with it as the page does
     sent: bool = False
     passed: bool = False  # refused for a position the table had passed: the next keep theirs
 
 
 class Device:
-    """A table's own screen's socket as its page's outbox uses it: open or not, the acks its
-    taps wait for (``heard`` from the screen's listener), and its sync."""
+    """A phone's screen's socket as its page's outbox uses it (a table's own, or a player's
+    with the scorer toggle on): open or not, the acks its taps wait for (``heard`` from the
+    screen's listener), its sync, and its table as it shows it (``view``, from ``saw``)."""
 
-    def __init__(self, ws: ClientConnection, shown: dict[str, int], sync: bool = True):
-        self.ws, self.shown, self.syncs = ws, shown, sync
+    def __init__(self, ws: ClientConnection, shown: dict[str, int], sync: bool = True,
+                 number: int = 0, path: str = ""):
+        self.ws, self.shown, self.syncs, self.number = ws, shown, sync, number
         self.waiting: dict[str, asyncio.Future] = {}
+        # Its form posts' address: /ws/table/T/ posts to /t/T/, /ws/player/P/ to /p/P/.
+        parts = path.strip("/").split("/")
+        self.posts = f"/{parts[1][0]}/{parts[2]}/" if len(parts) == 3 else ""
+        self.view: dict[str, str] = {}  # the table's fragment's attributes as last shown
+        self.view_since = 0.0  # when it last showed a new position
+
+    def saw(self, data: bytes, now: float) -> None:
+        """A frame the screen drew: its table's fragment, if in it, is what it shows now."""
+        view = table_view(data, self.number)
+        if view is None:
+            return
+        if view.get("data-pos") != self.view.get("data-pos"):
+            self.view_since = now
+        if "data-keeps" not in view and "data-keeps" in self.view:
+            view["data-keeps"] = self.view["data-keeps"]  # the same every turn of a round
+        self.view = view
 
     @property
     def open(self) -> bool:
@@ -126,22 +151,29 @@ class Device:
 
 
 class Table:
-    """One table's outbox: its taps queued in order, sent one at a time over ``device`` while
-    it is open, else over ``http``."""
+    """One table's outbox: its taps queued in order, sent one at a time over the socket of the
+    screen that entered each (``device``, the table's own, unless the tap names another) while
+    it is open and ``sockets`` holds, else over ``http``. One phone enters at a time
+    (``bench.rolls.Scorekeeping``), so one queue is every phone's outbox in turn."""
 
     def __init__(self, number: int, token: str, pos: int, tally: Tally,
-                 http: httpx.AsyncClient, csrf: str = "", device: Device | None = None):
+                 http: httpx.AsyncClient, csrf: str = "", device: Device | None = None,
+                 sockets: bool = True):
         self.number, self.token, self.tally, self.http, self.csrf, self.device = (
             number, token, tally, http, csrf, device)
+        self.sockets = sockets  # False: every tap a form post (``--tap-over http``)
         self.shown = pos  # the position the table last showed (from the answers)
         self.queue: deque[Intent] = deque()  # not finally answered; the first is on its way
         self.sender: asyncio.Task | None = None
 
-    def make(self, slot: float) -> Intent:
-        """A tap made at ``slot``: it names the position after the last tap still waiting,
-        or the one the table last showed when none waits."""
+    def make(self, slot: float, what: dict | None = None, by: Device | None = None) -> Intent:
+        """A tap made at ``slot`` (``what``: a quick button or the dice; a miss unless said)
+        on ``by``'s screen: it names the position after the last tap still waiting, or the
+        one the table last showed when none waits."""
         intent = Intent(slot, str(uuid.uuid4()),
-                        self.queue[-1].pos + 1 if self.queue else self.shown)
+                        self.queue[-1].pos + 1 if self.queue else self.shown,
+                        dict(what or {"quick": "miss"}), by or self.device,
+                        str(round(time.time() * 1000)))
         self.queue.append(intent)
         if self.sender is None or self.sender.done():
             self.sender = asyncio.create_task(self.flush())
@@ -165,18 +197,18 @@ class Table:
 
     async def send(self, intent: Intent) -> str:
         """Send one tap until it has a final answer; how it ended."""
-        fields = {"key": intent.key, "set": "1", "round": "1", "table": str(self.number),
-                  "pos": str(intent.pos), "quick": "miss"}
+        fields = self.fields(intent)
         delay = RETRY_FIRST
         while True:
             if time.time() > intent.slot + GIVE_UP_SECONDS:
                 return self.ended(intent, "gave up",
                                   f"no answer {GIVE_UP_SECONDS:g} s after its slot")
             sent, intent.sent = time.time(), True
-            socket = self.device is not None and self.device.open
+            screen = intent.by
+            socket = self.sockets and screen is not None and screen.open
             self.tally.sent_over["socket" if socket else "http"] += 1
-            status, body, failure = await (self.over_socket(fields) if socket
-                                           else self.over_http(fields))
+            status, body, failure = await (self.over_socket(screen, fields) if socket
+                                           else self.over_http(screen, fields))
             now = time.time()
             if failure:  # no answer at all
                 self.tally.errors[failure] += 1
@@ -191,10 +223,22 @@ class Table:
             if not failure or socket:
                 delay = min(RETRY_MOST, delay * 2)
 
-    async def over_http(self, fields: dict) -> tuple[int, dict | None, str]:
-        """The tap as a form post: its status and JSON, or why no answer came."""
+    def fields(self, intent: Intent) -> dict[str, str]:
+        """What the page's outbox sends: the pad's form (a button or the dice), the claim from
+        the table its screen shows (set, round, table, position), the key, when it was
+        tapped."""
+        view = intent.by.view if intent.by is not None else {}
+        return {**intent.what, "set": view.get("data-set") or "1",
+                "round": view.get("data-round") or "1", "table": str(self.number),
+                "pos": str(intent.pos), "key": intent.key, "tapped": intent.tapped}
+
+    async def over_http(self, screen: Device | None, fields: dict
+                        ) -> tuple[int, dict | None, str]:
+        """The tap as a form post to its screen's address: its status and JSON, or why no
+        answer came."""
+        posts = screen.posts if screen is not None and screen.posts else f"/t/{self.token}/"
         try:
-            answer = await self.http.post(f"/t/{self.token}/roll/", data=fields,
+            answer = await self.http.post(f"{posts}roll/", data=fields,
                                           headers={"X-CSRFToken": self.csrf})
         except httpx.HTTPError as exc:
             return 0, None, type(exc).__name__
@@ -204,9 +248,10 @@ class Table:
             body = None
         return answer.status_code, body if isinstance(body, dict) else None, ""
 
-    async def over_socket(self, fields: dict) -> tuple[int, dict | None, str]:
-        """The tap over the table's socket: its ack's status and the ack, or why none came."""
-        body, failure = await self.device.tap(fields)
+    @staticmethod
+    async def over_socket(screen: Device, fields: dict) -> tuple[int, dict | None, str]:
+        """The tap over its screen's socket: its ack's status and the ack, or why none came."""
+        body, failure = await screen.tap(fields)
         if body is None:
             return 0, None, failure
         status = body.get("status")
@@ -219,8 +264,8 @@ class Table:
         self.follow(body)
         seq = body.get("recorded")
         if status == 200 and body.get("ok"):
-            if body.get("message") and not body.get("html") and self.device is not None:
-                await self.device.sync()  # recorded before: a push it missed is asked for
+            if body.get("message") and not body.get("html") and intent.by is not None:
+                await intent.by.sync()  # recorded before: a push it missed is asked for
             if isinstance(seq, int) and not body.get("duplicate"):
                 # Its own row: recorded now, or before (a resend whose first answer was
                 # lost): either way its table's screens were sent that seq.
@@ -236,8 +281,8 @@ class Table:
         intent.passed = at is not None and at > intent.pos
         if 400 <= status < 500 and not body.get("ok"):
             self.tally.refused[error[:80]] += 1
-            if self.device is not None:
-                await self.device.sync()  # the night moved on while it was not looking
+            if intent.by is not None:
+                await intent.by.sync()  # the night moved on while it was not looking
             return self.ended(intent, "refused", error)
         return self.ended(intent, "failed", f"HTTP {status}: {error[:80]}")
 

@@ -36,8 +36,16 @@ import django
 django.setup()
 from bunco.models import ScoreEvent
 
+# The rolls the load test tapped: the head table's one (the warm-up) is not of them.
+rows = ScoreEvent.objects.filter(night_id=int(sys.argv[1]),
+                                 kind=ScoreEvent.Kind.ROLL).exclude(table=1)
 keys = ScoreEvent.objects.filter(night_id=int(sys.argv[1])).values_list("key", flat=True)
-print(json.dumps([str(k) for k in keys]))
+mix = {}
+for actor, data in rows.values_list("actor", "data"):
+    what = ((data or {}).get("quick") or "dice",
+            "table's phone" if actor.startswith("table ") else "players' phones")
+    mix[" from ".join(what)] = mix.get(" from ".join(what), 0) + 1
+print(json.dumps({"keys": [str(k) for k in keys], "mix": mix}))
 """
 
 
@@ -237,7 +245,8 @@ def plans(target: Target, night: dict, scenario: Scenario, opts: dict,
             host_cookies=target.host_cookies or {},
             tap_workers={n: n % workers if pin is None else pin for n in mine},
             sync=not opts.get("no_sync"), sync_every=every,
-            tap_over=opts.get("tap_over") or "socket"))
+            tap_over=opts.get("tap_over") or "socket",
+            phone_every=opts.get("phone_every", 4)))
     return out
 
 
@@ -334,8 +343,10 @@ def _receive(pipe, timeout: float, what: str):
         raise CommandError(f"a client process failed during {what}: {message[1]}")
     return message
 
-def logged_keys(env: dict, night: int) -> set[str]:
-    return set(json.loads(run_checked([sys.executable, "-c", LOG_SCRIPT, str(night)], env,
-                                      "reading the log").strip().splitlines()[-1]))
+def logged(env: dict, night: int) -> tuple[set[str], dict[str, int]]:
+    """The keys in a night's log, and its rolls by what was tapped and from which phone."""
+    got = json.loads(run_checked([sys.executable, "-c", LOG_SCRIPT, str(night)], env,
+                                 "reading the log").strip().splitlines()[-1])
+    return set(got["keys"]), got["mix"]
 
 

@@ -32,6 +32,7 @@ django.setup()
 from bunco.night import services
 from bunco.models import TableLink
 from bunco.night.cache import live_state
+from bunco.live.screens.table import table_context
 from scoring import sample_names
 
 tables = int(sys.argv[1])
@@ -40,12 +41,14 @@ night = services.night_create(name="Bench", rules_id="clockwise",
 services.night_seat(night=night)
 services.round_start(night=night)
 state = live_state(night)
+first = table_context(state, 1)  # the buttons a table's pad shows this round (the floor's)
 print(json.dumps({
     "night": night.pk,
     "tv": night.tv_token,
     "tables": {link.number: link.token for link in TableLink.objects.filter(night=night)},
     "players": [{"token": p.token, "table": (state.seat_of(p.name) or [None])[0]}
                 for p in night.players.all()],
+    "pad": {"quick": first["quick"], "keeps": (first["turns"] or {}).get("keeps", "")},
 }))
 """
 

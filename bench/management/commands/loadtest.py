@@ -4,9 +4,12 @@ For each scenario it starts the server as a user does (daphne, DEBUG off, a fres
 folder, the in-memory channel layer), seats a night through the services, and opens every
 screen the way the pages do (per table its device and three player phones, the TVs, the host;
 the page's Origin), spread over several client processes (``bench/loadclient.py``:
-each its own asyncio loop; one clock, ``time.time()``). The tables tap "miss" as the page's
-outbox does, over the table's own websocket while it is open and as a form post while it is
-not (``--tap-over http``: always a form post, CSRF included), open loop at a fixed rate; the
+each its own asyncio loop; one clock, ``time.time()``). The tables tap as the pages' outbox
+does, open loop at a fixed rate: the rolls a real table enters (misses, hits, mini buncos,
+buncos, as quick buttons or the dice pad's faces: ``bench/rolls.py``), mostly from the table's
+own phone and in turn from a player's phone (the scorer toggle), each over the entering
+phone's websocket while it is open and as a form post while it is not (``--tap-over http``:
+always a form post, CSRF included); the
 host rings the bell under load (its own HTTP post, with a host session) and takes it back two
 seconds later so the round goes on. Then the same clients do the same against the floor
 (``bench/floor.py``): a minimal ``websockets`` relay that takes the taps the same way and
@@ -29,6 +32,7 @@ import secrets
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -44,7 +48,7 @@ from bench.room import (
     Target,
     app_target,
     drive,
-    logged_keys,
+    logged,
 )
 from bench.server import HOST, SETUP_SCRIPT, Server, machine, prepared_env, run_checked
 from bunco.runtime import PIECES
@@ -54,7 +58,7 @@ class Command(BaseCommand):
     help = ("Start the real server, open a whole room's screens over several client "
             "processes, tap at a fixed rate (as the page: over the table's socket) and ring "
             "the bell; the same against a minimal websockets relay (the floor); one JSON line "
-            "per scenario.")
+            "per scenario, and the server's CPU per tap next to the floor's.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--scenario", nargs="+", choices=list(SCENARIOS),
@@ -75,6 +79,9 @@ class Command(BaseCommand):
                                 "how the tables tap, each scenario once per value (the floor "
                                 "too): socket, as the page (a form post while the socket is "
                                 "closed; the default), or http, always a form post"))
+        parser.add_argument("--phone-every", type=int, default=4, help=(
+            "one run of a table's taps in this many is entered from a player's phone (the "
+            "scorer toggle), the rest from the table's own; 0: the table's only (default 4)"))
         parser.add_argument("--stock", nargs="+", default=None, metavar="PIECES", help=(
             "run each scenario once per value, the server with these pieces of its tuning "
             "left stock (bunco/runtime: " + ", ".join(PIECES) + "; "
@@ -89,12 +96,7 @@ class Command(BaseCommand):
         _server_arguments(parser)
 
     def handle(self, *args, **opts) -> None:
-        if opts["workers"] < 1 or opts["nights"] < 1:
-            raise CommandError("--workers and --nights must be 1 or more")
-        if opts["nights"] > 1 and not opts["no_floor"]:
-            raise CommandError("the floor relays one night: give --no-floor with --nights")
-        if opts["workers"] > 1 and not (opts["database_url"] and opts["redis_url"]):
-            raise CommandError(SEVERAL)
+        _check(opts)
         if opts["source"] is not None:
             if opts["plot"] is None:
                 raise CommandError("--from only draws: give --plot too")
@@ -104,10 +106,6 @@ class Command(BaseCommand):
             return
         if not Path("/proc/self/stat").exists():
             raise CommandError("loadtest reads the server's CPU and memory from /proc: Linux")
-        if opts["seconds"] <= 0 or opts["bells"] < 0 or opts["clients"] < 1:
-            raise CommandError("--seconds, --bells and --clients must be positive")
-        if opts["bells"] and opts["seconds"] / opts["bells"] < opts["bell_hold"] + 1:
-            raise CommandError("bells too close together for --bell-hold")
         self.stdout.write(
             f"loadtest: {opts['seconds']:g} s of taps per scenario, {opts['bells']} bells, "
             f"{opts['clients']} client processes; {machine()}; Python "
@@ -131,10 +129,14 @@ class Command(BaseCommand):
                     line["stock"] = stock
                     lines.append(line)
                     self.stdout.write(json.dumps(line))
+                    self.stdout.write(per_tap(line))
                     self.stdout.flush()
                     if opts["out"] is not None:
                         with opts["out"].open("a") as f:
                             f.write(json.dumps(line) + "\n")
+        if len(lines) > 1:
+            self.stdout.write("\n".join(["CPU ms a tap, the server's and the floor's:",
+                                         *(per_tap(line) for line in lines)]))
         if opts["plot"] is not None:
             plot(lines, opts["plot"])
 
@@ -157,8 +159,9 @@ class Command(BaseCommand):
             for server in servers:
                 server.start()
             run = drive(app_target(servers, nights), nights, scenario, opts)
-            app = analyse(run, scenario, opts,
-                          set().union(*(logged_keys(env, n["night"]) for n in nights)))
+            logs = [logged(env, n["night"]) for n in nights]
+            app = analyse(run, scenario, opts, set().union(*(keys for keys, _ in logs)))
+            app["logged_rolls"] = dict(sum((Counter(mix) for _, mix in logs), Counter()))
             for server in servers:
                 if not server.alive():
                     raise CommandError(f"a server died under load:\n{server.tail()}")
@@ -203,7 +206,7 @@ class Command(BaseCommand):
         for key in ("tap_p50_ms", "tap_p99_ms", "tap_max_ms", "bell_p50_ms", "bell_p99_ms",
                     "bell_max_ms", "bell_all_p99_ms", "frames_lost", "failed_taps",
                     "kib_per_socket", "cpu_ms_per_tap", "bytes_per_frame", "sockets",
-                    "taps_sent_over"):
+                    "taps_sent_over", "taps_made", "rolls", "entered_from", "refused_taps"):
             line[f"floor_{key}"] = got[key]
         for key in ("tap_p99_ms", "bell_p99_ms", "bell_all_p99_ms", "kib_per_socket",
                     "cpu_ms_per_tap"):
@@ -238,6 +241,36 @@ def _server_arguments(parser: CommandParser) -> None:
     parser.add_argument("--route", choices=("spread", "sticky"), default="spread", help=(
         "spread: each night's screens and tables over the workers in turn; sticky: "
         "every screen and tap of night i on worker i %% N (default spread)"))
+
+
+def _check(opts: dict) -> None:
+    """Options that cannot make a run, refused with what to give instead."""
+    if opts["workers"] < 1 or opts["nights"] < 1:
+        raise CommandError("--workers and --nights must be 1 or more")
+    if opts["nights"] > 1 and not opts["no_floor"]:
+        raise CommandError("the floor relays one night: give --no-floor with --nights")
+    if opts["workers"] > 1 and not (opts["database_url"] and opts["redis_url"]):
+        raise CommandError(SEVERAL)
+    if min(opts["seconds"], opts["clients"]) <= 0 or min(opts["bells"], opts["phone_every"]) < 0:
+        raise CommandError("--seconds, --bells, --clients and --phone-every must be positive")
+    if opts["bells"] and opts["seconds"] / opts["bells"] < opts["bell_hold"] + 1:
+        raise CommandError("bells too close together for --bell-hold")
+
+
+def per_tap(line: dict) -> str:
+    """One line a person reads: the server's CPU per tap next to the floor's, and the taps."""
+    way = "over the socket" if line["tap_over"] == "socket" else "as form posts"
+    floor = line.get("floor_cpu_ms_per_tap")
+    times = line.get("cpu_ms_per_tap_x_floor")
+    beside = (f", the floor {floor} ms, " + (f"x{times}" if times is not None else "too little "
+                                             "to divide by: tap longer")
+              if floor is not None else "")
+    rolls = ", ".join(f"{k} {v}" for k, v in sorted(line["rolls"].items(), key=lambda x: -x[1]))
+    return (f"{line['scenario']} {way} ({line['stock']} stock): server "
+            f"{line['cpu_ms_per_tap']} CPU ms a tap{beside}; {line['taps_made']} taps "
+            f"({rolls}; " + ", ".join(f"{v} from {k}" for k, v in line["entered_from"].items())
+            + f"), refused {line['refused_taps']}"
+            + (f" {line['refusals']}" if line["refusals"] else ""))
 
 
 def seated_nights(env: dict, tables: int, count: int) -> list[dict]:
