@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: told the server's loop too). Counted in the lines a reader opens, not listed as stops.
 PLUMBING = {"bunco/asgi.py", "bunco/runtime/door.py", "bunco/runtime/handler.py", "bunco/origin.py",
             "bunco/middleware.py", "bunco/inputs.py", "bunco/proxies.py", "bunco/stick.py",
-            "bunco/laptop/roomcheck/__init__.py", "bunco/runtime/collector.py"}
+            "bunco/laptop/roomcheck/arrivals.py", "bunco/runtime/collector.py"}
 
 #: The server's own timers tick whatever happens: what they run is not the tap's work.
 TIMERS = {("bunco/runtime/collector.py", "tick"), ("bunco/runtime/watch.py", "tick"),
