@@ -145,8 +145,14 @@ FOLD = ("bunco.night.fold", "bunco.night.fold_people", "bunco.night.fold_correct
         "bunco.night.events", "bunco.night.payloads")
 
 
+def files_of(name: str):
+    """A module's file, or each of a package's."""
+    path = ROOT.joinpath(*name.split("."))
+    return sources(name) if path.is_dir() else [(name, path.with_suffix(".py"))]
+
+
 def test_scoring_and_the_fold_are_pure():
-    fold = [(name, ROOT.joinpath(*name.split(".")).with_suffix(".py")) for name in FOLD]
+    fold = [found for name in FOLD for found in files_of(name)]
     for module, path in [*sources("scoring"), *fold]:
         bad = sorted(i for i in imports(path)
                      if i.split(".")[0] in ("django", "channels", "bunco", "tables")

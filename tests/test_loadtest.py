@@ -328,7 +328,7 @@ def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs
     """A TV of 100 tables says what it shows in the page's compact form; the server finds it
     up to date (no snapshot), and behind once the room has moved on."""
     from bench.frames import shown_in, sync_message
-    from bunco.live import broadcast, sync
+    from bunco.live import room_frames, sync
     from bunco.night import services
     from bunco.night.cache import live_state
     from scoring import sample_names
@@ -338,7 +338,7 @@ def test_the_load_tests_screens_sync_as_the_pages_do_and_an_up_to_date_one_costs
     services.night_seat(night=night)
     services.round_start(night=night)
     shown: dict[str, int] = {}
-    shown_in(broadcast.tv_snapshot(night, live_state(night)).encode(), shown)
+    shown_in(room_frames.tv_snapshot(night, live_state(night)).encode(), shown)
     said = json.loads(sync_message(shown))
     assert said["type"] == "sync" and len(said["tables"]) == 100 and all(said["tables"])
     assert len(said["shows"]) <= 64  # the room-wide parts; every table in compact form

@@ -5,7 +5,7 @@ from channels.db import database_sync_to_async
 
 from bunco.host.auth import session_is_host
 from bunco.laptop import roomcheck
-from bunco.live import broadcast, groups, screens
+from bunco.live import groups, room_frames, screens
 from bunco.live.consumers import ScreenConsumer
 from bunco.models import Night
 from bunco.night import services
@@ -39,7 +39,7 @@ class HostConsumer(ScreenConsumer):
         return super().render_snapshot()
 
     def snapshot(self, night, state) -> str:
-        return (broadcast.host_snapshot(night, state) + screens.host_calls_html(night.pk)
+        return (room_frames.host_snapshot(night, state) + screens.host_calls_html(night.pk)
                 + roomcheck.card_html() + roomcheck.weak_html(night.pk))
 
     def calls_behind(self, shows: dict, state=None) -> bool | None:

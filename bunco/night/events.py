@@ -1,5 +1,5 @@
 """The rows of a night's score log as the fold reads them: every kind of event (``Kind``, one per
-class in ``bunco/night/payloads.py``, and the sets their flags make), an event, a roll that
+class in ``bunco/night/payloads/``, and the sets their flags make), an event, a roll that
 counts, the fold's handlers by kind, and the latest round's rolls and events indexed by table.
 Pure Python, like the fold (``bunco/night/fold.py``)."""
 
@@ -19,7 +19,7 @@ class _Stored(StrEnum):
 
     @property
     def cls(self) -> type[Payload]:
-        """The kind's class (``bunco/night/payloads.py``): its data, flags and projection."""
+        """The kind's class (``bunco/night/payloads/``): its data, flags and projection."""
         return KINDS[self]
 
 

@@ -1,6 +1,6 @@
 """The TV's websocket: read-only; every table's fragment and the room-wide parts."""
 
-from bunco.live import broadcast, groups
+from bunco.live import groups, room_frames
 from bunco.live.consumers import ScreenConsumer
 from bunco.night.selectors import night_by_tv_token
 
@@ -15,4 +15,4 @@ class TvConsumer(ScreenConsumer):
         return [groups.tv(self.night_id)]
 
     def snapshot(self, night, state) -> str:
-        return broadcast.tv_snapshot(night, state)
+        return room_frames.tv_snapshot(night, state)

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 
 from bunco import limits, stick
 from bunco.forms import first_error
-from bunco.live import broadcast
+from bunco.live import room_frames
 from bunco.night.cache import live_state
 from bunco.night.selectors import night_by_tv_code, night_by_tv_token
 from bunco.tv.forms import TvCodeForm
@@ -43,13 +43,13 @@ def tv(request: HttpRequest, token: str) -> HttpResponse:
     if night is None:
         return render(request, "bunco/not_found.html", status=404)
     state = live_state(night)
-    room, standings = broadcast.tv_room_parts(night, state)
+    room, standings = room_frames.tv_room_parts(night, state)
     return stick.remember_night(request, render(request, "bunco/tv_page.html", {
         "night": night,
-        "banner_html": broadcast.banner_html(state),
-        "tables_html": broadcast.tv_tables_html(state, broadcast.all_tables(state)),
+        "banner_html": room_frames.banner_html(state),
+        "tables_html": room_frames.tv_tables_html(state, room_frames.all_tables(state)),
         "room_html": room, "standings_html": standings,
-        "bunco_html": broadcast.tv_bunco_html(state),
+        "bunco_html": room_frames.tv_bunco_html(state),
         "join_path": reverse("join", args=[night.join_token]),
         "ws_url": f"/ws/tv/{night.tv_token}/",
     }), night.pk)

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from bunco.host.auth import host_secret
-from bunco.live import broadcast, screens
+from bunco.live import broadcast, room_frames, screens
 from bunco.models import ScoreEvent, TableLink
 from bunco.night import services
 from bunco.night.cache import live_state
@@ -34,10 +34,11 @@ def test_a_break_between_sets_is_counted_down_with_what_comes_next(seated_night)
     assert banner.headline == "Break" and banner.break_ends == 1_600_000
     assert banner.detail == ("Up next: set 2 begins with round 1, when the break is over and "
                              "the head table rings the bell.")
-    html = broadcast.tv_room_html(seated_night, state)
+    html = room_frames.tv_room_html(seated_night, state)
     assert 'data-testid="tv-break"' in html and 'data-ends="1600000"' in html
     assert "Standings" in html  # the standings stay beside it
-    assert 'class="table-live' not in broadcast.tv_tables_html(state, broadcast.all_tables(state))
+    tables = room_frames.tv_tables_html(state, room_frames.all_tables(state))
+    assert 'class="table-live' not in tables
     services.round_start(night=seated_night)  # the bell ends the break
     state = live_state(seated_night)
     assert state.break_ends is None and screens.round_banner(state).headline == "Round 1"

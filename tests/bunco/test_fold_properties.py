@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bunco.live import broadcast, groups, screens
+from bunco.live import groups, room_frames, screens
 from bunco.night import services
 from bunco.night.cache import cold_fold, live_state
 from bunco.night.services import CommandRefused
@@ -58,19 +58,19 @@ def without(html, element_id):
 
 def fresh(night, state, group, element_id):
     if element_id == "banner":
-        return broadcast.banner_html(state)
+        return room_frames.banner_html(state)
     if element_id.startswith("table-"):
         return screens.render_table(state, int(element_id[6:]))
     if element_id == "host-room":
-        return broadcast.host_room_html(night, state)
+        return room_frames.host_room_html(night, state)
     if element_id in ("tv-room", "tv-standings"):
-        room, standings = broadcast.tv_room_parts(night, state)
+        room, standings = room_frames.tv_room_parts(night, state)
         return room if element_id == "tv-room" else standings
     if element_id == "tv-bunco":
-        return broadcast.tv_bunco_html(state)
+        return room_frames.tv_bunco_html(state)
     if element_id == "me":
         player = night.players.get(pk=int(group.split("_")[1]))
-        return broadcast.me_html(state, player.name, player.left_early)
+        return room_frames.me_html(state, player.name, player.left_early)
     raise AssertionError(element_id)
 
 

@@ -1,4 +1,4 @@
-"""Every kind of event is complete: its class (``bunco/night/payloads.py``) is a ``Kind`` under
+"""Every kind of event is complete: its class (``bunco/night/payloads/``) is a ``Kind`` under
 the name the log stores, has a handler in the fold, says which Night columns it mirrors (or
 none), sets only flags there are, and has data shown to read back as written
 (``test_payloads.WRITTEN``). A kind made up here and left incomplete is caught, part by part."""

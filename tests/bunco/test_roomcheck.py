@@ -26,7 +26,7 @@ PYTHON = r"C:\Users\ann\AppData\Local\Programs\Python\Python312\python.exe"
 @pytest.fixture(autouse=True)
 def fresh_room(monkeypatch):
     """Nobody has reached this laptop yet; its own addresses are the faked Wi-Fi's."""
-    monkeypatch.setattr(roomcheck, "_own", (time.monotonic(), frozenset({LAPTOP})))
+    monkeypatch.setattr(roomcheck.arrivals, "_own", (time.monotonic(), frozenset({LAPTOP})))
     roomcheck.reset()
     yield
     roomcheck.reset()

@@ -18,7 +18,7 @@ LAPTOP = "192.168.1.20"
 
 @pytest.fixture(autouse=True)
 def fresh_room(monkeypatch):
-    monkeypatch.setattr(roomcheck, "_own", (time.monotonic(), frozenset({LAPTOP})))
+    monkeypatch.setattr(roomcheck.arrivals, "_own", (time.monotonic(), frozenset({LAPTOP})))
     roomcheck.reset()
     yield
     roomcheck.reset()

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bunco.host.auth import host_secret
-from bunco.live import broadcast, screens
+from bunco.live import room_frames, screens
 from bunco.night import services
 from bunco.night.cache import live_state
 from tests.playing import finish_night, play_round, roll
@@ -36,7 +36,7 @@ def test_after_the_bell_each_table_is_told_who_finishes_their_turn(finishing_nig
     roller = table.spec.seats[table.current].name
     shown = text(screens.render_table(state, 2))
     assert f"Bell! {roller} finishes this turn, then stop." in shown
-    banner = text(broadcast.banner_html(state))
+    banner = text(room_frames.banner_html(state))
     assert "Whoever is rolling finishes the turn, then stop" in banner
     assert "Finish as the rules say" not in banner
 
@@ -48,7 +48,7 @@ def test_a_bell_that_stops_play_says_stop_now(seated_night):
     services.bell_ring(night=night)
     state = live_state(night)
     assert "Bell! Stop now." in text(screens.render_table(state, 2))
-    assert "Bell! Stop rolling now" in text(broadcast.banner_html(state))
+    assert "Bell! Stop rolling now" in text(room_frames.banner_html(state))
 
 
 def result_of(state, name):
@@ -64,7 +64,7 @@ def test_a_phone_shows_the_rounds_result_then_where_to_sit_next(seated_night):
     state = play_round(night)  # every table's first roll is a bunco
     for name in list(night.players.values_list("name", flat=True))[:4]:
         play, partner, mine, other, won = result_of(state, name)
-        shown = text(broadcast.me_html(state, name, False))
+        shown = text(room_frames.me_html(state, name, False))
         verdict = "won" if won else "lost at"
         assert (f"You and {partner} {verdict} table {play.number}, {mine}–{other}"
                 in shown), shown
@@ -74,7 +74,7 @@ def test_a_phone_shows_the_rounds_result_then_where_to_sit_next(seated_night):
         assert re.search(rf"Next round: .*table {where[0]}, seat {where[1] + 1}\.", shown)
         assert shown.index("final tally") < shown.index("Next round:")
         # The final tally is shown, not the next round's teams at 0-0.
-        assert 'id="table-' not in broadcast.me_html(state, name, False)
+        assert 'id="table-' not in room_frames.me_html(state, name, False)
 
 
 def test_a_bunco_is_celebrated_on_the_phone_of_who_rolled_it(seated_night):
@@ -83,7 +83,7 @@ def test_a_bunco_is_celebrated_on_the_phone_of_who_rolled_it(seated_night):
     rolled = {name for _, name in state.night.history[-1].buncos}
     assert rolled
     for player in night.players.all():
-        shown = text(broadcast.me_html(state, player.name, False))
+        shown = text(room_frames.me_html(state, player.name, False))
         assert ("You rolled a BUNCO this round!" in shown) == (player.name in rolled)
 
 
@@ -103,13 +103,13 @@ def test_after_the_last_round_nobody_is_told_to_move(seated_night):
     state = finish_night(night, sets=1, end=False)
     assert state.phase == "over"
     assert screens.movement(state) == []
-    tv = text(broadcast.tv_room_html(night, state))
+    tv = text(room_frames.tv_room_html(night, state))
     assert "Next seats" not in tv and "→ table" not in tv
     for player in night.players.all():
-        shown = text(broadcast.me_html(state, player.name, False))
+        shown = text(room_frames.me_html(state, player.name, False))
         assert "Move" not in shown and "Next round" not in shown
         assert "final tally" in shown  # the last round's result still shows
-    banner = text(broadcast.banner_html(state))
+    banner = text(room_frames.banner_html(state))
     assert "move" not in banner.lower() and "That was the last round" in banner
     for n in range(1, len(state.tables) + 1):
         assert "Next round here" not in text(screens.render_table(state, n))
@@ -123,7 +123,7 @@ def test_the_bell_button_names_the_set_and_round_it_starts(seated_night, host_cl
     html = host_client.get(f"/host/nights/{night.pk}/").content.decode()
     assert re.search(r'Ring the bell: start <span data-fill="next-round"[^>]*>set 2, round 1<',
                      html)
-    banner = text(broadcast.banner_html(live_state(night)))
+    banner = text(room_frames.banner_html(live_state(night)))
     assert "Next: set 2, round 1" in banner
 
 

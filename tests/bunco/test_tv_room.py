@@ -3,7 +3,7 @@ before anybody has scored, and a bunco celebrated only while its round is played
 
 import random
 
-from bunco.live import broadcast, screens
+from bunco.live import room_frames, screens
 from bunco.night import services
 from bunco.night.cache import live_state
 from scoring import sample_names
@@ -37,10 +37,10 @@ def test_a_bunco_is_celebrated_until_its_round_ends(seated_night):
     roll(seated_night, 2, quick="bunco")
     state = live_state(seated_night)
     assert screens.tv_bunco(state)["bunco"]["table"] == 2
-    assert "BUNCO!" in broadcast.tv_bunco_html(state)
+    assert "BUNCO!" in room_frames.tv_bunco_html(state)
     state = play_round(seated_night, start=False)  # the round ends
     assert screens.tv_bunco(state)["bunco"] is None
-    assert "BUNCO!" not in broadcast.tv_bunco_html(state)
+    assert "BUNCO!" not in room_frames.tv_bunco_html(state)
     services.round_start(night=seated_night)  # and the next bell starts clean
     assert screens.tv_bunco(live_state(seated_night))["bunco"] is None
 

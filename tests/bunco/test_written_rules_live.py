@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bunco.host.auth import host_secret
-from bunco.live import broadcast, screens
+from bunco.live import broadcast, room_frames, screens
 from bunco.night import services
 from bunco.night.cache import live_state
 from scoring import how_we_play, sample_names
@@ -50,7 +50,7 @@ def test_the_fuzzy_die_starts_at_the_head_table_and_the_phones_and_tv_follow_it(
     assert state.versions.tables[1] == ack.row.seq
     html = screens.render_table(state, 2)
     assert "fuzzy die is here" in html and roller in html
-    assert roller in broadcast.tv_bunco_html(state)
+    assert roller in room_frames.tv_bunco_html(state)
     services.event_void(night=night, seq=ack.row.seq)  # taken back: the die goes back
     state = live_state(night)
     assert state.fuzzy_die_holder is None
@@ -93,12 +93,12 @@ def test_each_set_has_its_winner_on_the_master_sheet_and_the_tv(host_client):
         assert f"Set winner: <b>{s['winner']}</b>" in page
     tv = screens.tv_room(night, state)
     assert [s["winner"] for s in tv["sets"]] == [s["winner"] for s in sets]
-    assert 'data-testid="tv-sets"' in broadcast.tv_room_html(night, state)
+    assert 'data-testid="tv-sets"' in room_frames.tv_room_html(night, state)
     # How it was decided, from the rules' own award: on the TV and the sheet.
     rule = ("The most wins (W's) in the set. Ties: the most buncos among them, then a "
             "roll-off to 5 points.")
     assert all(s["awards"][0]["rule"] == rule for s in sets)
-    assert html.unescape(broadcast.tv_room_html(night, state)).count(rule) == 2
+    assert html.unescape(room_frames.tv_room_html(night, state)).count(rule) == 2
     assert html.unescape(page).count(rule) == 2
 
 
@@ -185,7 +185,7 @@ def test_guests_level_on_everything_share_a_place_on_every_screen(client, host_c
     rows = {s["name"]: s for s in screens.standings(state)}
     assert [rows[n]["place_label"] for n in losers] == ["3=", "3="]
     assert sorted(rows[n]["place_label"] for n in winner) == ["1.", "2."]
-    tv = html.unescape(broadcast.tv_room_html(night, state))
+    tv = html.unescape(room_frames.tv_room_html(night, state))
     host = html.unescape(host_client.get(f"/host/nights/{night.pk}/").content.decode())
     for page in (tv, host):
         for name in losers:

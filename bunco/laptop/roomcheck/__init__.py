@@ -3,7 +3,7 @@
 Three things, kept in this process's memory (a party is one process; docs/roomcheck.md):
 
 - **Who reached the laptop**: every page and socket from an address that is not the laptop's
-  own (``note``), counted by address, with when the last one came.
+  own (``note``), counted by address, with when the last one came (``arrivals.py``).
 - **The host's own check**: a one-off link shown as a QR code on the host's page; her phone
   opens it, measures a round trip and says so (``Check``).
 - **Tables whose phones struggle** during the night: the phones tell their reconnects and a
@@ -16,7 +16,6 @@ system and the fix, in plain words (``bunco/laptop/roomcheck/advice.py``).
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import os
 import secrets
@@ -26,15 +25,22 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 
 from django.core.signals import request_started
-from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from bunco.laptop import address, lan, notes
-from bunco.laptop.roomcheck import tables
+from bunco.laptop.roomcheck import arrivals, tables
 from bunco.laptop.roomcheck.advice import Advice, advise, read_system
+from bunco.laptop.roomcheck.arrivals import (  # noqa: F401 (the room check's whole API here)
+    from_elsewhere,
+    note,
+    note_scope,
+    reached,
+    room,
+)
 from bunco.laptop.roomcheck.tables import (  # noqa: F401 (the room check's whole API here)
     MAX_KEPT,
     RECONNECTS,
@@ -62,104 +68,13 @@ def after_seconds() -> float:
         return float(AFTER_SECONDS)
 
 
-# -- who reached the laptop ----------------------------------------------------------------------
-
-@dataclass
-class Room:
-    started: float = field(default_factory=time.time)
-    seen: dict[str, float] = field(default_factory=dict)  # address -> last time it came
-    pushed: float = 0.0  # when the card was last pushed for an arrival
-    cannot: bool = False  # the host said her phone cannot open the check
-    port: int | None = None  # the port pages are served on (for the check's link)
-
-
-room = Room()
-_lock = threading.Lock()
-_own: tuple[float, frozenset[str]] = (0.0, frozenset())
-
-
-def own_addresses() -> frozenset[str]:
-    """The laptop's own addresses, read again at most once a minute."""
-    global _own
-    when, found = _own
-    if time.monotonic() - when > 60 or not found:
-        try:
-            found = frozenset(lan.local_addresses())
-        except Exception:  # an adapter the library cannot read: the server's own address counts
-            found = frozenset()
-        _own = (time.monotonic(), found)
-    return found
-
-
-def from_elsewhere(client: str | None, server: str | None) -> bool:
-    """Whether a connection from ``client`` to the laptop's ``server`` address came from
-    another device: not loopback, not the address it arrived at, not any of the laptop's."""
-    if not client or client == server:
-        return False
-    try:
-        ip = ipaddress.ip_address(client.split("%")[0])
-    except ValueError:
-        return False
-    if getattr(ip, "ipv4_mapped", None):
-        ip = ip.ipv4_mapped
-    if ip.is_loopback or ip.is_unspecified:
-        return False
-    return str(ip) not in own_addresses()
-
-
-def note(client: str | None, server: str | None, now: float | None = None) -> bool:
-    """A page or socket from ``client``: True when the host's card is worth pushing (a new
-    device, or the last arrival's time shown is a minute old)."""
-    if not from_elsewhere(client, server):
-        return False
-    now = time.time() if now is None else now
-    with _lock:
-        new = client not in room.seen
-        if new and len(room.seen) >= MAX_KEPT:
-            return False
-        room.seen[client] = now
-        if new or now - room.pushed >= 60:
-            room.pushed = now
-            return True
-    return False
-
-
-def note_scope(scope: dict) -> bool:
-    """``note`` for an ASGI scope (a request or a websocket)."""
-    client, server = scope.get("client") or (None, None), scope.get("server") or (None, None)
-    if server[1] and room.port is None:
-        room.port = server[1]
-    return note(client[0], server[0])
-
-
-def reached() -> tuple[int, float | None]:
-    """How many devices reached the laptop, and when the last one did (epoch seconds)."""
-    with _lock:
-        return len(room.seen), max(room.seen.values(), default=None)
-
-
 def due(now: float | None = None) -> bool:
     """Whether the host should see the advice now."""
     now = time.time() if now is None else now
     return room.cannot or (not room.seen and now - room.started >= after_seconds())
 
 
-@receiver(request_started)
-def _page_loaded(sender, scope=None, environ=None, **kwargs) -> None:
-    """Every page, file and post served (on the sync thread, with Django's other
-    request-started work): one look at its address."""
-    try:
-        if scope is not None:
-            fresh = note_scope(scope)
-        elif environ is not None:
-            fresh = note(environ.get("REMOTE_ADDR"), environ.get("SERVER_NAME"))
-        else:
-            return
-        if fresh:
-            push_card()
-    except Exception:  # never in a page's way
-        return
-
+# -- who reached the laptop ----------------------------------------------------------------------
 
 # -- the host's own check ------------------------------------------------------------------------
 
@@ -178,7 +93,7 @@ check = Check()
 
 def new_check() -> Check:
     global check
-    with _lock:
+    with arrivals.lock:
         check = Check(asked=True)
         room.cannot = False
     return check
@@ -191,7 +106,7 @@ def check_opened(token: str, client: str | None, server: str | None) -> str:
         return "old"
     if not from_elsewhere(client, server):
         return "laptop"
-    with _lock:
+    with arrivals.lock:
         if check.opened is None:
             check.opened, check.address = time.time(), client
         room.cannot = False
@@ -202,7 +117,7 @@ def check_result(token: str, client: str | None, rtt_ms: int, live: bool) -> boo
     """The phone's measured round trip (from the phone that opened the check)."""
     if token != check.token or check.address is None or client != check.address:
         return False
-    with _lock:
+    with arrivals.lock:
         check.rtt_ms, check.live = rtt_ms, live
     return True
 
@@ -418,8 +333,13 @@ def push_card() -> None:
 
 def reset(now: float | None = None) -> None:
     """A fresh start (tests): nobody reached, a new check, the clock started now."""
-    global room, check, _readings
-    room = Room(started=time.time() if now is None else now)
+    global check, _readings
+    arrivals.restart(now)
     check = Check()
     _readings = None
     tables.reset()
+
+
+# Every page, file and post served: one look at its address, the card pushed for a new device.
+request_started.connect(partial(arrivals.page_loaded, push=push_card), weak=False,
+                        dispatch_uid="bunco-roomcheck-arrivals")

@@ -95,7 +95,7 @@ class Command:
     and the key that makes a resend harmless travel beside it (``run``).
 
     ``event`` is the command's one handler: it looks at the caught-up fold and returns the new
-    event's fields (its ``data`` the kind's typed value, ``bunco/night/payloads.py``), or an
+    event's fields (its ``data`` the kind's typed value, ``bunco/night/payloads/``), or an
     ``Ack`` to answer without writing, or raises ``IllegalMove`` (a refusal its user reads).
     ``write`` writes rows beside the log's, in its transaction."""
 
