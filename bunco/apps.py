@@ -28,7 +28,7 @@ class BuncoConfig(AppConfig):
         # The log's two writes compiled once, unless left stock (bunco/runtime/statements.py).
         compiled = statements.install(ScoreEvent, Night)
         if compiled is not None:
-            runner.write_with(compiled.append, compiled.moved_on)
+            runner.write_with(compiled.append, compiled.moved_on, compiled.locked)
         watch.install()  # the server's timer looks for what other processes wrote
         notes.connect(hosts=broadcast.to_hosts, group=broadcast.to_group)
         reports.connect(on_reached=roomcheck.note_scope, on_card=roomcheck.push_card,

@@ -1,10 +1,11 @@
-"""A command's two writes as statements compiled once (``BUNCO_STOCK=statements``: the ORM's).
+"""A command's three statements compiled once (``BUNCO_STOCK=statements``: the ORM's).
 
-Every command appends one log row and moves its night's ``last_seq`` on
-(``bunco/night/services/runner.py``). The ORM compiles both statements anew every time; here
-they are written once, as the ORM writes them, each value prepared by its field as ``save()``
-prepares it. ``bunco/apps.py`` hands them to the runner at start; tests/bunco/test_statements.py
-checks that both ways write the same rows and refuse the same races.
+Every command reads its night's ``last_seq`` under the night's lock, appends one log row and
+moves the night on (``bunco/night/services/runner.py``). The ORM compiles each statement anew
+every time; here they are written once, as the ORM writes them, each value prepared by its
+field as ``save()`` prepares it. ``bunco/apps.py`` hands them to the runner at start;
+tests/bunco/test_statements.py checks that both ways write the same rows and refuse the same
+races.
 
 They lean on the ORM doing nothing more for these models than this: the log's model has no
 ``save()`` of its own, no ``pre_save``/``post_save`` receiver (the compiled insert sends no
@@ -39,6 +40,16 @@ class Statements:
         self.returning = f"{self.insert} RETURNING {quote(events._meta.pk.column)}"
         self.update = (f"UPDATE {quote(nights._meta.db_table)} SET {quote('last_seq')} = %s "
                        f"WHERE {quote(nights._meta.pk.column)} = %s AND {quote('last_seq')} = %s")
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        self.select = (f"SELECT {quote('last_seq')} FROM {quote(nights._meta.db_table)} "
+                       f"WHERE {quote(nights._meta.pk.column)} = %s{lock}")
+
+    def locked(self, night_id: int) -> int | None:
+        """The night's ``last_seq`` read under its row's lock (where the database has one)."""
+        with connection.cursor() as cursor:
+            cursor.execute(self.select, [night_id])
+            found = cursor.fetchone()
+        return None if found is None else found[0]
 
     def append(self, row: Model) -> Model:
         """``row`` appended to the log, each value prepared by its field as ``save()`` does."""
@@ -78,7 +89,8 @@ def missing(events: type[Model], nights: type[Model]) -> list[str]:
     gaps += [f"Field.{name}" for name in ("pre_save", "get_db_prep_save")
              if not callable(getattr(Field, name, None))]
     gaps += [f"the database's {name}" for name, on in (
-        ("can_return_columns_from_insert", connection.features), ("quote_name", connection.ops))
+        ("can_return_columns_from_insert", connection.features),
+        ("has_select_for_update", connection.features), ("quote_name", connection.ops))
         if not hasattr(on, name)]
     if not any(f.name == "last_seq" for f in nights._meta.concrete_fields):
         gaps.append(f"{nights.__name__}.last_seq")

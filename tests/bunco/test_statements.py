@@ -30,6 +30,8 @@ def writing(monkeypatch):
                             else runner._saved)
         monkeypatch.setattr(runner, "_moved_on", compiled.moved_on if way == "compiled"
                             else runner._updated)
+        monkeypatch.setattr(runner, "_locked", compiled.locked if way == "compiled"
+                            else runner._selected)
 
     return use
 

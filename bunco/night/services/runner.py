@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_datetime
 
 from bunco.models import Night, ScoreEvent
@@ -122,16 +122,10 @@ def _locked_last_seq(night: Night) -> int:
     night waits here until this one commits (one writer per night; other nights go on). On
     SQLite every write transaction already starts with the database's one write lock
     (``transaction_mode: IMMEDIATE`` in settings)."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT last_seq FROM {_NIGHTS} WHERE id = %s{lock}", [night.pk])
-        found = cursor.fetchone()
+    found = _locked(night.pk)
     if found is None:
         raise CommandRefused("this night no longer exists")
-    return found[0]
-
-
-_NIGHTS = Night._meta.db_table
+    return found
 
 
 def run(night: Night, command: Command, *, key=None, actor: str = "host") -> Ack:
@@ -233,19 +227,28 @@ def _updated(night_id: int, seq: int, columns: dict) -> bool:
     return bool(Night.objects.filter(pk=night_id, last_seq=seq - 1).update(**columns))
 
 
-#: How a command's log row is appended and its night moved on: the ORM's own, unless
-#: ``write_with`` was given other statements that write the same rows.
-_append, _moved_on = _saved, _updated
+def _selected(night_id: int) -> int | None:
+    """The night's ``last_seq`` read under its row's lock (none where the database has no
+    ``FOR UPDATE``); None: no such night."""
+    return (Night.objects.select_for_update().filter(pk=night_id)
+            .values_list("last_seq", flat=True).first())
+
+
+#: How a command locks its night and reads its last seq, appends its log row and moves its
+#: night on: the ORM's own, unless ``write_with`` was given statements that do the same.
+_locked, _append, _moved_on = _selected, _saved, _updated
 
 
 def write_with(append: Callable[[ScoreEvent], ScoreEvent] | None = None,
-               moved_on: Callable[[int, int, dict], bool] | None = None) -> None:
-    """How a command's log row is appended (``append(row)``) and its night moved on
-    (``moved_on(night_id, seq, columns)``: False if the night was not at seq - 1): the ORM's
-    own for either left None. The runtime's compiled statements (``bunco/runtime/
-    statements.py``) are put in at start by ``bunco/apps.py``."""
-    global _append, _moved_on
-    _append, _moved_on = append or _saved, moved_on or _updated
+               moved_on: Callable[[int, int, dict], bool] | None = None,
+               locked: Callable[[int], int | None] | None = None) -> None:
+    """How a command's log row is appended (``append(row)``), its night moved on
+    (``moved_on(night_id, seq, columns)``: False if the night was not at seq - 1) and locked
+    (``locked(night_id)``: its last seq, None if there is no such night): the ORM's own for
+    any left None. The runtime's compiled statements (``bunco/runtime/statements.py``) are
+    put in at start by ``bunco/apps.py``."""
+    global _locked, _append, _moved_on
+    _locked, _append, _moved_on = locked or _selected, append or _saved, moved_on or _updated
 
 
 def _earlier(night: Night, key: uuid.UUID) -> Ack | None:
