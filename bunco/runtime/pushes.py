@@ -14,7 +14,7 @@ step of the loop, waiting buys no order: the committing thread hands the frames 
 (still under the night's lock, so in commit order) and goes on, one wake of the loop a push
 instead of a trip there and back (``hands_over``).
 
-(An outbox that handed the pushes to the loop without waiting, a tap's before the rest of a
+(An outbox of its own that reordered pushes, a tap's before the rest of a
 bell's, and a lane that held taps back from the sync thread while a bell's went out, each
 bought less than 15 % of the CPU per tap and of the bell's tables p99, at 405 sockets x 50
 taps/s and at 2,005 x 100, and were removed.)
