@@ -13,7 +13,7 @@ from bunco.live.consumers import ScreenConsumer
 from bunco.night import devices, services
 from bunco.night.cache import live_state
 from bunco.night.selectors import night_by_id
-from bunco.night.tap_reads import player_by_token, table_link_by_token
+from bunco.night.tap_reads import held_night, player_by_token, table_link_by_token
 from tables.gone import unknown_or_gone
 from tables.tap import (
     NOT_YOURS,
@@ -125,9 +125,12 @@ class TableConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
 
     def resolve(self) -> bool:
         self.link = table_link_by_token(self.scope["url_route"]["kwargs"]["token"])
-        self.night_id = self.link.night_id if self.link else 0
-        self.token = self.link.token if self.link else ""
-        return self.link is not None
+        if self.link is None:
+            self.night_id, self.token = 0, ""
+            return False
+        self.link.night = held_night(self.link.night)  # one per night, not one per socket
+        self.night_id, self.token = self.link.night_id, self.link.token
+        return True
 
     def initial_groups(self) -> list[str]:
         return [groups.table(self.night_id, self.link.number)]
@@ -164,7 +167,8 @@ class PlayerConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
         self.player = player_by_token(self.scope["url_route"]["kwargs"]["token"])
         if self.player is None or not devices.may_use(self.player, self.scope.get("cookies")):
             return False
-        self.night_id, self.night = self.player.night_id, self.player.night
+        self.night_id = self.player.night_id
+        self.night = self.player.night = held_night(self.player.night)
         self.token = self.player.token
         where = live_state(self.night).seat_of(self.player.name)
         self.table_group = groups.table(self.night_id, where[0]) if where else None

@@ -4,6 +4,8 @@ the read); a raw one does not."""
 
 from __future__ import annotations
 
+import weakref
+
 from bunco.models import Night, Player, TableLink
 from bunco.night.selectors import night_by_id
 
@@ -30,3 +32,25 @@ def table_link_by_token(token: str) -> TableLink | None:
     if found is None:
         return None
     return TableLink(id=found.link_id, night=found, number=found.link_number, token=token)
+
+
+#: The night each open socket holds, one instance per night (its rules alone are ~6 KiB: a
+#: room's 400 sockets held 400 copies), as long as a socket holds it.
+_held: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def held_night(night: Night) -> Night:
+    """The one instance of ``night`` the sockets of this process hold: a night deleted and
+    made again under the same key is another (``created_at``). A tap's command reads what it
+    needs under the night's lock and moves this instance's columns on as it writes, so it is
+    as current as each socket's own copy was; one read later than it (a socket connecting)
+    brings it up to date."""
+    key = (night.pk, night.created_at)
+    held = _held.get(key)
+    if held is None:
+        _held[key] = night
+        return night
+    if night.last_seq > held.last_seq:
+        for field in Night._meta.concrete_fields:
+            setattr(held, field.attname, getattr(night, field.attname))
+    return held

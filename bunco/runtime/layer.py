@@ -33,6 +33,8 @@ from collections.abc import Awaitable, Callable
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
+from bunco.runtime import stock
+
 log = logging.getLogger(__name__)
 #: What the tuning reads of Channels' layer.
 LEANS_ON = ("channels", "groups", "expiry", "_clean_expired", "get_capacity")
@@ -58,6 +60,7 @@ class PartyChannelLayer(InMemoryChannelLayer):
             _warned = True
             log.warning("Channels' in-memory layer changed (%s missing): the party's layer "
                         "runs as Channels' own", ", ".join(missing))
+        self._one_step = self.tuned and not stock("dispatch")
         self._swept = 0.0
         # channel -> {fragment id: its entry still waiting in the channel's queue}
         self._waiting: dict[str, dict[str, list]] = {}
@@ -73,6 +76,13 @@ class PartyChannelLayer(InMemoryChannelLayer):
             self._direct.pop(channel, None)
         else:
             self._direct[channel] = handler
+
+    def in_one_step(self) -> bool:
+        """Whether a group send here finishes in one step of the loop, waiting on nothing: each
+        screen's message queued or handed to its handler, which writes to the socket at once
+        (``runtime.consumer.DirectDispatch``; Channels' own dispatch first waits on the sync
+        thread). Pushes started in order then leave in order (``pushes.hands_over``)."""
+        return self._one_step
 
     def pending(self, channel: str) -> int:
         """Messages waiting in ``channel``'s queue (a TV behind on its tables' tallies): they
