@@ -8,6 +8,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -27,6 +28,15 @@ log = logging.getLogger(__name__)
 TIMEOUT, REST = 0.25, 2.0
 
 
+def _never() -> bool:
+    return False
+
+
+#: Whether a push is still out past its wait (``bunco/runtime/pushes.py`` sets it): Redis is
+#: frozen, so it is not asked either (a tap waits on a frozen Redis once, not once a REST).
+push_stalled: Callable[[], bool] = _never
+
+
 class Shared:
     def __init__(self) -> None:
         self._client = None
@@ -40,9 +50,13 @@ class Shared:
                 if not self._made:
                     self._client = _connect()
                     self._made = True
-        if self._client is None or time.monotonic() < self._down_until:
+        if self._client is None or self.resting() or push_stalled():
             return None
         return self._client
+
+    def resting(self) -> bool:
+        """Whether Redis failed or did not answer in the last REST seconds (counted alone)."""
+        return time.monotonic() < self._down_until
 
     def prefix(self) -> str:
         config = settings.CHANNEL_LAYERS.get("default", {}).get("CONFIG", {})

@@ -292,8 +292,10 @@ else:
 
 # -- websockets between workers ------------------------------------------------------------------
 # The longest a command's answer waits for its pushes to leave (seconds): past it (Redis frozen)
-# the push goes on by itself and later ones are not waited for (bunco/runtime/pushes.py).
-PUSH_WAIT = 1.0
+# the push goes on by itself and later ones are not waited for (bunco/runtime/pushes.py). With
+# Redis, half of the second a tap's answer is promised in (the tap's own work needs the rest);
+# the party's own layer cannot freeze, and a bell's parts to 2,000 screens may take longer.
+PUSH_WAIT = 0.5 if REDIS_URL else 1.0
 # Each screen waits for its messages with a blocking Redis read that returns every 5 seconds
 # when idle (channels_redis' brpop_timeout). The client's socket timeout must be longer than
 # that, or an idle screen's read times out and its socket is closed (1011); redis-py 8 made

@@ -7,7 +7,10 @@ drawn once its banners are out, and sent too. One command's pushes are out befor
 command runs (commands on a night run one at a time, under its lock), so every screen gets
 them in commit order; and the sync thread, busy until a bell's frames are out, takes no tap
 meanwhile. It waits ``settings.PUSH_WAIT`` seconds at most (``send_within``): a shared
-layer that stopped answering (a frozen Redis) holds no answer longer.
+layer that stopped answering (a frozen Redis) holds no answer longer. A request waits on a
+frozen Redis once at most, not once for each thing that asks it: no push is waited for while
+one is out past its wait or while the shared limits rest after Redis failed to answer them
+(``bunco/buckets.py``), and the shared limits do not ask Redis while a push is out.
 
 On the party's own layer (``layer.py``), where a group send writes to every socket in one
 step of the loop, waiting buys no order: the committing thread hands the frames to the loop
@@ -31,6 +34,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from bunco import buckets
 from bunco.runtime import layers
 from bunco.runtime.watch import watch
 
@@ -70,15 +74,24 @@ async def send_all(messages: Messages) -> None:
 _stalled: set[asyncio.Future] = set()
 
 
-async def within(work) -> asyncio.Future | None:
+def stalled() -> bool:
+    """Whether work on the layer is still out past its wait (Redis frozen). From any thread."""
+    return any(not task.done() for task in list(_stalled))
+
+
+buckets.push_stalled = stalled
+
+
+async def within(work, *, wait: bool = True) -> asyncio.Future | None:
     """``work`` (a coroutine on the channel layer) run on this loop and waited for
-    ``settings.PUSH_WAIT`` seconds at most: the finished task, or None. One still out then goes
-    on by itself, and while it is out nothing else is waited for, so a frozen Redis holds a
-    thread (a tap's answer, ``/healthz``) for one PUSH_WAIT, not one each."""
+    ``settings.PUSH_WAIT`` seconds at most (not at all without ``wait``): the finished task,
+    or None. One still out then goes on by itself, and while it is out nothing else is waited
+    for, so a frozen Redis holds a thread (a tap's answer, ``/healthz``) for one PUSH_WAIT,
+    not one each."""
     task = asyncio.ensure_future(work)
     task.add_done_callback(lambda done: done.cancelled() or done.exception())  # read
     _stalled.difference_update([t for t in _stalled if t.done()])
-    if not _stalled:
+    if wait and not _stalled:
         try:
             await asyncio.wait_for(asyncio.shield(task), settings.PUSH_WAIT)
             return task
@@ -90,10 +103,14 @@ async def within(work) -> asyncio.Future | None:
 
 
 async def send_within(messages: Messages) -> None:
-    """``send_all``, waited for as ``within`` says: a push still out is counted as failed
-    now (the screens' resync catches up) and goes on by itself."""
-    if await within(send_all(messages)) is None:
-        failed(TimeoutError(f"the channel layer did not answer in {settings.PUSH_WAIT} s"))
+    """``send_all``, waited for as ``within`` says (not at all while the shared limits rest:
+    Redis just failed to answer them, and this request may have waited on it already): a push
+    still out is counted as failed now (the screens' resync catches up) and goes on by
+    itself."""
+    wait = not buckets.SHARED.resting()
+    if await within(send_all(messages), wait=wait) is None:
+        failed(TimeoutError(f"the channel layer did not answer in {settings.PUSH_WAIT} s" if wait
+                            else "Redis did not answer the shared limits: the push not waited for"))
 
 
 _loop: asyncio.AbstractEventLoop | None = None

@@ -10,8 +10,10 @@ Two tables tap steadily on both workers the way a phone's outbox does (``Outbox`
 has its key, made once, and names the table's position after the tap before; a 5xx, a 429, a
 timeout or a dropped connection sends the same tap again (0.2 s, doubling to 2 s) until a
 final answer: recorded, "already recorded", or refused. Screens (the TV and each table's
-device, on each worker) listen as the page does: a sync every 10 s, and a reconnect (at once,
-then 300 ms doubling to 3 s) when their socket closes.
+device, on each worker) listen as the page does: a sync every 10 s and when the server asks
+for one (after a push failed), and a reconnect (at once, then 300 ms doubling to 3 s) when
+their socket closes. After each fault the taps go on until every screen has had a push again
+(or a sync more has passed), so a screen back late is measured, not cut off by the clock.
 
 Each prints its figures (``-s`` shows them)."""
 
@@ -270,6 +272,7 @@ class Screen:
         self.opened: list[float] = []
         self.closed: list[tuple[float, int]] = []
         self.ws = None
+        self.asking: asyncio.Future | None = None
         self.ready = asyncio.Event()
 
     async def run(self) -> None:
@@ -304,21 +307,32 @@ class Screen:
     async def sync(self) -> None:
         await asyncio.sleep(self.phase)
         while True:
-            ws = self.ws
-            if ws is not None:
-                with contextlib.suppress(ConnectionClosed):
-                    await ws.send(json.dumps({"type": "sync", "shows": self.shows}))
+            await self.sync_now()
             await asyncio.sleep(SYNC_EVERY)
 
+    async def sync_now(self) -> None:
+        ws = self.ws
+        if ws is not None:
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(json.dumps({"type": "sync", "shows": self.shows}))
+
     def got(self, message) -> None:
-        if not isinstance(message, str) or message.startswith("{"):
-            return  # an error or an answer, not a fragment
+        if isinstance(message, str) and message.startswith("{"):
+            with contextlib.suppress(ValueError):
+                if json.loads(message).get("type") == "sync":  # the server asks (live.js)
+                    self.asking = asyncio.ensure_future(self.sync_now())
+            return
+        if not isinstance(message, str):
+            return
         fragments = {ident: int(seq) for ident, seq in FRAGMENT.findall(message)}
         self.frames.append(Frame(time.monotonic(), 'id="banner"' in message, fragments))
         for ident, seq in fragments.items():
             self.shows[ident] = max(seq, self.shows.get(ident, 0))
         if all(f"table-{n}" in self.shows for n in self.tables):
             self.ready.set()
+
+    def pushed_after(self, moment: float) -> bool:
+        return any(f.at > moment and not f.snapshot for f in self.frames)
 
     def shown_at(self, table: int, seq: int) -> float | None:
         """When this screen first showed ``table`` at ``seq`` or later."""
@@ -367,8 +381,8 @@ async def play(workers, night: dict, faults: list, before: float, after: float) 
     """Taps at tables 1 and 2 through both workers, a TV and both tables' devices listening
     on each worker. ``before`` seconds in, each of ``faults`` (name, a function run in a
     thread that returns when the server stopped and when it was back) in turn, the taps going
-    on for ``after`` seconds past each; then the screens get up to a sync more to show the
-    last taps."""
+    on for ``after`` seconds past each and until every screen had a push again; then the
+    screens get up to a sync more to show the last taps."""
     rng = random.Random(11)
     screens = []
     for w, server in enumerate(workers):
@@ -391,7 +405,12 @@ async def play(workers, night: dict, faults: list, before: float, after: float) 
         if done:
             done[-1].until = down
         done.append(Fault(name, down, back))
-        await asyncio.sleep(max(0.0, back + after - time.monotonic()))
+        # ``after`` seconds of taps at least, and on until every screen had a push again (at
+        # most a sync more): how late a screen came back is measured, never cut off.
+        while time.monotonic() < back + after or (
+                time.monotonic() < back + after + SYNC_EVERY
+                and not all(s.pushed_after(back) for s in screens)):
+            await asyncio.sleep(0.1)
     stop.set()
     await asyncio.wait_for(asyncio.gather(*tapping), 60)
     done[-1].until = time.monotonic()

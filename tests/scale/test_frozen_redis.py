@@ -20,6 +20,11 @@ from tests.scale.test_faults import (
     tracebacks,
 )
 
+#: Issue 44: every tap answered within a second while Redis is frozen (PUSH_WAIT is half of it).
+ANSWER_WITHIN = 1.0
+#: Seconds between two rounds of /healthz on both workers while Redis is frozen.
+HEALTH_EVERY = 0.1
+
 
 @pytest.fixture
 def redis(shared_stack, tmp_path):
@@ -32,8 +37,9 @@ def redis(shared_stack, tmp_path):
 def test_a_frozen_redis_holds_no_taps_answer_and_healthz_answers(
         tmp_path, shared_stack, redis):
     """Redis frozen for 4 s. A push waits ``PUSH_WAIT`` at most, and none is waited for while
-    one is out: every tap is counted once, none sent again, most answered at once; ``/healthz``
-    on both workers answers (503: the layer failed) again and again meanwhile."""
+    one is out: every tap is counted once, none sent again, every one answered within a second
+    (issue 44), most at once; ``/healthz`` on both workers answers (503: the layer failed) again
+    and again meanwhile, within a second too."""
     from django.conf import settings
 
     env = {**shared_stack, "REDIS_URL": redis.url}
@@ -51,6 +57,9 @@ def test_a_frozen_redis_holds_no_taps_answer_and_healthz_answers(
                         asked = time.monotonic()
                         status = http.get(f"{server.base}/healthz").status_code
                         health.append((status, time.monotonic() - asked))
+                    # A monitor's pace (10 a second a worker), not a flood competing with the
+                    # taps for the machine's two cores.
+                    time.sleep(HEALTH_EVERY)
         finally:
             redis.thaw()
         return down, time.monotonic()
@@ -70,9 +79,9 @@ def test_a_frozen_redis_holds_no_taps_answer_and_healthz_answers(
     during = [t.answered - t.sent for t in played.taps
               if fault.down - 1 < t.sent < fault.back]
     # One wait of PUSH_WAIT per worker (its first push or health check of the freeze; a tap
-    # may queue behind it), the rest at once: bounds with room for a busy machine.
-    assert during and max(during) < 2 * settings.PUSH_WAIT + 0.5, during
-    assert sum(took > 0.5 for took in during) <= 2 * len(workers), during
+    # may queue behind it, for the rest of that wait), the rest at once.
+    assert during and max(during) < ANSWER_WITHIN, sorted(during)[-5:]
+    assert sum(took >= settings.PUSH_WAIT for took in during) <= 2 * len(workers), during
     assert len(health) > 2 * len(workers), health  # asked again and again while frozen
-    assert all(took < settings.PUSH_WAIT + 1 for _, took in health), health
+    assert all(took < ANSWER_WITHIN for _, took in health), health
     assert not tracebacks(workers), tracebacks(workers)
