@@ -154,13 +154,11 @@ class ReadableEverywhere(BrowserTestCase):
                             "bytes": sizes["responseBodySize"] + sizes["responseHeadersSize"]})
 
         phone.on("requestfinished", lambda request: count(request.response()))
-        phone.goto(join_url, wait_until="load")
-        phone.wait_for_timeout(300)
+        phone.goto(join_url, wait_until="networkidle")  # the icon and fonts asked after load too
         loads["find your seat"], current = current, []
         phone.get_by_role("button", name="Ava").click()
         expect(phone.locator("[data-testid=where]")).to_contain_text("You are at table")
-        phone.wait_for_load_state("load")
-        phone.wait_for_timeout(300)
+        phone.wait_for_load_state("networkidle")
         loads["Ava's page"] = current
         # A table's phone: its QR code scanned on a phone that has never opened the app.
         table_url = read_qr(host.locator("img[alt='QR code for table 1']"))
@@ -169,7 +167,7 @@ class ReadableEverywhere(BrowserTestCase):
         table.on("requestfinished", lambda request: count(request.response()))
         table.goto(table_url, wait_until="load")
         expect(table.locator("#table-1")).to_be_visible()
-        table.wait_for_timeout(300)
+        table.wait_for_load_state("networkidle")
         loads["a table's phone"] = current
         report = {page: {"total": sum(r["bytes"] for r in rows), "responses": rows}
                   for page, rows in loads.items()}

@@ -49,8 +49,7 @@ class SilentSocket(BrowserTestCase):
         before = score.text_content()
 
         muted["since"] = time.monotonic()  # from now on nothing reaches the page
-        in_thread(lambda: roll(night, 1, quick="hit1"))
-        page.wait_for_timeout(1500)
+        in_thread(lambda: roll(night, 1, quick="hit1"))  # written and pushed: muted on its way
         assert len(sockets) == 1 and score.text_content() == before  # it cannot know yet
 
         pump_until(page, lambda: len(sockets) >= 2, "the page replacing its silent socket",
