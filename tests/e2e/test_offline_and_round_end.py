@@ -170,6 +170,7 @@ class OfflineAndRoundEnds(BrowserTestCase):
         night = self.night()
         link = TableLink.objects.get(night=night, number=2)
         context, device = self.open(f"/t/{link.token}/")
+        device.clock.install()  # the page's timers from here on are moved on by the test
         context.set_offline(True)
         self.tap(device, "1 hit")
         in_thread(lambda: services.game_pause(night=night))
@@ -179,7 +180,7 @@ class OfflineAndRoundEnds(BrowserTestCase):
         expect(refused).to_contain_text("paused")
         expect(refused).to_contain_text("1 hit")
         expect(device.get_by_test_id("waiting")).to_have_count(0)
-        device.wait_for_timeout(5000)  # not a passing toast: outlasting one is what is tested
+        device.clock.run_for(5000)  # not a passing toast: outlasting one is what is tested
         expect(refused).to_be_visible()
         self.shot(device, "phone-refused")
         in_thread(lambda: services.game_resume(night=night))
