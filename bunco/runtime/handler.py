@@ -32,6 +32,7 @@ from django.core import signals
 from django.core.exceptions import MiddlewareNotUsed, RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.exception import convert_exception_to_response
+from django.http import FileResponse
 from django.urls import set_script_prefix
 from django.utils.module_loading import import_string
 
@@ -81,6 +82,8 @@ class OneTripHandler(ASGIHandler):
             response = handler.get_response(request)
             response._handler_class = self.__class__
         if response.streaming and not response.is_async:
+            if isinstance(response, FileResponse):  # as Django's: the server chunks it
+                response.block_size = self.chunk_size
             chunks = list(response.streaming_content)
 
             async def read_already():

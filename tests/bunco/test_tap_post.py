@@ -1,10 +1,12 @@
 """A tap posted to the server (the page's way while its socket is closed) runs a tap's share of
 the middleware (``settings.MIDDLEWARE_NOT_FOR_TAPS`` skipped, bunco/runtime/handler.py): its
 answer carries every header a page's does, and the CSRF check still refuses a post without
-its token, nothing written."""
+its token, nothing written. Everything else runs all of it in the same one trip, a static
+file read whole there."""
 
 import json
 import uuid
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
@@ -15,6 +17,7 @@ from bunco.asgi import application
 from bunco.models import ScoreEvent
 from bunco.night.cache import live_state
 from bunco.night.services import claim_for
+from tests.asgi_http import asgi_request
 from tests.tables.test_consumers import HOST, ORIGIN, make_night
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,3 +80,10 @@ async def test_a_posted_tap_without_its_csrf_token_is_refused_and_changes_nothin
     assert await database_sync_to_async(rows)(night) == before
     assert (await post(links[1], fields))["status"] == 200  # with it, the same tap counts
     assert await database_sync_to_async(rows)(night) == before + 1
+
+
+async def test_a_static_file_through_the_server_comes_whole():
+    status, body = await asgi_request(application, "GET", "/static/bunco/live.js")
+    assert status == 200
+    assert body == (Path(settings.STATIC_ROOT) / "bunco" / "live.js").read_bytes()
+    assert len(body) > 1000
