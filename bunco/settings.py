@@ -170,6 +170,16 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+# What a tap's form post (a table's or a phone's roll, undo, done) skips: its answer reads no
+# session, user, message or htmx header, and no static file has its address. Its CSRF check
+# and every header still run (bunco/runtime/handler.py; all of it with BUNCO_STOCK=handler).
+MIDDLEWARE_NOT_FOR_TAPS = [
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
 
 ROOT_URLCONF = "bunco.urls"
 

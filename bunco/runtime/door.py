@@ -57,6 +57,7 @@ class PartyASGIHandler(handler.handler_class()):
             await answer(send, 429, limits.RETRY_LATER)
             return
         scope["bunco.tap_counted"] = True  # the view does not count it again
+        scope["bunco.tap"] = True  # the handler runs a tap's share of the middleware
         # The whole server is behind: a tap is answered "busy" at once (the phone keeps it
         # and sends it again, as for "slow down") instead of joining a queue that only grows;
         # everything else, the host's bell included, waits its turn.
