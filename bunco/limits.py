@@ -15,7 +15,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from bunco import buckets
+from bunco import shared_counts
 from bunco.buckets import Buckets
 from bunco.runtime import stock
 
@@ -114,14 +114,14 @@ def penalise(key: str, clock=time.monotonic) -> None:
         for old in [k for k, until in _penalties.items() if until < now]:
             del _penalties[old]
         _penalties[key] = now + WS_PENALTY_SECONDS
-    buckets.SHARED.mark("penalty", key, WS_PENALTY_SECONDS)
+    shared_counts.SHARED.mark("penalty", key, WS_PENALTY_SECONDS)
 
 
 def penalised(key: str, clock=time.monotonic) -> bool:
     until = _penalties.get(key)
     if until is not None and until > clock():
         return True
-    if buckets.SHARED.marked("penalty", key):  # cut off by another worker: told here for a second
+    if shared_counts.SHARED.marked("penalty", key):  # cut off by another worker: told here
         with _penalty_lock:
             _penalties[key] = clock() + 1.0
         return True
@@ -132,4 +132,4 @@ def clear_penalties() -> None:
     with _penalty_lock:
         _penalties.clear()
         _refusals.clear()
-    buckets.SHARED.clear("penalty")
+    shared_counts.SHARED.clear("penalty")

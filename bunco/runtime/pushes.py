@@ -10,7 +10,7 @@ meanwhile. It waits ``settings.PUSH_WAIT`` seconds at most (``send_within``): a 
 layer that stopped answering (a frozen Redis) holds no answer longer. A request waits on a
 frozen Redis once at most, not once for each thing that asks it: no push is waited for while
 one is out past its wait or while the shared limits rest after Redis failed to answer them
-(``bunco/buckets.py``), and the shared limits do not ask Redis while a push is out.
+(``bunco/shared_counts.py``), and the shared limits do not ask Redis while a push is out.
 
 On the party's own layer (``layer.py``), where a group send writes to every socket in one
 step of the loop, waiting buys no order: the committing thread hands the frames to the loop
@@ -34,7 +34,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from bunco import buckets
+from bunco import shared_counts
 from bunco.runtime import layers
 from bunco.runtime.watch import watch
 
@@ -79,7 +79,7 @@ def stalled() -> bool:
     return any(not task.done() for task in list(_stalled))
 
 
-buckets.push_stalled = stalled
+shared_counts.push_stalled = stalled
 
 
 async def within(work, *, wait: bool = True) -> asyncio.Future | None:
@@ -107,7 +107,7 @@ async def send_within(messages: Messages) -> None:
     Redis just failed to answer them, and this request may have waited on it already): a push
     still out is counted as failed now (the screens' resync catches up) and goes on by
     itself."""
-    wait = not buckets.SHARED.resting()
+    wait = not shared_counts.SHARED.resting()
     if await within(send_all(messages), wait=wait) is None:
         failed(TimeoutError(f"the channel layer did not answer in {settings.PUSH_WAIT} s" if wait
                             else "Redis did not answer the shared limits: the push not waited for"))

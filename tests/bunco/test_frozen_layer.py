@@ -14,7 +14,7 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.test import override_settings
 
-from bunco import buckets, views
+from bunco import shared_counts, views
 from bunco.asgi import application
 from bunco.live import groups
 from bunco.models import ScoreEvent, TableLink
@@ -103,9 +103,9 @@ def test_a_tap_waits_on_a_frozen_redis_once_not_for_the_limits_and_the_push(
     """The shared limits found Redis frozen: the tap's push is not waited for too (a PUSH_WAIT
     of 30 s would show), and while that push is out the limits do not ask Redis again, even
     once their rest is over."""
-    shared = buckets.Shared()
+    shared = shared_counts.Shared()
     shared._client, shared._made = FrozenLimits(), True
-    monkeypatch.setattr(buckets, "SHARED", shared)
+    monkeypatch.setattr(shared_counts, "SHARED", shared)
     services.round_start(night=seated_night)
     token = TableLink.objects.get(night=seated_night, number=1).token
 
@@ -123,7 +123,8 @@ def test_a_tap_waits_on_a_frozen_redis_once_not_for_the_limits_and_the_push(
         shared._down_until = 0.0  # the limits' rest over: the push is still out
         return first, seen, await send(1)
 
-    with override_settings(PUSH_WAIT=30):  # a push waited for would show
+    # A Redis to share counts in (frozen), and a push waited for would show.
+    with override_settings(PUSH_WAIT=30, REDIS_URL="redis://frozen.invalid"):
         first, seen, later = async_to_sync(play)()
     assert first < 10 and seen == (1, True)
     assert later < 10 and shared._client.asked == 1

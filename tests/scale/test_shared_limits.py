@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from bunco import buckets, limits
+from bunco import buckets, limits, shared_counts
 
 
 def fresh_window(window: float) -> None:
@@ -39,7 +39,7 @@ def test_a_link_cut_off_on_one_worker_is_cut_off_on_the_other(shared_stack):
 def test_a_redis_that_does_not_answer_leaves_each_worker_counting_alone(shared_stack,
                                                                         monkeypatch, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-    monkeypatch.setattr(buckets, "SHARED", buckets.Shared())
+    monkeypatch.setattr(shared_counts, "SHARED", shared_counts.Shared())
     alone = buckets.Buckets(rate=0.5, burst=10, name="test-down")
     start = time.monotonic()
     assert [alone.take("x") for _ in range(12)] == [True] * 10 + [False] * 2
