@@ -313,7 +313,9 @@ def test(pytest_args: list[str]) -> int:
     values = secrets_file()
     try:
         env = {**os.environ, "BUNCO_SECRET_KEY": values["BUNCO_SECRET_KEY"],
-               "BUNCO_HOST_SECRET": values["BUNCO_HOST_SECRET"], "BUNCO_SCALE_TESTS": "1"}
+               "BUNCO_HOST_SECRET": values["BUNCO_HOST_SECRET"], "BUNCO_SCALE_TESTS": "1",
+               # one randomized night a fold property (make test explores four)
+               "BUNCO_EXPLORE_EXAMPLES": os.environ.get("BUNCO_EXPLORE_EXAMPLES", "1")}
         for name in ("BUNCO_DEBUG", "BUNCO_PUBLIC_URL", "BUNCO_CSRF_TRUSTED_ORIGINS",
                      "BUNCO_ALLOWED_HOSTS"):
             env.pop(name, None)
