@@ -28,6 +28,16 @@ def roll_names(rules: HouseRules, kind: str) -> str:
     return roll_name(rules, kind) + "s"
 
 
+def counted(rules: HouseRules, kind: str, n: int) -> str:
+    """The word for ``n`` rolls of a kind tonight: "baby bunco" (1), "mini buncos" (3), "low
+    or high bunco" (1)."""
+    if n != 1:
+        return roll_names(rules, kind)
+    if kind == "mini_bunco" and rules.triples is Triples.LOW_HIGH:
+        return "low or high bunco"
+    return roll_name(rules, kind)
+
+
 def stat_names(rules: HouseRules) -> dict[str, str]:
     """A guest's counted stats by their field, in tonight's words."""
     return {"wins": "wins", "losses": "losses", "buncos": "buncos",

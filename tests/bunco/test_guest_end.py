@@ -218,3 +218,25 @@ def test_the_host_records_a_split_as_the_tied_players_agreed_and_their_phones_sh
     assert abs(paid[first] - round(sum(paid.values()) * 0.7)) <= 1
     phone = text(client.get(f"/p/{night.players.get(name=first).token}/").content.decode())
     assert f"your share of {award['amount']}" in phone
+
+
+@pytest.mark.parametrize("rules_id", ["clockwise", "babz"])
+def test_a_guests_mini_buncos_are_counted_in_the_nights_own_word(client, db, rules_id):
+    """Seed 004 calls three of a kind a "baby bunco": a guest's totals say "2 baby buncos"
+    (or "1 baby bunco"), the word on the card, the pad and the TV, never a bare "2 mini"."""
+    night = services.night_create(name="Words", rules_id=rules_id, player_names=sample_names(8))
+    services.night_seat(night=night, rng=random.Random(3))
+    finish_night(night, rng=random.Random(5), sets=1)
+    state = live_state(night)
+    word = state.rules.mini_word or "mini bunco"
+    seen = 0
+    for s in screens.standings(state):
+        if not s["mini_buncos"]:
+            continue
+        player = night.players.get(name=s["name"])
+        page = text(client.get(f"/p/{player.token}/").content.decode())
+        n = s["mini_buncos"]
+        assert f"{n} {word}{'' if n == 1 else 's'} " in page, (n, word)
+        assert f"{n} mini " not in page or word == "mini bunco"
+        seen += 1
+    assert seen, "nobody rolled one: another seed is needed"

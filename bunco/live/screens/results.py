@@ -13,6 +13,7 @@ from django.contrib.staticfiles import finders
 from bunco.live.screens.prizes import final_awards, money, night_pot, pot_unpaid
 from bunco.night.fold import LiveNight
 from scoring import placed, ranked
+from scoring.words import counted
 
 
 def ordinal(n: int) -> str:
@@ -91,6 +92,7 @@ def my_night(state: LiveNight, name: str, end: EndOfNight | None = None) -> dict
         return night
     place_text = ordinal(mine["place"]) + ("=" if mine["shared"] else "")
     return night | {"place": mine["place"], "place_text": place_text,
+                    "minis": counted(state.rules, "mini_bunco", mine["mini_buncos"]),
                     "level_with": level, "stats": mine, "unpaid": end.unpaid,
                     "no_prize_why": _no_prize_why(state, name) if not prizes else ""}
 
