@@ -164,6 +164,8 @@ def test_the_copy_folder_follows_every_command_and_reads_back_as_the_nights_file
     leaver = night.players.order_by("position").last()
     services.player_leave(night=night, player=leaver)  # a ghost's chair for a late guest
     services.player_arrive(night=night, name="Late Lou")
+    backup.copy_wait()  # the roster's line written before the claim's (a busy machine's copier
+    # would otherwise take them as one line, the whole roster in it)
     mid_round(night)  # a tap and a claim
     backup.copy_wait()  # written: a busy machine would not run the tap's line into theirs
     roll(night, 1, quick="miss")
