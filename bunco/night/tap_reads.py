@@ -1,10 +1,14 @@
 """What every tap reads before it runs: its link, a table's or a player's, and the link's night,
 by the token in its address. The ORM compiles such a query anew each time (~0.7 ms, more than
-the read); a raw one does not."""
+the read); a raw one does not. The night itself (its rules alone are ~6 KiB to parse) is read
+only when this process holds no instance of it as current as the row."""
 
 from __future__ import annotations
 
 import weakref
+from collections import deque
+
+from django.db import connection
 
 from bunco.models import Night, Player, TableLink
 from bunco.night.selectors import night_by_id
@@ -15,28 +19,45 @@ _PLAYERS = Player._meta.db_table
 
 def player_by_token(token: str, night: Night | None = None) -> Player | None:
     """A player (from their own link: a phone's every tap) and their night: ``night`` when
-    the caller holds it already (a phone's socket, which read it on connecting), else read."""
-    player = next(iter(Player.objects.raw(f"SELECT * FROM {_PLAYERS} WHERE token = %s",
-                                          [token])), None)
-    if player is not None:
-        player.night = (night if night is not None and night.pk == player.night_id
-                        else night_by_id(player.night_id))
+    the caller holds it already (a phone's socket, which read it on connecting), else this
+    process's instance of it, read if it is behind."""
+    player = next(iter(Player.objects.raw(
+        f"SELECT p.*, n.last_seq AS night_seq, n.created_at AS night_made FROM {_PLAYERS} p "
+        f"JOIN {_NIGHTS} n ON n.id = p.night_id WHERE p.token = %s", [token])), None)
+    if player is None:
+        return None
+    if night is not None and night.pk == player.night_id:
+        player.night = night
+    else:
+        player.night = _current(player.night_id, player.night_made, player.night_seq)
     return player
 
 
 def table_link_by_token(token: str) -> TableLink | None:
-    """A table's link and its night, in one read."""
-    found = next(iter(Night.objects.raw(
-        f"SELECT n.*, l.id AS link_id, l.number AS link_number FROM {_NIGHTS} n "
-        f"JOIN {_LINKS} l ON l.night_id = n.id WHERE l.token = %s", [token])), None)
+    """A table's link and its night, in one read (the night's own row only when this process
+    holds no instance of it as current)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT l.id, l.number, n.id, n.created_at, n.last_seq FROM {_LINKS} l "
+                       f"JOIN {_NIGHTS} n ON n.id = l.night_id WHERE l.token = %s", [token])
+        found = cursor.fetchone()
     if found is None:
         return None
-    return TableLink(id=found.link_id, night=found, number=found.link_number, token=token)
+    link_id, number, night_id, made, seq = found
+    night = _current(night_id, made, seq)
+    if night is None:  # deleted between the two reads
+        return None
+    return TableLink(id=link_id, night=night, number=number, token=token)
 
 
 #: The night each open socket holds, one instance per night (its rules alone are ~6 KiB: a
 #: room's 400 sockets held 400 copies), as long as a socket holds it.
 _held: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+#: The same instances by the row's own ``created_at`` as the database gives it (no conversion):
+#: a form post knows its night from the link's read alone.
+_by_row: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+#: The nights form posts used last, kept while no socket holds them (a room whose phones all
+#: tap by form post).
+_recent: deque = deque(maxlen=8)
 
 
 def held_night(night: Night) -> Night:
@@ -54,3 +75,19 @@ def held_night(night: Night) -> Night:
         for field in Night._meta.concrete_fields:
             setattr(held, field.attname, getattr(night, field.attname))
     return held
+
+
+def _current(night_id: int, made, seq: int) -> Night | None:
+    """This process's instance of the night whose row says ``made`` (its ``created_at`` as
+    read) and ``seq`` (its ``last_seq``), read again if it is behind the row (another worker
+    wrote): None if the night is gone."""
+    night = _by_row.get((night_id, made))
+    if night is None or night.last_seq < seq:
+        read = night_by_id(night_id)
+        if read is None:
+            return None
+        night = held_night(read)
+        _by_row[(night_id, made)] = night
+    if not any(kept is night for kept in _recent):
+        _recent.append(night)
+    return night
