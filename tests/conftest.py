@@ -75,6 +75,18 @@ def fresh_limits():
     limits.clear_penalties()
 
 
+@pytest.fixture(autouse=True)
+def watch_without_doubts():
+    """Each test starts with the server's watch doubting no push: a push an earlier test's
+    server let fail (on a busy machine, one past its wait) would otherwise have this test's
+    screens asked to sync at its first look."""
+    from bunco.runtime.watch import watch
+
+    watch.doubted, watch.again = False, set()
+    yield
+    watch.doubted, watch.again = False, set()
+
+
 @pytest.fixture
 def finishing_night(db):
     """``seated_night`` with one change to babz: after the bell each roller finishes the turn
