@@ -13,7 +13,7 @@ from bunco.live.consumers import ScreenConsumer
 from bunco.night import devices, services
 from bunco.night.cache import live_state
 from bunco.night.selectors import night_by_id
-from bunco.night.tap_reads import held_night, player_by_token, table_link_by_token
+from bunco.night.tap_reads import player_by_token, table_link_by_token
 from tables.gone import unknown_or_gone
 from tables.tap import (
     NOT_YOURS,
@@ -128,7 +128,6 @@ class TableConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
         if self.link is None:
             self.night_id, self.token = 0, ""
             return False
-        self.link.night = held_night(self.link.night)  # one per night, not one per socket
         self.night_id, self.token = self.link.night_id, self.link.token
         return True
 
@@ -168,7 +167,7 @@ class PlayerConsumer(PhoneSocket, Taps, Calls, ScreenConsumer):
         if self.player is None or not devices.may_use(self.player, self.scope.get("cookies")):
             return False
         self.night_id = self.player.night_id
-        self.night = self.player.night = held_night(self.player.night)
+        self.night = self.player.night  # this process's one instance of it (tap_reads)
         self.token = self.player.token
         where = live_state(self.night).seat_of(self.player.name)
         self.table_group = groups.table(self.night_id, where[0]) if where else None

@@ -49,45 +49,32 @@ def table_link_by_token(token: str) -> TableLink | None:
     return TableLink(id=link_id, night=night, number=number, token=token)
 
 
-#: The night each open socket holds, one instance per night (its rules alone are ~6 KiB: a
-#: room's 400 sockets held 400 copies), as long as a socket holds it.
-_held: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-#: The same instances by the row's own ``created_at`` as the database gives it (no conversion):
-#: a form post knows its night from the link's read alone.
-_by_row: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-#: The nights form posts used last, kept while no socket holds them (a room whose phones all
-#: tap by form post).
+#: This process's one instance of each night every socket and form post uses (its rules alone
+#: are ~6 KiB: a room's 400 sockets held 400 copies), by the row's id and ``created_at`` as the
+#: database gives it (a night deleted and made again under the same id is another), as long as
+#: something holds it.
+_nights: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+#: The nights used last, kept while no socket holds them (a room whose phones all tap by form
+#: post).
 _recent: deque = deque(maxlen=8)
-
-
-def held_night(night: Night) -> Night:
-    """The one instance of ``night`` the sockets of this process hold: a night deleted and
-    made again under the same key is another (``created_at``). A tap's command reads what it
-    needs under the night's lock and moves this instance's columns on as it writes, so it is
-    as current as each socket's own copy was; one read later than it (a socket connecting)
-    brings it up to date."""
-    key = (night.pk, night.created_at)
-    held = _held.get(key)
-    if held is None:
-        _held[key] = night
-        return night
-    if night.last_seq > held.last_seq:
-        for field in Night._meta.concrete_fields:
-            setattr(held, field.attname, getattr(night, field.attname))
-    return held
 
 
 def _current(night_id: int, made, seq: int) -> Night | None:
     """This process's instance of the night whose row says ``made`` (its ``created_at`` as
-    read) and ``seq`` (its ``last_seq``), read again if it is behind the row (another worker
-    wrote): None if the night is gone."""
-    night = _by_row.get((night_id, made))
+    read) and ``seq`` (its ``last_seq``), its columns read again if it is behind the row
+    (another worker wrote): None if the night is gone. A tap's command reads what it needs
+    under the night's lock and moves the instance's columns on as it writes."""
+    key = (night_id, made)
+    night = _nights.get(key)
     if night is None or night.last_seq < seq:
         read = night_by_id(night_id)
         if read is None:
             return None
-        night = held_night(read)
-        _by_row[(night_id, made)] = night
+        if night is None:
+            night = _nights[key] = read
+        elif read.last_seq > night.last_seq:
+            for field in Night._meta.concrete_fields:
+                setattr(night, field.attname, getattr(read, field.attname))
     if not any(kept is night for kept in _recent):
         _recent.append(night)
     return night
