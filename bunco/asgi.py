@@ -12,13 +12,16 @@ django.setup(set_prefix=False)
 
 from bunco import inputs, proxies, runtime  # noqa: E402
 from bunco.runtime import body as bodies  # noqa: E402
-from bunco.runtime import collector, door, pushes  # noqa: E402
+from bunco.runtime import collector, door, posts, pushes  # noqa: E402
 
 # Everything the server runs beyond the stock path, installed once, in order
 # (bunco/runtime/__init__.py); BUNCO_STOCK leaves any piece out.
 TUNED = runtime.install()
 # A body past the limit is refused as it arrives, before the server keeps any of it.
 bodies.install(inputs.MAX_BODY, door.refused_body)
+# A phone's form post read and answered in one step when it arrives whole (posts.py).
+if TUNED["posts"]:
+    posts.install(inputs.MAX_BODY)
 log = logging.getLogger(__name__)
 GC_TUNED = TUNED["collector"]
 

@@ -15,13 +15,14 @@ MEASURED_ON = {"Twisted": "26.10.0", "daphne": "4.2.3", "autobahn": "26.10.2",
 #: or "all") leaves stock, to measure what it buys (bench/: ``manage.py loadtest --stock``).
 #: ``wire.py``: ``write`` (Twisted's write), ``framing`` and ``backlog`` (autobahn's
 #: ``serverSend``, one wrapper: the bound first, then the framing), ``reading``, ``deflate``;
+#: ``posts.py`` (a phone's form post read in one step, installed by ``bunco/asgi.py``);
 #: ``collector.py``; ``layer.py`` (the settings' channel layer); ``handler.py`` (the ASGI
 #: handler); ``consumer.py`` (``dispatch``); ``watch.py`` (the server looks, pages do not
 #: sync); ``jinja.py`` (the engine of the hot fragments, chosen by the settings);
 #: ``statements.py`` (the log's two writes, compiled once). How pushes leave (``pushes.py``)
 #: is no piece: its one path is the stock one.
-PIECES = ("write", "framing", "backlog", "reading", "deflate", "collector", "layer", "handler",
-          "dispatch", "watch", "jinja", "statements")
+PIECES = ("write", "framing", "backlog", "reading", "deflate", "posts", "collector", "layer",
+          "handler", "dispatch", "watch", "jinja", "statements")
 
 
 def stock(piece: str) -> bool:

@@ -22,6 +22,8 @@ from bunco.runtime.consumer import DirectDispatch
 from bunco.live.screens import table
 from django.template import engines
 from bunco.night.services import runner
+from twisted.web import http
+from bunco.runtime import posts
 sends = WebSocketProtocol.serverSend is wire._send  # one wrapper: the bound, then framing
 print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
@@ -35,6 +37,7 @@ print(json.dumps({
     "watch": watch.looking,
     "jinja": type(engines[table.ENGINE].env).__name__ == "Fragments",
     "statements": runner._append is not runner._saved,
+    "posts": http.HTTPChannel.dataReceived is posts._dataReceived,
 }))
 """
 
@@ -55,19 +58,20 @@ def test_the_server_runs_tuned_unless_told_otherwise():
     assert tuned == {"layer": "bunco.runtime.layer.PartyChannelLayer", "write": True,
                      "framing": True, "reading": True, "backlog": True, "collector": True,
                      "handler": "OneTripHandler", "dispatch": True, "watch": True,
-                     "jinja": True, "statements": True}
+                     "jinja": True, "statements": True, "posts": True}
 
 
 def test_each_piece_can_be_left_stock():
     assert probe("all") == {"layer": "channels.layers.InMemoryChannelLayer", "write": False,
                             "framing": False, "reading": False, "backlog": False,
                             "collector": False, "handler": "ASGIHandler", "dispatch": False,
-                            "watch": False, "jinja": False, "statements": False}
+                            "watch": False, "jinja": False, "statements": False,
+                            "posts": False}
     some = probe("write,layer,framing")
     assert some["layer"] == "channels.layers.InMemoryChannelLayer" and not some["write"]
     assert not some["framing"] and some["backlog"]  # the bound alone wraps serverSend
     assert some["reading"] and some["collector"] and some["watch"] and some["jinja"]
-    assert some["statements"]
+    assert some["statements"] and some["posts"]
 
 
 def test_the_tuning_runs_on_the_versions_it_was_measured_on():
