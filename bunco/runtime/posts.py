@@ -143,9 +143,9 @@ def _body(channel, scope: dict, close: bool, length: int, got: bytes) -> None:
         channel.bunco_waiting = (scope, close, length, got)
         return
     channel.__dict__.pop("bunco_waiting", None)
-    Answer(channel, scope, got[:length], close)
-    if len(got) > length:
+    if len(got) > length:  # read once this one's answer is out (which may be at once)
         channel._dataBuffer.append(got[length:])
+    Answer(channel, scope, got[:length], close)
 
 
 def _connectionLost(self, reason):
@@ -172,9 +172,19 @@ class Answer:
         channel.setRawMode()  # what arrives meanwhile is kept in _dataBuffer
         channel.bunco_answer = self
         server = channel.factory.server
-        task = asyncio.ensure_future(server.application(
-            scope=scope, receive=self.receive, send=self.send))
-        task.add_done_callback(self.done)
+        self.task = asyncio.ensure_future(self.answer(server.application))
+        self.task.add_done_callback(self.done)
+
+    async def answer(self, app) -> None:
+        """The application run on the request; a failure, or an application that ends without
+        an answer, answered with Daphne's 500."""
+        try:
+            await app(scope=self.request_scope, receive=self.receive, send=self.send)
+        except Exception as exc:  # noqa: BLE001 (every failure gets Daphne's 500)
+            self.failed(exc)
+            return
+        if not self.answered:
+            self.failed(None)
 
     async def receive(self) -> dict:
         if not self.given:
@@ -202,10 +212,16 @@ class Answer:
             raise ValueError(f"Cannot handle message type {kind}!")
 
     def done(self, task: asyncio.Task) -> None:
-        if task.cancelled() or self.answered:
+        if not task.cancelled() and task.exception() is not None:  # not an Exception
+            self.failed(task.exception())
+
+    def failed(self, failure: BaseException | None) -> None:
+        if self.answered:
             return
-        failure = task.exception()
-        log.error("Exception inside application: %s", failure, exc_info=failure)
+        if failure is None:
+            log.error("the application ended without answering %s", self.request_scope["path"])
+        else:
+            log.error("Exception inside application: %s", failure, exc_info=failure)
         status, reason, text = FAILED
         page = http_error_page(status, reason, text)
         self.status, self.chunks = status, [page]

@@ -211,3 +211,17 @@ def test_a_twisted_without_what_it_leans_on_reads_the_stock_way(monkeypatch, cap
         assert not posts.install(100_000)
     assert http.HTTPChannel.dataReceived is posts._stock_received
     assert "_handlingRequest" in caplog.text
+
+
+def test_an_app_that_ends_without_answering_gets_a_500_not_a_hung_phone(installed, caplog):
+    async def silent(scope, receive, send):
+        await receive()
+
+    async def run():
+        _, channel, transport = connect(silent)
+        with caplog.at_level(logging.ERROR, logger=posts.__name__):
+            channel.dataReceived(TAP)
+            out = await answered(transport)
+        assert out.startswith(b"HTTP/1.1 500 Internal Server Error\r\n")
+        assert "ended without answering /t/abc/roll/" in caplog.text
+    asyncio.run(run())
