@@ -158,19 +158,26 @@ def test_anything_out_of_the_ordinary_is_read_the_stock_way(installed, monkeypat
     asyncio.run(run())
 
 
-def test_an_app_that_fails_gets_daphnes_500(installed, caplog):
-    async def broken(scope, receive, send):
-        await receive()
-        raise RuntimeError("a bug")
+async def broken(scope, receive, send):
+    await receive()
+    raise RuntimeError("a bug")
 
+
+async def silent(scope, receive, send):
+    await receive()
+
+
+@pytest.mark.parametrize(("app", "logged"), [
+    (broken, "a bug"), (silent, "ended without answering /t/abc/roll/")])
+def test_an_app_that_fails_or_says_nothing_gets_daphnes_500(installed, caplog, app, logged):
     async def run():
-        _, channel, transport = connect(broken)
+        _, channel, transport = connect(app)
         with caplog.at_level(logging.ERROR, logger=posts.__name__):
             channel.dataReceived(TAP)
             out = await answered(transport)
         assert out.startswith(b"HTTP/1.1 500 Internal Server Error\r\n")
         assert b"Exception inside application." in out
-        assert "a bug" in caplog.text
+        assert logged in caplog.text
         transport.clear()
         channel.dataReceived(TAP)  # the connection still takes the next one
         assert (await answered(transport)).startswith(b"HTTP/1.1 500")
@@ -211,17 +218,3 @@ def test_a_twisted_without_what_it_leans_on_reads_the_stock_way(monkeypatch, cap
         assert not posts.install(100_000)
     assert http.HTTPChannel.dataReceived is posts._stock_received
     assert "_handlingRequest" in caplog.text
-
-
-def test_an_app_that_ends_without_answering_gets_a_500_not_a_hung_phone(installed, caplog):
-    async def silent(scope, receive, send):
-        await receive()
-
-    async def run():
-        _, channel, transport = connect(silent)
-        with caplog.at_level(logging.ERROR, logger=posts.__name__):
-            channel.dataReceived(TAP)
-            out = await answered(transport)
-        assert out.startswith(b"HTTP/1.1 500 Internal Server Error\r\n")
-        assert "ended without answering /t/abc/roll/" in caplog.text
-    asyncio.run(run())
