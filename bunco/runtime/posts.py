@@ -41,7 +41,10 @@ FAILED = (500, b"Internal Server Error", "Exception inside application.")
 _channel = http.HTTPChannel
 _stock_received = getattr(_channel, "dataReceived", None)
 _stock_lost = getattr(_channel, "connectionLost", None)
-#: How big a body may be (``bunco/runtime/body.py`` refuses the rest): set by ``install``.
+#: The biggest body read here (a tap's is about a hundred bytes): a body that comes in pieces
+#: is joined as they come, which stays cheap only for a small one. Bigger goes Twisted's way.
+SMALL = 8192
+#: How big a body may be here: ``SMALL``, or less if the server refuses less (``install``).
 _max_body = 0
 
 
@@ -316,7 +319,7 @@ _LEANS_ON = ("requests", "_handlingRequest", "_dataBuffer", "line_mode", "_buffe
 def install(max_body: int) -> bool:
     """Read small phone posts in one step, bodies up to ``max_body``. Says whether it is in."""
     global _max_body
-    _max_body = max_body
+    _max_body = min(max_body, SMALL)
     channel = http.HTTPChannel()
     missing = [name for name in _LEANS_ON if not hasattr(channel, name)]
     if _stock_received is None or _stock_lost is None or _NAME is None:
