@@ -27,6 +27,7 @@ import logging
 import time
 from urllib.parse import unquote
 
+from daphne.http_protocol import WebRequest
 from twisted.web import http
 
 log = logging.getLogger(__name__)
@@ -293,13 +294,10 @@ class Answer:
 
 def _clean(value: bytes) -> bytes:
     """A header value on one line (as Twisted's headers make it)."""
-    return value.replace(b"\r", b" ").replace(b"\n", b" ") if b"\n" in value or b"\r" in \
-        value else value
+    return value.replace(b"\r", b" ").replace(b"\n", b" ")
 
 
 def http_error_page(status: int, reason: bytes, text: str) -> bytes:
-    from daphne.http_protocol import WebRequest
-
     return (WebRequest.error_template % {
         "title": f"{status} {reason.decode('ascii')}", "body": text}).encode("utf8")
 
